@@ -76,7 +76,7 @@ from crewcheck.model.tasks import TokenKind, token_kind
 
 __all__ = [
     "IDPool", "Constraint", "Formula", "Position", "Variables", "Encoding",
-    "position_of", "encode", "decode", "describe_tasks", "minimise_core",
+    "position_of", "encode", "decode", "describe_tasks", "explain_core", "minimise_core",
 ]
 
 Lit = int
@@ -601,6 +601,16 @@ def describe_tasks(instance: Instance, tasks: Iterable[int]) -> str:
             text += f"[{t.token}]"
         out.append(text)
     return ", ".join(out)
+
+
+def explain_core(instance: Instance, core: Sequence[int]) -> str:
+    """The explanation for a minimised core of tasks (``"tasks G7@1, P9@0 cannot all be completed"``)."""
+    if not core:
+        return "the position cannot be won whatever the tasks"
+    what = describe_tasks(instance, core)
+    if len(core) == 1:
+        return f"task {what} cannot be completed"
+    return f"tasks {what} cannot all be completed"
 
 
 def minimise_core(core: Sequence[int], is_unsat: Callable[[list[int]], bool | None],

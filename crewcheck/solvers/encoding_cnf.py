@@ -161,8 +161,9 @@ def write_dimacs(enc: Encoding, cnf: CNF, out: TextIO, *, source: str = "") -> N
         out.write(f"c deal: {source}\n")
     out.write(f"c tricks {pos.first + 1}..{pos.end} (1-based); {pos.instance.players} seats; "
               f"{len(pos.tasks)} open tasks; rules {pos.instance.rules}\n")
-    out.write(f"c variables 1..{cnf.formula_vars} are named below; "
-              f"{cnf.formula_vars + 1}..{cnf.nv} are cardinality auxiliaries\n")
+    aux = (f"; {cnf.formula_vars + 1}..{cnf.nv} are cardinality auxiliaries"
+           if cnf.nv > cnf.formula_vars else "")
+    out.write(f"c variables 1..{cnf.formula_vars} are named below{aux}\n")
     out.write("c satisfiable <=> winnable; decode a model with: crewcheck decode DEAL.json MODEL\n")
     for var in range(1, cnf.formula_vars + 1):
         out.write(f"c var {var} {enc.formula.pool.name(var)} = {describe_var(enc, var)}\n")

@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Verdict
-from crewcheck.solvers.encoding import Encoding, Formula, decode, describe_tasks, encode, minimise_core
+from crewcheck.solvers.encoding import Formula, decode, encode, explain_core, minimise_core
 
 __all__ = ["Z3Solver", "Z3Options", "to_z3"]
 
@@ -142,14 +142,5 @@ class Z3Solver:
             core = sorted(names[str(x)] for x in solver.unsat_core())
             core = minimise_core(core, lambda ts: check(ts) == z3.unsat, lambda: deadline.expired())
             stats["core"] = len(core)
-            explanation = _explain(instance, enc, core)
+            explanation = explain_core(instance, core)
         return Answer(Verdict.UNWINNABLE, extra=stats, explanation=explanation)
-
-
-def _explain(instance: Instance, enc: Encoding, core: list[int]) -> str:
-    if not core:
-        return "the position cannot be won whatever the tasks (no task is needed to lose it)"
-    what = describe_tasks(instance, core)
-    if len(core) == 1:
-        return f"task {what} cannot be completed"
-    return f"tasks {what} cannot all be completed"
