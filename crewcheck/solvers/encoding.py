@@ -348,6 +348,37 @@ def add_play_constraints(model: Formula, v: Variables, pos: Position) -> None:
                 model.add_bool_or([before, now], enforce=[done])
                 # A card is played at most once (de Jong (4), third term).
                 model.add_implication(now, -before)
+    # Redundant but decisive for refutations: a seat plays exactly one card per trick, so
+    # by the end it has played as many cards as there are tricks; with a hand as long as
+    # the game every card is played. (CDCL cannot derive this pigeonhole count itself.)
+    last = pos.end - 1
+    for s in range(p):
+        model.add_at_least([v.done[(last, c)] for c in iter_bits(pos.hands[s])], pos.end - pos.first)
+
+
+def add_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    inst = pos.instance
+    deck = inst.deck
+    tasks = 0
+    for k in pos.tasks:
+        tasks |= 1 << inst.tasks[k].card
+    fixed = 0
+    for c in pos.fixed.values():
+        fixed |= 1 << c
+    cards = pos.cards
+    # Symmetry breaking (sound, not a rule): two cards of one suit in one hand with no
+    # card of any other hand between them, neither a task card, are interchangeable (every
+    # trick compares them alike against every other card), so some winning line, if one
+    # exists, plays the lower one first: the higher is done only once the lower is.
+    for s in range(inst.players):
+        for u in range(len(deck.suits)):
+            mine = [c for c in iter_bits(pos.hands[s] & deck.suit_mask(u)) if not (tasks | fixed) >> c & 1]
+            for a, b in zip(mine, mine[1:]):
+                gap = ((1 << b) - 1) & ~((1 << (a + 1)) - 1)
+                if cards & gap:
+                    continue
+                for t in pos.tricks:
+                    model.add_implication(v.done[(t, b)], v.done[(t, a)])
 
 
 def add_lead_constraints(model: Formula, v: Variables, pos: Position) -> None:
@@ -424,6 +455,8 @@ def add_winner_constraints(model: Formula, v: Variables, pos: Position) -> None:
         # Some card wins every trick (de Jong (5), second term); the conditions above
         # leave only the best card, so exactly one does.
         model.add_bool_or(v.win[(t, c)] for c in iter_bits(cards))
+        # Redundant: exactly one seat wins each trick.
+        model.add_exactly_one(v.winner[(t, s)] for s in range(inst.players))
         # A seat wins the trick if and only if one of its cards does.
         for s in range(inst.players):
             mine = [v.win[(t, c)] for c in iter_bits(pos.hands[s])]
@@ -447,8 +480,11 @@ def add_task_constraints(model: Formula, v: Variables, pos: Position) -> None:
                 model.add_bool_or([v.winner[(t, task.seat)]], enforce=[need, now])
             else:
                 # ... or, under free assignment, by the seat the task goes to (de Jong (15)).
+                # The task goes to the seat that wins its trick (so the quotas propagate
+                # from the play, not from a guessed assignment).
                 for s in range(inst.players):
                     model.add_bool_or([v.winner[(t, s)]], enforce=[need, now, v.owner[(k, s)]])
+                    model.add_bool_or([v.owner[(k, s)]], enforce=[need, now, v.winner[(t, s)]])
 
 
 def add_assignment_constraints(model: Formula, v: Variables, pos: Position) -> None:
@@ -529,6 +565,7 @@ def add_order_constraints(model: Formula, v: Variables, pos: Position) -> None:
 
 ENCODERS: tuple[Callable[[Formula, Variables, Position], None], ...] = (
     add_play_constraints,
+    add_symmetry_constraints,
     add_lead_constraints,
     add_led_suit_constraints,
     add_follow_suit_constraints,
@@ -563,8 +600,12 @@ def decode(enc: Encoding, value: Callable[[Lit], bool]) -> tuple[tuple[CardIndex
     leader = pos.leader
     if leader is None:
         leader = next(s for s in range(p) if value(v.lead[(pos.first, s)]))
+    played: dict[int, dict[Seat, CardIndex]] = {t: {} for t in pos.tricks}
+    for (t, s, c), var in v.play.items():
+        if value(var):
+            played[t][s] = c
     for t in pos.tricks:
-        by_seat = {s: c for (tt, s, c), var in v.play.items() if tt == t and value(var)}
+        by_seat = played[t]
         for s in seats_from(leader, p):
             if t == pos.first and s in pos.fixed:
                 continue
