@@ -499,6 +499,10 @@ def add_assignment_constraints(model: Formula, v: Variables, pos: Position) -> N
     # (13), first term, as one cardinality constraint instead of one clause per subset).
     for s in range(p):
         model.add_at_most([v.owner[(k, s)] for k in pos.tasks], pos.quotas[s])
+    # Redundant: with every task required, each seat takes exactly its count.
+    everything = [v.task[k] for k in pos.tasks]
+    for s in range(p):
+        model.add_at_least([v.owner[(k, s)] for k in pos.tasks], pos.quotas[s], enforce=everything)
 
 
 def add_order_constraints(model: Formula, v: Variables, pos: Position) -> None:
