@@ -71,6 +71,7 @@ def to_cp_model(formula: Formula) -> tuple[Any, list[Any]]:
     for con in formula.constraints:
         lits = [lit(x) for x in con.lits]
         enforce = [lit(x) for x in con.enforce]
+        ct: Any
         if con.kind == "or":
             ct = model.add_bool_or(lits)
         elif con.kind == "and":

@@ -507,7 +507,7 @@ def add_assignment_constraints(model: Formula, v: Variables, pos: Position) -> N
 
 def add_order_constraints(model: Formula, v: Variables, pos: Position) -> None:
     inst = pos.instance
-    kinds = {k: token_kind(inst.tasks[k].token) for k in pos.tasks if inst.tasks[k].token is not None}
+    kinds = {k: token_kind(tok) for k in pos.tasks if (tok := inst.tasks[k].token) is not None}
     if not kinds:
         return
     card = {k: inst.tasks[k].card for k in pos.tasks}

@@ -113,7 +113,7 @@ class Z3Solver:
         return None
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
-        import z3
+        import z3  # type: ignore[import-untyped]
 
         start = time.perf_counter()
         deadline = budget.start()
