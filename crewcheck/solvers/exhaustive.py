@@ -135,7 +135,7 @@ class _Search:
         if key in self.refuted:
             return False
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes & 1023 == 0 or self.deadline.nodes is not None:
             self.deadline.check(self.nodes)
         for card in iter_bits(state.legal_mask()):
             if self._win(state.apply(card), line):
