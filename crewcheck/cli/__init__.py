@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -57,3 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("crewcheck: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # a bug, not bad input: one line, the traceback on request
+        if os.environ.get("CREWCHECK_DEBUG"):
+            raise
+        print(f"crewcheck: internal error: {type(e).__name__}: {e} "
+              "(set CREWCHECK_DEBUG=1 for the traceback)", file=sys.stderr)
+        return EXIT_BACKEND
