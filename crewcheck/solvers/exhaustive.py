@@ -32,7 +32,7 @@ from crewcheck.solvers.base import Answer, Budget, BudgetExceeded, Deadline, Ver
 
 __all__ = ["ExhaustiveSolver", "MAX_CARDS", "MAX_ASSIGNMENTS", "assignments"]
 
-MAX_CARDS = 24
+MAX_CARDS = 20
 """Largest number of cards still in hands that the oracle accepts without a budget."""
 MAX_ASSIGNMENTS = 2000
 

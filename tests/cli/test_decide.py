@@ -15,11 +15,10 @@ DEALS = Path(__file__).resolve().parents[2] / "models" / "deals"
 FIGURE1 = str(DEALS / "reiber-figure-1.json")
 MIDGAME = str(DEALS / "classic-4p-midgame.json")
 UNWINNABLE_SMALL = '{"hands": [["B1", "B3"], ["B2", "B4"]], "tasks": [{"card": "B4", "seat": 0}]}'
-# 3 x 8 cards, a task seat 2 cannot win: the oracle needs thousands of nodes to refute it
-HARD = json.dumps({"hands": [["B1", "B2", "B3", "B4", "G1", "G2", "G3", "G4"],
-                             ["B5", "B6", "B7", "B8", "G5", "G6", "G7", "G8"],
-                             ["P1", "P2", "P3", "P4", "Y1", "Y2", "Y3", "Y4"]],
-                   "tasks": [{"card": "B8", "seat": 2}, {"card": "G8", "seat": 0}]})
+# 3 x 6 cards, unwinnable: the oracle needs ~34,000 nodes to refute it
+HARD = json.dumps({"hands": [["G1", "G2", "G5", "P1", "P2", "Y1"], ["B2", "B4", "G3", "G4", "P3", "Y2"],
+                             ["B1", "B3", "B5", "P4", "P5", "Y3"]],
+                   "tasks": [{"card": "B4", "seat": 1}, {"card": "Y3", "seat": 2}, {"card": "Y2", "seat": 1}]})
 
 
 def write(tmp_path, text, name="deal.json"):
@@ -57,7 +56,7 @@ def test_free_assignment_json_reports_the_assignment(tmp_path, capsys):
 
 
 def test_timeout_gives_unknown_and_exit_3(tmp_path, capsys):
-    assert main(["decide", write(tmp_path, HARD), "--timeout", "0"]) == 3
+    assert main(["decide", write(tmp_path, HARD), "--backend", "exhaustive", "--timeout", "0"]) == 3
     assert capsys.readouterr().out.startswith("unknown")
 
 
@@ -85,7 +84,7 @@ def test_missing_file_and_unknown_backend_exit_2(tmp_path, capsys):
 def test_not_applicable_backend_is_a_usage_error(capsys):
     big = str(DEALS / "classic-3p-14-13-13.json")
     assert main(["decide", big, "--backend", "exhaustive"]) == 2
-    assert "at most 24 cards" in capsys.readouterr().err
+    assert "at most 20 cards" in capsys.readouterr().err
 
 
 def test_batch_keeps_order_and_isolates_bad_lines(tmp_path, capsys):

@@ -65,7 +65,7 @@ def test_oracle_refuses_large_deals_with_a_reason():
     from pathlib import Path
 
     deal = load(Path(__file__).resolve().parents[2] / "models" / "deals" / "classic-3p-14-13-13.json")
-    assert "at most 24 cards" in ExhaustiveSolver().supports(deal)
+    assert "at most 20 cards" in ExhaustiveSolver().supports(deal)
 
 
 def test_assignments_follow_the_draft_counts():
