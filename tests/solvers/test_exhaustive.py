@@ -96,3 +96,14 @@ def test_lazy_free_assignment_matches_enumerated_assignments(inst):
     oracle = decide(inst, backend="exhaustive").verdict is Verdict.WINNABLE
     state = inst.state()
     assert _lazy_win(state, set()) == oracle
+
+
+@given(instances())
+def test_oracle_witnesses_always_pass_the_checker(inst):
+    """On random deals with every rule feature, a winning answer's witness replays to a
+    win (decide raises BackendError otherwise) and starts with the deal's history."""
+    note(to_notation(inst))
+    result = decide(inst, backend="exhaustive")
+    if result.verdict is Verdict.WINNABLE:
+        assert result.witness is not None
+        assert result.witness.plays[: len(inst.history)] == inst.history
