@@ -55,10 +55,15 @@ def oracle(inst: Instance) -> Verdict:
     return Verdict.UNWINNABLE
 
 
-def save_counterexample(inst: Instance, name: str) -> Path:
+def save_counterexample(inst: Instance, backend: str, expected: Verdict) -> Path:
+    """Save a disagreement with the oracle's verdict as ``expected`` (the deal schema has
+    no ``refutes`` key yet, so the refuted back-end is named in ``comment``)."""
     COUNTEREXAMPLES.mkdir(parents=True, exist_ok=True)
-    path = COUNTEREXAMPLES / f"{name}.json"
-    path.write_text(deal_json.dumps(inst, indent=2))
+    data = deal_json.to_dict(inst)
+    data["expected"] = expected.value
+    data["comment"] = f"refutes: {backend}; found by tests/solvers/test_{backend}.py"
+    path = COUNTEREXAMPLES / f"{backend}-disagrees-{abs(hash(to_notation(inst))) % 10**8:08d}.json"
+    path.write_text(json.dumps(data, indent=2))
     return path
 
 
@@ -70,7 +75,7 @@ def check_against_oracle(inst: Instance, backend: str) -> None:
     want = oracle(inst)
     got = decide(inst, backend=backend)
     if got.verdict is not want:
-        path = save_counterexample(inst, f"{backend}-disagrees")
+        path = save_counterexample(inst, backend, want)
         pytest.fail(f"`{backend}` says {got.verdict.name}, `exhaustive` says {want.name} on "
                     f"{to_notation(inst)} (saved to {path})")
     if got.verdict is Verdict.WINNABLE:
