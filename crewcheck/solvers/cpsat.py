@@ -142,8 +142,14 @@ class CpSatSolver:
             core = sorted(index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in index)
             if not core:  # no core reported: start from every task
                 core = list(enc.position.tasks)
-            core = minimise_core(core, lambda ts: solve(ts, 1) == cp_model.INFEASIBLE,
-                                 lambda: deadline.expired())
+
+            def shrink(tasks: list[int]) -> list[int] | bool:
+                if solve(tasks, 1) != cp_model.INFEASIBLE:
+                    return False
+                found = [index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in index]
+                return sorted(found) or True
+
+            core = minimise_core(core, shrink, lambda: deadline.expired())
             stats["core"] = len(core)
             explanation = explain_core(instance, core)
         return Answer(Verdict.UNWINNABLE, extra=stats, explanation=explanation)

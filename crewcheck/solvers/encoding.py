@@ -436,11 +436,15 @@ def add_winner_constraints(model: Formula, v: Variables, pos: Position) -> None:
                     assert above_card is not None
                     model.add_implication(v.played_by(t, above_card), h)
                     model.add_implication(above, h)
+                    # (and only then: full definitions propagate the winner directly)
+                    model.add_bool_or([v.played_by(t, above_card), above], enforce=[h])
                 above, above_card = h, c
         # trumped_t: a trump is in the trick.
         if trump is not None:
             for c in iter_bits(cards & deck.suit_mask(trump)):
                 model.add_implication(v.played_by(t, c), v.trumped[t])
+            model.add_bool_or([v.played_by(t, c) for c in iter_bits(cards & deck.suit_mask(trump))],
+                              enforce=[v.trumped[t]])
         # A card wins its trick only if it is played and no higher card of its suit is in
         # the trick; a non-trump also needs to be of the led suit with no trump played
         # (de Jong (5)-(6)).
@@ -452,6 +456,8 @@ def add_winner_constraints(model: Formula, v: Variables, pos: Position) -> None:
                 if trump is not None:
                     needs.append(-v.trumped[t])
             model.add_bool_and(needs, enforce=[v.win[(t, c)]])
+            # ... and a card meeting those conditions does win.
+            model.add_bool_or([v.win[(t, c)]], enforce=needs)
         # Some card wins every trick (de Jong (5), second term); the conditions above
         # leave only the best card, so exactly one does.
         model.add_bool_or(v.win[(t, c)] for c in iter_bits(cards))
@@ -658,13 +664,15 @@ def explain_core(instance: Instance, core: Sequence[int]) -> str:
     return f"tasks {what} cannot all be completed"
 
 
-def minimise_core(core: Sequence[int], is_unsat: Callable[[list[int]], bool | None],
+def minimise_core(core: Sequence[int], is_unsat: Callable[[list[int]], Sequence[int] | bool | None],
                   expired: Callable[[], bool] = lambda: False) -> list[int]:
     """Shrink an unsatisfiable set of assumptions by deletion.
 
-    ``is_unsat(subset)`` answers whether the formula is unsatisfiable under ``subset``
-    (``None``: unknown, kept). Each member is dropped in turn if the rest stays
-    unsatisfiable; the result is minimal unless ``expired()`` cut the loop short.
+    ``is_unsat(subset)`` answers whether the formula is unsatisfiable under ``subset``:
+    falsy for satisfiable or unknown, ``True``, or better the solver's new core (a subset
+    of ``subset``), which then replaces the working set. Each member is dropped in turn if
+    the rest stays unsatisfiable; the result is minimal unless ``expired()`` cut the loop
+    short.
     """
     keep = list(core)
     i = 0
@@ -672,8 +680,13 @@ def minimise_core(core: Sequence[int], is_unsat: Callable[[list[int]], bool | No
         if expired():
             break
         trial = keep[:i] + keep[i + 1:]
-        if is_unsat(trial):
+        got = is_unsat(trial)
+        if got is True:
             keep = trial
+        elif got:
+            smaller = set(got)  # type: ignore[arg-type]
+            # members confirmed necessary (before i) are in every core of a subset
+            keep = [k for k in trial if k in smaller]
         else:
             i += 1
     return keep

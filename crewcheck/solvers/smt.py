@@ -152,7 +152,13 @@ class Z3Solver:
         if self.options.explain and enc.position.tasks:
             names = {str(assume[k]): k for k in assume}
             core = sorted(names[str(x)] for x in solver.unsat_core())
-            core = minimise_core(core, lambda ts: check(ts) == z3.unsat, lambda: deadline.expired())
+
+            def shrink(tasks: list[int]) -> list[int] | bool:
+                if check(tasks) != z3.unsat:
+                    return False
+                return sorted(names[str(x)] for x in solver.unsat_core()) or True
+
+            core = minimise_core(core, shrink, lambda: deadline.expired())
             stats["core"] = len(core)
             explanation = explain_core(instance, core)
         return Answer(Verdict.UNWINNABLE, extra=stats, explanation=explanation)
