@@ -31,6 +31,7 @@ References
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -40,6 +41,8 @@ from crewcheck.solvers.base import Answer, Budget, Verdict
 from crewcheck.solvers.encoding import Formula, decode, encode, explain_core, minimise_core
 
 __all__ = ["Z3Solver", "Z3Options", "to_smt2"]
+
+_TRUE = re.compile(r"\(define-fun (\S+) \(\) Bool\s+true\)")
 
 
 @dataclass(frozen=True)
@@ -62,8 +65,10 @@ def to_smt2(formula: Formula) -> str:
     pool = formula.pool
     name = [""] + [pool.name(v) for v in range(1, pool.top + 1)]
 
+    neg = [""] + [f"(not {n})" for n in name[1:]]
+
     def lit(x: int) -> str:
-        return name[x] if x > 0 else f"(not {name[-x]})"
+        return name[x] if x > 0 else neg[-x]
 
     def conj(items: list[str]) -> str:
         return "true" if not items else items[0] if len(items) == 1 else f"(and {' '.join(items)})"
@@ -73,12 +78,14 @@ def to_smt2(formula: Formula) -> str:
 
     out = [f"(declare-const {n} Bool)" for n in name[1:]]
     for con in formula.constraints:
-        lits = [lit(x) for x in con.lits]
-        n = len(lits)
         if con.kind == "or":
             # a clause: enforcement literals join it negated
-            out.append(f"(assert {disj([lit(-e) for e in con.enforce] + lits)})")
+            items = [neg[x] if x > 0 else name[-x] for x in con.enforce]
+            items += [name[x] if x > 0 else neg[-x] for x in con.lits]
+            out.append(f"(assert {disj(items)})")
             continue
+        lits = [lit(x) for x in con.lits]
+        n = len(lits)
         if con.kind == "and":
             body = conj(lits)
         elif con.kind == "exactly_one":
@@ -143,7 +150,8 @@ class Z3Solver:
         result = check(list(enc.position.tasks))
         if result == z3.sat:
             model = solver.model()
-            true = {d.name() for d in model.decls() if z3.is_true(model[d])}
+            # one C call and a regex: walking model.decls() costs ~0.2 ms per variable
+            true = set(_TRUE.findall(model.sexpr()))
             plays, assignment = decode(enc, lambda v: pool.name(v) in true)
             return Answer(Verdict.WINNABLE, plays, assignment, extra=stats)
         if result != z3.sat and result != z3.unsat:
