@@ -38,8 +38,8 @@ from typing import Any, ClassVar
 
 from crewcheck.errors import BackendError
 from crewcheck.model.instance import Instance
-from crewcheck.solvers.base import Answer, Budget, Verdict
-from crewcheck.solvers.encoding import Formula, decode, encode, explain_core, minimise_core
+from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
+from crewcheck.solvers.encoding import Encoding, Formula, decode, encode, explain_core, minimise_core
 
 __all__ = ["CpSatSolver", "CpSatOptions", "to_cp_model"]
 
@@ -55,6 +55,8 @@ class CpSatOptions:
     """On an unwinnable answer, compute a minimised core of the tasks."""
     seed: int = 0
     """CP-SAT ``random_seed``."""
+    explain_factor: float = 5.0
+    """Explanations may take this many times the decision's time, plus one second."""
 
 
 def to_cp_model(formula: Formula) -> tuple[Any, list[Any]]:
@@ -109,26 +111,16 @@ class CpSatSolver:
         deadline = budget.start()
         enc = encode(instance)
         model, bools = to_cp_model(enc.formula)
-        assume = {k: bools[v] for k, v in enc.vars.task.items()}
+        # The decision fixes the tasks as facts (presolve uses them; assumptions would
+        # keep them open): the explanation builds its own model with assumptions.
+        model.add_bool_and([bools[v] for v in enc.assumptions])
         stats: dict[str, Any] = {"variables": enc.formula.pool.top,
                                  "constraints": len(enc.formula.constraints),
                                  "build_seconds": round(time.perf_counter() - start, 4)}
-        solver = cp_model.CpSolver()
-        solver.parameters.random_seed = self.options.seed
-
-        def solve(tasks: list[int], workers: int) -> Any:
-            model.clear_assumptions()
-            model.add_assumptions([assume[k] for k in tasks])
-            solver.parameters.num_workers = workers
-            left = deadline.remaining()
-            if left is not None:
-                solver.parameters.max_time_in_seconds = max(0.001, left)
-            status = solver.solve(model)
-            if status == cp_model.MODEL_INVALID:
-                raise BackendError(f"cp-sat rejected the model: {model.validate()}")
-            return status
-
-        status = solve(list(enc.position.tasks), self.options.workers)
+        solver = self._solver(deadline, None, self.options.workers)
+        status = solver.solve(model)
+        if status == cp_model.MODEL_INVALID:
+            raise BackendError(f"cp-sat rejected the model: {model.validate()}")
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             plays, assignment = decode(enc, lambda v: bool(solver.boolean_value(bools[v])))
             return Answer(Verdict.WINNABLE, plays, assignment, extra=stats)
@@ -136,20 +128,45 @@ class CpSatSolver:
             return Answer(Verdict.UNKNOWN, extra=stats)
         explanation = None
         if self.options.explain and enc.position.tasks:
-            index = {bools[v].index: k for k, v in enc.vars.task.items()}
-            if self.options.workers != 1:
-                solve(list(enc.position.tasks), 1)
-            core = sorted(index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in index)
-            if not core:  # no core reported: start from every task
-                core = list(enc.position.tasks)
-
-            def shrink(tasks: list[int]) -> list[int] | bool:
-                if solve(tasks, 1) != cp_model.INFEASIBLE:
-                    return False
-                found = [index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in index]
-                return sorted(found) or True
-
-            core = minimise_core(core, shrink, lambda: deadline.expired())
-            stats["core"] = len(core)
-            explanation = explain_core(instance, core)
+            spent = time.perf_counter() - start
+            limit = Budget(seconds=self.options.explain_factor * spent + 1.0).start()
+            core = self._core(enc, deadline, limit)
+            if core is not None:
+                stats["core"] = len(core[0])
+                explanation = explain_core(instance, core[0]) + ("" if core[1] else " (core not minimised)")
         return Answer(Verdict.UNWINNABLE, extra=stats, explanation=explanation)
+
+    def _solver(self, deadline: Deadline, limit: Deadline | None, workers: int) -> Any:
+        from ortools.sat.python import cp_model
+
+        solver = cp_model.CpSolver()
+        solver.parameters.random_seed = self.options.seed
+        solver.parameters.num_workers = workers
+        lefts = [x for x in (deadline.remaining(), limit.remaining() if limit else None) if x is not None]
+        if lefts:
+            solver.parameters.max_time_in_seconds = max(0.001, min(lefts))
+        return solver
+
+    def _core(self, enc: Encoding, deadline: Deadline, limit: Deadline) -> tuple[list[int], bool] | None:
+        """A deletion-minimised core over the task assumptions (one worker, as CP-SAT
+        cores need) and whether the minimisation finished; ``None`` if out of time."""
+        from ortools.sat.python import cp_model
+
+        model, bools = to_cp_model(enc.formula)
+        index = {bools[v].index: k for k, v in enc.vars.task.items()}
+
+        def shrink(tasks: list[int]) -> list[int] | bool:
+            model.clear_assumptions()
+            model.add_assumptions([bools[enc.vars.task[k]] for k in tasks])
+            solver = self._solver(deadline, limit, 1)
+            if solver.solve(model) != cp_model.INFEASIBLE:
+                return False
+            found = [index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in index]
+            return sorted(found) or True
+
+        first = shrink(list(enc.position.tasks))
+        if first is False:
+            return None
+        core = list(enc.position.tasks) if first is True else list(first)
+        out = minimise_core(core, shrink, lambda: deadline.expired() or limit.expired())
+        return out, not (deadline.expired() or limit.expired())
