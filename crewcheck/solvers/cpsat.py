@@ -7,10 +7,13 @@ What it is
     "the first leader"; trick winners reified with ``add_bool_and(...).only_enforce_if
     (win)``; the free-assignment quotas and number tokens as linear constraints
     (``sum(owner) <= quota``, enforced counts) that CP-SAT propagates natively instead of
-    a CNF counter. Open tasks are Boolean assumptions (``add_assumptions``); on an
-    infeasible answer ``sufficient_assumptions_for_infeasibility`` gives a core, which
-    is minimised by deletion (a single worker, as CP-SAT cores need) and reported as
-    the explanation.
+    a CNF counter. Under free assignment an integer model of "tasks taken per seat per
+    trick" is added on top (:func:`add_task_count_constraints`), which CP-SAT's integer
+    reasoning exploits where clause learning is helpless (4 players, 36 free tasks:
+    unwinnable, proved in seconds). The decision fixes the tasks; for an explanation a
+    second model takes them as assumptions (``add_assumptions``), and
+    ``sufficient_assumptions_for_infeasibility`` gives a core, minimised by deletion (a
+    single worker, as CP-SAT cores need) under a time cap.
 Rule features
     Everything the model covers: trumps or none, any seats and suits, unequal hands,
     the three first-lead modes, order tokens in both readings, fixed and free
@@ -41,7 +44,7 @@ from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 from crewcheck.solvers.encoding import Encoding, Formula, decode, encode, explain_core, minimise_core
 
-__all__ = ["CpSatSolver", "CpSatOptions", "to_cp_model"]
+__all__ = ["CpSatSolver", "CpSatOptions", "to_cp_model", "add_task_count_constraints"]
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,34 @@ def to_cp_model(formula: Formula) -> tuple[Any, list[Any]]:
     return model, bools
 
 
+def add_task_count_constraints(model: Any, bools: list[Any], enc: Encoding) -> None:
+    """Free assignment, every task required: integer counts of the tasks each seat takes.
+
+    Redundant with the Boolean model, but CP-SAT reasons on these small integer sums
+    directly: on four players with all 36 colour cards as free tasks (quotas 9 each, tricks
+    of four cards) it proves in seconds what clause learning cannot see, that no split of
+    the tricks gives every seat 9 tasks (each seat would need three rockets among its
+    tricks; there are four).
+    """
+    pos, v = enc.position, enc.vars
+    if pos.quotas is None or not pos.tasks:
+        return
+    p = pos.instance.players
+    cards = [pos.instance.tasks[k].card for k in pos.tasks]
+    # The tasks in a trick all go to the trick's winner.
+    in_trick = {t: sum(bools[v.played_by(t, c)] for c in cards) for t in pos.tricks}
+    for s in range(p):
+        taken = []
+        for t in pos.tricks:
+            z = model.new_int_var(0, p, f"taken_t{t}_s{s}")
+            won = bools[v.winner[(t, s)]]
+            model.add(z == in_trick[t]).only_enforce_if(won)
+            model.add(z == 0).only_enforce_if(won.Not())
+            taken.append(z)
+        # Each seat takes exactly its draft count (minus the tasks it already won).
+        model.add(sum(taken) == pos.quotas[s])
+
+
 class CpSatSolver:
     """OR-Tools CP-SAT on the shared winnability model; see the module docstring."""
 
@@ -114,6 +145,7 @@ class CpSatSolver:
         # The decision fixes the tasks as facts (presolve uses them; assumptions would
         # keep them open): the explanation builds its own model with assumptions.
         model.add_bool_and([bools[v] for v in enc.assumptions])
+        add_task_count_constraints(model, bools, enc)
         stats: dict[str, Any] = {"variables": enc.formula.pool.top,
                                  "constraints": len(enc.formula.constraints),
                                  "build_seconds": round(time.perf_counter() - start, 4)}

@@ -359,23 +359,28 @@ def add_play_constraints(model: Formula, v: Variables, pos: Position) -> None:
 def add_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> None:
     inst = pos.instance
     deck = inst.deck
-    tasks = 0
+    # What a card "is" for the rules: a plain card, a task of a given seat (fixed), or a
+    # task of whoever wins it (free); a tokened task is unique.
+    kind: dict[CardIndex, object] = {}
     for k in pos.tasks:
-        tasks |= 1 << inst.tasks[k].card
+        task = inst.tasks[k]
+        kind[task.card] = ("task", k) if task.token is not None else ("seat", task.seat)
     fixed = 0
     for c in pos.fixed.values():
         fixed |= 1 << c
     cards = pos.cards
-    # Symmetry breaking (sound, not a rule): two cards of one suit in one hand with no
-    # card of any other hand between them, neither a task card, are interchangeable (every
-    # trick compares them alike against every other card), so some winning line, if one
-    # exists, plays the lower one first: the higher is done only once the lower is.
+    # Symmetry breaking (sound, not a rule): two cards of one suit in one hand, of the same
+    # kind, with no card of any other hand between them, are interchangeable (every trick
+    # compares them alike against every other card and scores them alike), so some
+    # winning line, if one exists, plays the lower one first: the higher is done only once
+    # the lower is.
     for s in range(inst.players):
         for u in range(len(deck.suits)):
-            mine = [c for c in iter_bits(pos.hands[s] & deck.suit_mask(u)) if not (tasks | fixed) >> c & 1]
+            mine = [c for c in iter_bits(pos.hands[s] & deck.suit_mask(u)) if not fixed >> c & 1]
             for a, b in zip(mine, mine[1:]):
                 gap = ((1 << b) - 1) & ~((1 << (a + 1)) - 1)
-                if cards & gap:
+                ka, kb = kind.get(a), kind.get(b)
+                if cards & gap or ka != kb or (ka is not None and ka[0] == "task"):  # type: ignore[index]
                     continue
                 for t in pos.tricks:
                     model.add_implication(v.done[(t, b)], v.done[(t, a)])
