@@ -23,10 +23,11 @@ Exact
     :func:`crewcheck.decide` replays; infeasible means unwinnable. Out of time returns
     ``UNKNOWN``.
 Cost
-    Building the model is linear in its size (Python-side, about as fast as the Z3
-    one); CP-SAT's presolve adds a fixed cost of some tens of milliseconds, so on easy
-    deals it is slower than Z3 and on hard ones its parallel portfolio
-    (``CpSatOptions.workers``) can pay off.
+    Building is linear in the model (as for Z3), plus CP-SAT's presolve, a fixed cost of
+    some tens of milliseconds; on easy Classic deals it is about twice Z3's time, on free
+    assignment with many tasks it is usually faster and its integer counts decide cases
+    Z3 cannot (see ``docs/performance-logic.md``). ``CpSatOptions.workers`` > 1 runs
+    CP-SAT's parallel portfolio (only worth it on an idle machine).
 
 References
 ----------

@@ -593,7 +593,15 @@ ENCODERS: tuple[Callable[[Formula, Variables, Position], None], ...] = (
 
 
 def encode(instance: Instance) -> Encoding:
-    """The :class:`Encoding` of "the position after ``instance.history`` can be won"."""
+    """The :class:`Encoding` of "the position after ``instance.history`` can be won".
+
+    Examples
+    --------
+    >>> from crewcheck.formats.deal_json import loads
+    >>> enc = encode(loads('{"hands": [["B1", "B3"], ["B2", "B4"]], "tasks": [{"card": "B3", "seat": 0}]}'))
+    >>> enc.formula.pool.name(enc.vars.play[(0, 0, 0)]), len(enc.assumptions)
+    ('play_t0_s0_c0', 1)
+    """
     pos = position_of(instance)
     model = Formula()
     v = add_variables(model, pos)

@@ -3,13 +3,15 @@
 What it is
     The shared encoding of :mod:`crewcheck.solvers.encoding` (de Jong [1]_ §4,
     expressions (4)-(15), generalised) handed to Z3's finite-domain solver
-    (``SolverFor("QF_FD")``: its SAT core with native pseudo-Boolean constraints).
-    Clauses become ``Or``, cardinality constraints ``AtMost`` / ``AtLeast`` (no CNF
-    expansion), enforcement literals ``Implies``. Every open task is a Boolean assumed
-    true; on an unsatisfiable answer Z3's unsat core over those assumptions is
-    minimised by deletion and reported as the explanation ("tasks G7@1, P9@0 cannot all
-    be completed"): the deal with only those tasks is already lost, and (when the
-    minimisation finished) dropping any one of them makes that sub-deal winnable.
+    (``SolverFor("QF_FD")``: its SAT core with native pseudo-Boolean constraints) as one
+    SMT-LIB string (:func:`to_smt2`): clauses stay clauses, cardinality constraints
+    become ``(_ at-most k)`` / ``(_ at-least k)`` (no CNF expansion), enforcement
+    literals ``=>``. The decision asserts the open tasks as facts. On an unsatisfiable
+    answer a second solver takes every open task as an assumption; Z3's unsat core over
+    them is minimised by deletion (under a time cap, ``Z3Options.explain_factor``) and
+    reported as the explanation ("tasks G7@1, P9@0 cannot all be completed"): the deal
+    with only those tasks is already lost, and dropping any one of them makes that
+    sub-deal winnable.
 Rule features
     Everything the model covers: trumps or none, any seats and suits, unequal hands,
     the three first-lead modes, order tokens in both readings, fixed and free
@@ -19,10 +21,12 @@ Exact
     :func:`crewcheck.decide` replays; unsatisfiable means unwinnable. Out of time
     returns ``UNKNOWN``.
 Cost
-    Building the formula is linear in its size (about 10,000 constraints for a Classic
-    4-player deal, a few tens of milliseconds in Python); solving is NP-hard in general,
-    typically well under a second on Classic deals. Explanations cost one extra solve
-    per task in the first core.
+    Building is linear in the formula (2,000-4,000 variables and 7,000-14,000 CNF
+    clauses for a Classic deal; ~0.1 s of Python and Z3 parsing on an idle core);
+    solving is NP-hard in general: 0.1-0.5 s on most Classic deals, seconds to minutes on
+    hard refutations with many fixed tasks, and heavy-tailed on free assignment with 25+
+    tasks (see ``docs/performance-logic.md``). Explanations cost one extra solve per task
+    in the first core.
 
 References
 ----------
