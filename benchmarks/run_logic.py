@@ -94,7 +94,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--backends", default="z3,cpsat", help="comma-separated back-ends (default: z3,cpsat)")
     ap.add_argument("--table", type=Path, help="write the Markdown table here")
     ap.add_argument("--jsonl", type=Path, help="write one JSON line per run here")
+    ap.add_argument("--from-jsonl", type=Path, metavar="LOG",
+                    help="do not run anything: render the table from a --jsonl log of an earlier run")
     args = ap.parse_args(argv)
+    if args.from_jsonl:
+        return render_log(args)
 
     backends = [b.strip() for b in args.backends.split(",") if b.strip()]
     solvers = {}
@@ -113,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     for b, solver in solvers.items():
         for _, inst in warm:
             run_one(solver, b, inst, args.timeout)
-    log = args.jsonl.open("w") if args.jsonl else None
+    log = args.jsonl.open("w", buffering=1) if args.jsonl else None
     rows = []
     total_disagree = 0
     started = time.perf_counter()
@@ -159,6 +163,42 @@ def main(argv: list[str] | None = None) -> int:
         args.table.write_text(table)
     print(table)
     return 1 if total_disagree else 0
+
+
+def render_log(args: argparse.Namespace) -> int:
+    """The table of an earlier (possibly interrupted) run, from its JSONL log."""
+    runs: dict[str, dict[str, dict[str, tuple[str, float]]]] = {}
+    for line in args.from_jsonl.read_text().splitlines():
+        r = json.loads(line)
+        cell, _, _ = r["id"].rpartition("/")
+        runs.setdefault(cell, {}).setdefault(r["id"], {})[r["backend"]] = (r["verdict"], r["seconds"])
+    backends: list[str] = []
+    for deals in runs.values():
+        for by in deals.values():
+            backends += [b for b in by if b not in backends]
+    rows, total = [], 0
+    for cell in sorted(runs):
+        deals = runs[cell]
+        disagree = sum(1 for by in deals.values()
+                       if len({v for v, _ in by.values() if v in ("winnable", "unwinnable")}) > 1)
+        total += disagree
+        row: dict[str, Any] = {"cell": cell, "deals": len(deals), "disagree": disagree, "by": {}}
+        for b in backends:
+            got = [by[b] for by in deals.values() if b in by]
+            ts = [t for _, t in got]
+            vs = [v for v, _ in got]
+            row["by"][b] = {
+                "median": statistics.median(ts) if ts else float("nan"),
+                "p90": percentile(ts, 0.9), "max": max(ts) if ts else float("nan"),
+                "timeouts": vs.count("unknown"), "errors": vs.count("error"),
+                "winnable": vs.count("winnable"), "decided": vs.count("winnable") + vs.count("unwinnable"),
+            }
+        rows.append(row)
+    table = render(rows, backends, args, float("nan"), total)
+    if args.table:
+        args.table.write_text(table)
+    print(table)
+    return 1 if total else 0
 
 
 def render(rows: list[dict[str, Any]], backends: list[str], args: argparse.Namespace,
