@@ -61,3 +61,26 @@ def test_explanation_text() -> None:
     r = decide(inst, backend=BACKEND)
     assert r.verdict is Verdict.UNWINNABLE
     assert r.explanation == "task B4@0 cannot be completed"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+def test_all_36_free_tasks_with_four_players_is_unwinnable(seed: int) -> None:
+    """Four seats, every colour card a free task (9 per seat): never winnable, as a seat
+    taking 9 tasks from tricks of four cards needs three rockets among its tricks and
+    there are four rockets for four seats. CP-SAT's integer task counts prove it."""
+    import random
+
+    from crewcheck.model.cards import CLASSIC_DECK
+    from crewcheck.model.rules import Rules
+    from crewcheck.model.tasks import Task
+    from crewcheck.solvers.cpsat import CpSatOptions, CpSatSolver
+
+    cards = list(range(CLASSIC_DECK.size))
+    random.Random(seed).shuffle(cards)
+    hands = tuple(sum(1 << c for c in cards[i * 10:(i + 1) * 10]) for i in range(4))
+    rockets = CLASSIC_DECK.suit_mask(CLASSIC_DECK.suit_index("R"))
+    tasks = tuple(Task(c) for c in range(CLASSIC_DECK.size) if not rockets >> c & 1)
+    inst = Instance(CLASSIC_DECK, hands, tasks, "R", "rocket", Rules("strict", "free"))
+    ans = CpSatSolver(CpSatOptions(explain=False)).decide(inst, budget=Budget(seconds=120))
+    assert ans.verdict is Verdict.UNWINNABLE
