@@ -43,7 +43,7 @@ from typing import Any, ClassVar
 from crewcheck.errors import BackendError
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
-from crewcheck.solvers.encoding import Encoding, Formula, decode, encode, explain_core, minimise_core
+from crewcheck.solvers.encoding import Encoding, Formula, decode, encode, explain_core, minimise_core, size_limit
 
 __all__ = ["CpSatSolver", "CpSatOptions", "to_cp_model", "add_task_count_constraints"]
 
@@ -134,7 +134,8 @@ class CpSatSolver:
         self.options = options or CpSatOptions()
 
     def supports(self, instance: Instance) -> str | None:
-        return None
+        """Every rule feature; only deals whose encoding would be huge are refused."""
+        return size_limit(instance)
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
         from ortools.sat.python import cp_model

@@ -76,7 +76,7 @@ from crewcheck.model.tasks import TokenKind, token_kind
 
 __all__ = [
     "IDPool", "Constraint", "Formula", "Position", "Variables", "Encoding",
-    "position_of", "encode", "decode", "describe_tasks", "explain_core", "minimise_core",
+    "position_of", "size_limit", "MAX_VARIABLES", "encode", "decode", "describe_tasks", "explain_core", "minimise_core",
 ]
 
 Lit = int
@@ -592,6 +592,25 @@ ENCODERS: tuple[Callable[[Formula, Variables, Position], None], ...] = (
 """Every constraint block, in the order they are added."""
 
 
+MAX_VARIABLES = 2_000_000
+"""The logic back-ends refuse deals whose encoding would need more variables than this."""
+
+
+def size_limit(instance: Instance) -> str | None:
+    """``None`` if the encoding of ``instance`` has a workable size, else why not (one line).
+
+    The variables are about (tricks left) x (cards in hands) x 4 (play, done, higher, win).
+    """
+    state = instance.state()
+    cards = sum(h.bit_count() for h in state.hands) + len(state.trick)
+    estimate = 4 * cards * max(0, instance.tricks - state.tricks_played)
+    if estimate > MAX_VARIABLES:
+        return (f"the encoding would need about {estimate:,} variables ({cards} cards x "
+                f"{instance.tricks - state.tricks_played} tricks); the logic back-ends stop at "
+                f"{MAX_VARIABLES:,}")
+    return None
+
+
 def encode(instance: Instance) -> Encoding:
     """The :class:`Encoding` of "the position after ``instance.history`` can be won".
 
@@ -697,7 +716,7 @@ def minimise_core(core: Sequence[int], is_unsat: Callable[[list[int]], Sequence[
         if got is True:
             keep = trial
         elif got:
-            smaller = set(got)  # type: ignore[arg-type]
+            smaller = set(got)
             # members confirmed necessary (before i) are in every core of a subset
             keep = [k for k in trial if k in smaller]
         else:

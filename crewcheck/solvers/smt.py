@@ -42,7 +42,7 @@ from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
-from crewcheck.solvers.encoding import Encoding, Formula, decode, encode, explain_core, minimise_core
+from crewcheck.solvers.encoding import Encoding, Formula, decode, encode, explain_core, minimise_core, size_limit
 
 __all__ = ["Z3Solver", "Z3Options", "to_smt2"]
 
@@ -123,7 +123,8 @@ class Z3Solver:
         self.options = options or Z3Options()
 
     def supports(self, instance: Instance) -> str | None:
-        return None
+        """Every rule feature; only deals whose encoding would be huge are refused."""
+        return size_limit(instance)
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
         import z3  # type: ignore[import-untyped]
