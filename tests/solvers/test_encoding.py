@@ -56,12 +56,13 @@ def oracle(inst: Instance) -> Verdict:
 
 
 def save_counterexample(inst: Instance, backend: str, expected: Verdict) -> Path:
-    """Save a disagreement with the oracle's verdict as ``expected`` (the deal schema has
-    no ``refutes`` key yet, so the refuted back-end is named in ``comment``)."""
+    """Save a disagreement in the conformance format: the oracle's verdict as
+    ``expected``, the refuted back-end in ``refutes``."""
     COUNTEREXAMPLES.mkdir(parents=True, exist_ok=True)
     data = deal_json.to_dict(inst)
     data["expected"] = expected.value
-    data["comment"] = f"refutes: {backend}; found by tests/solvers/test_{backend}.py"
+    data["refutes"] = [backend]
+    data["comment"] = f"found by tests/solvers/test_{'smt' if backend == 'z3' else backend}.py"
     path = COUNTEREXAMPLES / f"{backend}-disagrees-{abs(hash(to_notation(inst))) % 10**8:08d}.json"
     path.write_text(json.dumps(data, indent=2))
     return path
