@@ -362,9 +362,11 @@ def add_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> Non
     # What a card "is" for the rules: a plain card, a task of a given seat (fixed), or a
     # task of whoever wins it (free); a tokened task is unique.
     kind: dict[CardIndex, object] = {}
+    task_of: dict[CardIndex, int] = {}
     for k in pos.tasks:
         task = inst.tasks[k]
         kind[task.card] = ("task", k) if task.token is not None else ("seat", task.seat)
+        task_of[task.card] = k
     fixed = 0
     for c in pos.fixed.values():
         fixed |= 1 << c
@@ -382,8 +384,11 @@ def add_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> Non
                 ka, kb = kind.get(a), kind.get(b)
                 if cards & gap or ka != kb or (ka is not None and ka[0] == "task"):  # type: ignore[index]
                     continue
+                # (two task cards are alike only while both tasks are required: under a
+                # subset of the task assumptions one of them may be a plain card)
+                guard = [v.task[task_of[c]] for c in (a, b) if c in task_of]
                 for t in pos.tricks:
-                    model.add_implication(v.done[(t, b)], v.done[(t, a)])
+                    model.add_bool_or([v.done[(t, a)]], enforce=[v.done[(t, b)], *guard])
 
 
 def add_lead_constraints(model: Formula, v: Variables, pos: Position) -> None:
