@@ -14,7 +14,8 @@ What the encoding is
     ``winner_t{t}_s{s}``
         seat ``s`` wins trick ``t`` (:math:`w^p_t`),
 
-    plus auxiliaries that keep every block linear in the number of cards instead of
+    plus a sound symmetry breaking (interchangeable cards of one hand are played lowest
+    first) and auxiliaries that keep every block linear in the number of cards instead of
     quadratic: ``done_t{t}_c{c}`` (card ``c`` was played in trick ``t`` or earlier),
     ``higher_t{t}_c{c}`` (a higher card of ``c``'s suit is in trick ``t``),
     ``trumped_t{t}`` (a trump is in trick ``t``), ``win_t{t}_c{c}`` (card ``c`` wins
