@@ -1,0 +1,265 @@
+"""Fast exact search: the default decider.
+
+What it is
+    A depth-first search over single card plays, from the position after the deal's
+    history, stopping at the first winning line. The hot loop
+    (:func:`crewcheck.solvers.kernel.search`) runs on ints with an explicit stack and is
+    compiled by numba when it is installed (``pip install "crewcheck[search]"``; compiled
+    code cached on disk), or runs as plain Python otherwise (same function, much slower).
+    What makes it fast:
+
+    * a compact position: the cards still held (one 64-bit mask: every card's holder is
+      fixed by the deal), the leader and, under free assignment, the seats' remaining task
+      quotas. Tasks done and token progress follow from the cards played, since any
+      failure ends the game;
+    * a table of refuted trick-boundary positions (direct-mapped, 2**20 slots, reused
+      across calls by a generation stamp, so nothing is cleared between deals);
+    * cheap refutations: a trick in progress holding a task card whose seat has already
+      played and is not winning, or cannot overtake the winning card; two task cards of
+      different seats in one trick; a hand holding more task cards than tricks remain; a
+      seat left with only lower cards of its task card's suit; under free assignment,
+      task cards in a trick that no seat still able to win it has room for;
+    * card equivalence: cards of one seat and suit with no card still in play between
+      them, none a task card, are interchangeable; only the lowest is tried;
+    * move ordering: plays that keep a task trick with its seat, that complete a task,
+      that lead a seat's own top task card or draw out a suit holding its tasks first;
+      then low cards first.
+
+    The budget is enforced by running the kernel with a node limit that doubles from
+    round to round (the refutation table survives between rounds, so little work is
+    repeated) and checking the deadline between rounds. Statistics (nodes, table hits,
+    table stores, cheap cuts, rounds, whether the compiled kernel ran, seconds in the
+    kernel) are in ``Answer.extra``.
+Rules covered
+    Everything the model has: trumps or none, any first lead (seat, commander, free),
+    unequal hands, order tokens in both readings (strict, lenient), fixed and free
+    assignment (free: the seat that wins a task card takes it while its draft quota has
+    room, which is exactly the lazy semantics of :class:`crewcheck.model.State`), and
+    mid-game positions. Decks of at most 63 cards (the Classic deck has 40).
+Exact
+    Yes: sound and complete. Every cut above is a proof that no winning line exists
+    below it, and every winning line is replayed by :func:`crewcheck.decide`.
+Cost
+    Exponential in the worst case. On Classic deals a few milliseconds per deal
+    typically; see ``docs/performance.md`` ("Fast search") for the measured table.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, ClassVar
+
+from crewcheck.model.instance import Instance
+from crewcheck.model.tasks import TokenKind, token_kind
+from crewcheck.solvers import kernel as _kernel
+from crewcheck.solvers.base import Answer, Budget, Verdict
+
+__all__ = ["SearchSolver", "MAX_CARDS", "TABLE_BITS"]
+
+MAX_CARDS = 63
+"""Largest deck the kernel handles (a set of cards is one signed 64-bit mask)."""
+UNLIMITED = 1 << 40
+TABLE_BITS = 20
+"""The refutation table has ``2**TABLE_BITS`` slots."""
+
+_KIND_CODE = {TokenKind.ABSOLUTE: 1, TokenKind.RELATIVE: 2, TokenKind.LAST: 3}
+
+
+class _Table:
+    """The refutation table and work arrays, allocated once per process and kernel kind."""
+
+    def __init__(self, bits: int, numpy: bool) -> None:
+        size = 1 << bits
+        self.mask = size - 1
+        self.gen = 0
+        if numpy:
+            import numpy as np
+
+            self.k1 = np.zeros(size, dtype=np.int64)
+            self.k2 = np.zeros(size, dtype=np.int64)
+            self.b = np.zeros(size, dtype=np.int64)
+            self.genarr = np.zeros(size, dtype=np.int64)
+        else:
+            self.k1 = [0] * size
+            self.k2 = [0] * size
+            self.b = [0] * size
+            self.genarr = [0] * size
+
+
+_TABLES: dict[tuple[bool, int], _Table] = {}
+
+
+def _kernel_funcs(pure: bool) -> tuple[Any, bool]:
+    """The kernel namespace and whether it is compiled."""
+    if not pure and os.environ.get("CREWCHECK_PURE_KERNEL", "") not in ("1", "true", "yes"):
+        try:
+            return _kernel.compiled(), True
+        except ImportError:
+            pass
+    return _kernel.twin(), False
+
+
+class SearchSolver:
+    """Fast exact depth-first search (see the module docstring).
+
+    Parameters
+    ----------
+    pure
+        Run the plain-Python kernel even when numba is installed (for tests).
+    """
+
+    name: ClassVar[str] = "search"
+    exact: ClassVar[bool] = True
+    requires: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """numba is optional: without it the plain-Python kernel runs."""
+
+    waste_caps: tuple[int, ...] = (UNLIMITED,)
+    """Successive limits on tricks that complete no task (iterative widening: short
+    winning lines are found first; the last limit must be :data:`UNLIMITED`)."""
+
+    def __init__(self, *, pure: bool = False, waste_caps: tuple[int, ...] | None = None) -> None:
+        self.pure = pure
+        if waste_caps is not None:
+            self.waste_caps = waste_caps
+
+    def supports(self, instance: Instance) -> str | None:
+        if instance.deck.size > MAX_CARDS:
+            return f"search handles decks of at most {MAX_CARDS} cards; this deal has {instance.deck.size}"
+        return None
+
+    def decide(self, instance: Instance, *, budget: Budget) -> Answer:
+        t0 = time.perf_counter()
+        deadline = budget.start()
+        state = instance.state()
+        if state.end is not None:
+            won = state.end.won
+            return Answer(Verdict.WINNABLE if won else Verdict.UNWINNABLE, () if won else None,
+                          state.owners if won else None)
+        k, compiled = _kernel_funcs(self.pure)
+        np: Any = None
+        if compiled:
+            import numpy as np
+        deck = instance.deck
+        p = instance.players
+        n_cards = deck.size
+        tasks = instance.tasks
+        ntasks = len(tasks)
+        free = 1 if instance.rules.assignment == "free" else 0
+        quota = [0] * p
+        if free:
+            counts = instance.task_counts or (0,) * p
+            owners = state.owners or ()
+            quota = [counts[s] - sum(1 for o in owners if o == s) for s in range(p)]
+        tseat = [(-1 if t.seat is None else t.seat) for t in tasks]
+        tkind = [0] * ntasks
+        trank = [0] * ntasks
+        for i, t in enumerate(tasks):
+            if t.token is not None:
+                kind, rank = token_kind(t.token)
+                tkind[i] = _KIND_CODE[kind]
+                trank[i] = rank
+        card_task = [-1] * n_cards
+        task_cards = 0
+        for i, t in enumerate(tasks):
+            card_task[t.card] = i
+            task_cards |= 1 << t.card
+        suit_of = list(deck.suit_of_table)
+        suit_mask = list(deck.suit_masks)
+        trump = -1 if instance.trump_suit is None else instance.trump_suit
+        strict = 1 if instance.rules.order_rule == "strict" else 0
+        has_tokens = 1 if any(t.token is not None for t in tasks) else 0
+        all_done = (1 << ntasks) - 1
+        leader = -1 if state.leader is None else state.leader
+        trick = list(state.trick)
+        tlen0 = len(trick)
+        in_hands = sum(h.bit_count() for h in state.hands)
+        depth_max = in_hands + 1
+        seq_len = tlen0 + depth_max
+
+        table = _TABLES.get((compiled, TABLE_BITS))
+        if table is None:
+            table = _TABLES[(compiled, TABLE_BITS)] = _Table(TABLE_BITS, compiled)
+        table.gen += 1
+
+        def arr(values: list[int]) -> Any:
+            return np.array(values, dtype=np.int64) if compiled else list(values)
+
+        def zeros(n: int) -> Any:
+            return np.zeros(n, dtype=np.int64) if compiled else [0] * n
+
+        own = [0] * p
+        for t in tasks:
+            if t.seat is not None:
+                own[t.seat] |= 1 << t.card
+        c_own = arr(own)
+        c_tseat, c_tkind, c_trank = arr(tseat), arr(tkind), arr(trank)
+        c_card_task, c_suit_of, c_suit_mask = arr(card_task), arr(suit_of), arr(suit_mask)
+        moves = zeros(depth_max * _kernel.MAXM)
+        scores = zeros(depth_max * _kernel.MAXM)
+        nmoves, midx = zeros(depth_max), zeros(depth_max)
+        sv_leader, sv_seat, sv_done = zeros(depth_max), zeros(depth_max), zeros(depth_max)
+        sv_qg, sv_flag, sv_waste = zeros(depth_max), zeros(depth_max), zeros(depth_max)
+        stats = zeros(_kernel.STAT_SIZE)
+
+        limit = 1 << (16 if compiled else 11)
+        rounds = 0
+        kernel_seconds = 0.0
+        status = _kernel.OUT_OF_NODES
+        seq: Any = None
+        caps = self.waste_caps
+        cap_index = 0
+        while True:
+            rounds += 1
+            done_nodes = int(stats[_kernel.STAT_NODES])
+            node_cap = limit
+            if budget.nodes is not None:
+                node_cap = min(node_cap, max(1, budget.nodes - done_nodes))
+            remaining = deadline.remaining()
+            if remaining is not None and kernel_seconds > 0 and done_nodes > 0:
+                rate = done_nodes / kernel_seconds
+                node_cap = max(1024, min(node_cap, int(rate * remaining * 0.9) + 1))
+            seq = arr(trick + [0] * depth_max)
+            hands = arr(list(state.hands))
+            q = arr(quota)
+            tk = time.perf_counter()
+            status = k.search(hands, p, seq, tlen0, leader, state.done, q, free, all_done, c_tseat,
+                              c_tkind, c_trank, ntasks, c_card_task, c_suit_of, c_suit_mask, trump,
+                              strict, has_tokens, task_cards, c_own, table.k1, table.k2, table.b,
+                              table.genarr, table.gen, table.mask, node_cap, caps[cap_index], moves,
+                              scores, nmoves, midx, sv_leader, sv_seat, sv_done, sv_qg, sv_waste,
+                              sv_flag, stats)
+            kernel_seconds += time.perf_counter() - tk
+            if status == _kernel.LOSE and cap_index + 1 < len(caps):
+                cap_index += 1  # no win within this many idle tricks: allow more
+                continue
+            if status != _kernel.OUT_OF_NODES:
+                break
+            if deadline.expired(int(stats[_kernel.STAT_NODES])):
+                break
+            limit = min(limit * 2, 1 << 24)
+
+        nodes = int(stats[_kernel.STAT_NODES])
+        extra = {
+            "tt_hits": int(stats[_kernel.STAT_TT_HITS]),
+            "tt_stores": int(stats[_kernel.STAT_TT_STORES]),
+            "cuts": int(stats[_kernel.STAT_CUTS]),
+            "rounds": rounds,
+            "waste_cap": caps[cap_index],
+            "compiled": compiled,
+            "kernel_seconds": kernel_seconds,
+            "seconds": time.perf_counter() - t0,
+        }
+        if status == _kernel.OUT_OF_NODES:
+            return Answer(Verdict.UNKNOWN, nodes=nodes, extra=extra)
+        if status == _kernel.LOSE:
+            return Answer(Verdict.UNWINNABLE, nodes=nodes, extra=extra)
+        length = int(stats[_kernel.STAT_DEPTH])
+        plays = tuple(int(seq[tlen0 + i]) for i in range(length))
+        assignment = None
+        if free:
+            s = state
+            for c in plays:
+                s = s.apply(c)
+            assignment = s.owners
+        return Answer(Verdict.WINNABLE, plays, assignment, nodes=nodes, extra=extra)
