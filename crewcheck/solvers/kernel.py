@@ -327,7 +327,8 @@ def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, fr
 
 
 def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, card_task: Any,
-                  suit_of: Any, suit_mask: Any, trump: int, own_mask: Any, quota: Any) -> bool:
+                  suit_of: Any, suit_mask: Any, trump: int, own_mask: Any, quota: Any,
+                  release: Any) -> bool:
     """Cheap refutation at a trick boundary: a hand holds more task cards than tricks
     remain (two cards of one hand are never in one trick), or under fixed assignment a
     task whose seat holds no card that could ever win a trick with it."""
@@ -366,23 +367,77 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
         need += most
     if need > tricks:
         return True
+    # release times: the earliest trick (1 = the next one) that can complete each task
+    nsuits = len(suit_mask)
     t = left
     while t != 0:
         lb = t & -t
         t ^= lb
         c = lowbit_index(lb)
-        w = tseat[card_task[c]]
+        ti = card_task[c]
+        w = tseat[ti]
         hw = hands[w]
-        if (hw >> c) & 1:
-            continue
         sc = suit_of[c]
-        # w wins the trick holding c with: a higher card of c's suit, a trump (c not a
-        # trump), or any card of another suit (c discarded on a lead of that suit)
-        if ((hw & suit_mask[sc]) >> (c + 1)) != 0:
+        sm = suit_mask[sc]
+        above = sm & ~((1 << (c + 1)) - 1)
+        below = sm & ((1 << c) - 1)
+        e = 1
+        if (hw >> c) & 1:
+            # w wins with c itself: every other seat holding only higher cards of c's
+            # suit must first shed them (one per trick)
+            if sc != trump:
+                for o in range(p):
+                    if o != w and (hands[o] & below) == 0:
+                        n = popcount(hands[o] & above)
+                        if n + 1 > e:
+                            e = n + 1
+        else:
+            h = 0
+            for o in range(p):
+                if (hands[o] >> c) & 1:
+                    h = o
+            has_trump = trump >= 0 and (hw & suit_mask[trump]) != 0
+            if sc == trump:
+                # only a higher trump takes a trump
+                if (hw & above) == 0:
+                    return True
+            elif (hw & above) == 0:
+                # w trumps a lead of c's suit once void in it, or wins a trick on which
+                # h, void in the led suit, discards c
+                e = 1 << 30
+                if has_trump:
+                    e = popcount(hw & sm) + 1
+                for lsuit in range(nsuits):
+                    if lsuit == sc:
+                        continue
+                    if (hw & suit_mask[lsuit]) != 0 or has_trump:
+                        n = popcount(hands[h] & suit_mask[lsuit]) + 1
+                        if n < e:
+                            e = n
+                if e > tricks:
+                    return True
+        release[ti] = e
+        if e > tricks:
+            return True
+    # the task cards one hand holds need different tricks, each no earlier than its release
+    for h in range(p):
+        mine = hands[h] & left
+        if popcount(mine) < 2:
             continue
-        if (hw & ~suit_mask[sc]) != 0:
-            continue
-        return True
+        t = mine
+        while t != 0:
+            lb = t & -t
+            t ^= lb
+            e = release[card_task[lowbit_index(lb)]]
+            later = 0
+            u = mine
+            while u != 0:
+                lb2 = u & -u
+                u ^= lb2
+                if release[card_task[lowbit_index(lb2)]] >= e:
+                    later += 1
+            if later > tricks - e + 1:
+                return True
     return False
 
 
@@ -396,7 +451,8 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
            suit_of: Any, suit_mask: Any, trump: int, strict: int, has_tokens: int, task_cards: int, own_mask: Any,
            tt_k1: Any, tt_k2: Any, tt_b: Any, tt_gen: Any, gen: int, tt_mask: int, node_limit: int,
            waste_cap: int, moves: Any, scores: Any, nmoves: Any, midx: Any, sv_leader: Any,
-           sv_seat: Any, sv_done: Any, sv_qg: Any, sv_waste: Any, sv_flag: Any, stats: Any) -> int:
+           sv_seat: Any, sv_done: Any, sv_qg: Any, sv_waste: Any, sv_flag: Any, release: Any,
+           stats: Any) -> int:
     """Depth-first search for a winning continuation; returns WIN, LOSE or OUT_OF_NODES.
 
     ``hands``, ``quota`` and ``seq`` are modified (the caller passes copies). On WIN
@@ -427,7 +483,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
             stats[STAT_TT_HITS] += 1
             return LOSE
         if boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of, suit_mask, trump,
-                         own_mask, quota):
+                         own_mask, quota, release):
             stats[STAT_CUTS] += 1
             return LOSE
     seat0 = -1 if leader < 0 else (leader + tlen) % p
@@ -551,7 +607,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
                         stats[STAT_TT_HITS] += 1
                         ok = False
                     elif boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of,
-                                       suit_mask, trump, own_mask, quota):
+                                       suit_mask, trump, own_mask, quota, release):
                         stats[STAT_CUTS] += 1
                         ok = False
                 if not ok:

@@ -201,6 +201,7 @@ class SearchSolver:
         sv_leader, sv_seat, sv_done = zeros(depth_max), zeros(depth_max), zeros(depth_max)
         sv_qg, sv_flag, sv_waste = zeros(depth_max), zeros(depth_max), zeros(depth_max)
         stats = zeros(_kernel.STAT_SIZE)
+        release = zeros(max(1, ntasks))
 
         limit = 1 << (16 if compiled else 11)
         rounds = 0
@@ -228,7 +229,7 @@ class SearchSolver:
                               strict, has_tokens, task_cards, c_own, table.k1, table.k2, table.b,
                               table.genarr, table.gen, table.mask, node_cap, caps[cap_index], moves,
                               scores, nmoves, midx, sv_leader, sv_seat, sv_done, sv_qg, sv_waste,
-                              sv_flag, stats)
+                              sv_flag, release, stats)
             kernel_seconds += time.perf_counter() - tk
             if status == _kernel.LOSE and cap_index + 1 < len(caps):
                 cap_index += 1  # no win within this many idle tricks: allow more
