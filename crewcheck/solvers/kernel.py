@@ -441,15 +441,105 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
     return False
 
 
-def tt_index(k1: int, k2: int, tt_mask: int) -> int:
+KEY_WORDS = 5
+"""Words of a position key in the refutation table."""
+
+
+def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: int, holder: Any,
+                 suit_mask: Any, card_task: Any, key: Any) -> None:
+    """Write the key of the trick-boundary position into ``key[0:KEY_WORDS]``.
+
+    ``canon = 0``: the exact position (cards held, leader, quotas). ``canon = 1``
+    (at most 4 seats, 8 suits of at most 15 cards): the position up to relabelling
+    cards within a suit by rank among the cards still in play. Per suit, the holder
+    and task flag of each card still held, in rank order, plus the set of task cards
+    still held: two positions with the same key are the same game with cards renamed
+    (suit, relative order, holder and task kept), so one is won iff the other is.
+    """
+    inplay = 0
+    for s in range(p):
+        inplay |= hands[s]
+    q = 0
+    if free:
+        for s in range(p):
+            q |= quota[s] << (6 * s)
+    if canon == 0:
+        key[0] = inplay
+        key[1] = (leader + 1) | (q << 4)
+        key[2] = 0
+        key[3] = 0
+        key[4] = 0
+        return
+    words0 = 0
+    words1 = 0
+    words2 = 0
+    counts = 0
+    tasks_left = 0
+    pos = 0
+    for su in range(len(suit_mask)):
+        m = inplay & suit_mask[su]
+        counts |= popcount(m) << (4 * su)
+        while m != 0:
+            lb = m & -m
+            m ^= lb
+            c = lowbit_index(lb)
+            ti = card_task[c]
+            code = holder[c] * 2
+            if ti >= 0:
+                code += 1
+                tasks_left |= 1 << ti
+            word = pos // 20
+            shift = 3 * (pos - 20 * word)
+            if word == 0:
+                words0 |= code << shift
+            elif word == 1:
+                words1 |= code << shift
+            else:
+                words2 |= code << shift
+            pos += 1
+    key[0] = words0
+    key[1] = words1
+    key[2] = words2
+    key[3] = counts | ((leader + 1) << 32) | (q << 36)
+    key[4] = tasks_left
+
+
+def tt_slot(key: Any, tt_mask: int) -> int:
     """Slot of a position key in the refutation table (xor-shift hash)."""
-    return (k1 ^ (k1 >> 21) ^ (k1 >> 42) ^ (k2 * 40503) ^ (k2 >> 7)) & tt_mask
+    h = 0
+    for i in range(KEY_WORDS):
+        x = key[i]
+        h = (h * 31 + (x ^ (x >> 21) ^ (x >> 42))) & 0xFFFFFFFFFFFF
+    return (h ^ (h >> 20)) & tt_mask
+
+
+def tt_refuted(key: Any, tt_keys: Any, tt_b: Any, tt_gen: Any, gen: int, tt_mask: int, allow: int) -> bool:
+    """Whether the table says the position was refuted with at least ``allow`` idle tricks allowed."""
+    slot = tt_slot(key, tt_mask)
+    if tt_gen[slot] != gen or tt_b[slot] < allow:
+        return False
+    base = slot * KEY_WORDS
+    for i in range(KEY_WORDS):
+        if tt_keys[base + i] != key[i]:
+            return False
+    return True
+
+
+def tt_store(key: Any, tt_keys: Any, tt_b: Any, tt_gen: Any, gen: int, tt_mask: int, allow: int) -> None:
+    """Record the position as refuted (overwriting whatever held its slot)."""
+    slot = tt_slot(key, tt_mask)
+    base = slot * KEY_WORDS
+    for i in range(KEY_WORDS):
+        tt_keys[base + i] = key[i]
+    tt_b[slot] = allow
+    tt_gen[slot] = gen
 
 
 def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quota: Any, free: int,
            all_done: int, tseat: Any, tkind: Any, trank: Any, ntasks: int, card_task: Any,
            suit_of: Any, suit_mask: Any, trump: int, strict: int, has_tokens: int, task_cards: int, own_mask: Any,
-           tt_k1: Any, tt_k2: Any, tt_b: Any, tt_gen: Any, gen: int, tt_mask: int, node_limit: int,
+           canon: int, holder: Any, key: Any,
+           tt_keys: Any, tt_b: Any, tt_gen: Any, gen: int, tt_mask: int, node_limit: int,
            waste_cap: int, moves: Any, scores: Any, nmoves: Any, midx: Any, sv_leader: Any,
            sv_seat: Any, sv_done: Any, sv_qg: Any, sv_waste: Any, sv_flag: Any, release: Any,
            stats: Any) -> int:
@@ -471,15 +561,8 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
     depth = 0
     # the root position
     if tlen == 0 and leader >= 0:
-        k1 = 0
-        for s in range(p):
-            k1 |= hands[s]
-        k2 = leader + 1
-        if free:
-            for s in range(p):
-                k2 |= quota[s] << (4 + 7 * s)
-        slot = tt_index(k1, k2, tt_mask)
-        if tt_gen[slot] == gen and tt_k1[slot] == k1 and tt_k2[slot] == k2 and tt_b[slot] >= waste_cap:
+        position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+        if tt_refuted(key, tt_keys, tt_b, tt_gen, gen, tt_mask, waste_cap):
             stats[STAT_TT_HITS] += 1
             return LOSE
         if boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of, suit_mask, trump,
@@ -494,18 +577,8 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
         if midx[depth] >= nmoves[depth]:
             # every move failed: refute this position (trick boundaries only) and back up
             if tlen == 0 and leader >= 0:
-                k1 = 0
-                for s in range(p):
-                    k1 |= hands[s]
-                k2 = leader + 1
-                if free:
-                    for s in range(p):
-                        k2 |= quota[s] << (4 + 7 * s)
-                slot = tt_index(k1, k2, tt_mask)
-                tt_k1[slot] = k1
-                tt_k2[slot] = k2
-                tt_b[slot] = waste_cap - waste
-                tt_gen[slot] = gen
+                position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+                tt_store(key, tt_keys, tt_b, tt_gen, gen, tt_mask, waste_cap - waste)
                 stats[STAT_TT_STORES] += 1
             if depth == 0:
                 stats[STAT_NODES] += nodes
@@ -589,21 +662,14 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
                     stats[STAT_NODES] += nodes
                     stats[STAT_DEPTH] = depth + 1
                     return WIN
-                k1 = 0
                 for s in range(p):
                     if hands[s] == 0:
                         ok = False
-                    k1 |= hands[s]
                 if waste > waste_cap:
                     ok = False
                 if ok:
-                    k2 = leader + 1
-                    if free:
-                        for s in range(p):
-                            k2 |= quota[s] << (4 + 7 * s)
-                    slot = tt_index(k1, k2, tt_mask)
-                    if (tt_gen[slot] == gen and tt_k1[slot] == k1 and tt_k2[slot] == k2
-                            and tt_b[slot] >= waste_cap - waste):
+                    position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+                    if tt_refuted(key, tt_keys, tt_b, tt_gen, gen, tt_mask, waste_cap - waste):
                         stats[STAT_TT_HITS] += 1
                         ok = False
                     elif boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of,
@@ -638,7 +704,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
 
 KERNEL_FUNCTIONS: tuple[str, ...] = (
     "popcount", "lowbit_index", "order_ok", "can_beat", "gen_moves", "trick_dead", "boundary_dead",
-    "tt_index", "search",
+    "position_key", "tt_slot", "tt_refuted", "tt_store", "search",
 )
 """The functions :func:`compiled` compiles (callees before callers)."""
 

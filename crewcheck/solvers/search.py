@@ -60,7 +60,7 @@ __all__ = ["SearchSolver", "MAX_CARDS", "TABLE_BITS"]
 MAX_CARDS = 63
 """Largest deck the kernel handles (a set of cards is one signed 64-bit mask)."""
 UNLIMITED = 1 << 40
-TABLE_BITS = 20
+TABLE_BITS = 19
 """The refutation table has ``2**TABLE_BITS`` slots."""
 
 _KIND_CODE = {TokenKind.ABSOLUTE: 1, TokenKind.RELATIVE: 2, TokenKind.LAST: 3}
@@ -76,13 +76,11 @@ class _Table:
         if numpy:
             import numpy as np
 
-            self.k1 = np.zeros(size, dtype=np.int64)
-            self.k2 = np.zeros(size, dtype=np.int64)
+            self.keys = np.zeros(size * _kernel.KEY_WORDS, dtype=np.int64)
             self.b = np.zeros(size, dtype=np.int64)
             self.genarr = np.zeros(size, dtype=np.int64)
         else:
-            self.k1 = [0] * size
-            self.k2 = [0] * size
+            self.keys = [0] * (size * _kernel.KEY_WORDS)
             self.b = [0] * size
             self.genarr = [0] * size
 
@@ -114,14 +112,21 @@ class SearchSolver:
     requires: ClassVar[tuple[tuple[str, str], ...]] = ()
     """numba is optional: without it the plain-Python kernel runs."""
 
-    waste_caps: tuple[int, ...] = (UNLIMITED,)
-    """Successive limits on tricks that complete no task (iterative widening: short
-    winning lines are found first; the last limit must be :data:`UNLIMITED`)."""
+    probes: tuple[tuple[int, int], ...] = ()
+    """Short probes run before the complete search: ``(idle, nodes)`` looks for a win in
+    which at most ``idle`` tricks complete no task, within ``nodes`` nodes. A probe
+    finding nothing proves nothing; it only bounds the time spent on lines that stall."""
 
-    def __init__(self, *, pure: bool = False, waste_caps: tuple[int, ...] | None = None) -> None:
+    canonical: bool = True
+    """Key the refutation table by relative ranks (see :func:`kernel.position_key`)."""
+
+    def __init__(self, *, pure: bool = False, probes: tuple[tuple[int, int], ...] | None = None,
+                 canonical: bool | None = None) -> None:
         self.pure = pure
-        if waste_caps is not None:
-            self.waste_caps = waste_caps
+        if canonical is not None:
+            self.canonical = canonical
+        if probes is not None:
+            self.probes = probes
 
     def supports(self, instance: Instance) -> str | None:
         if instance.deck.size > MAX_CARDS:
@@ -202,18 +207,27 @@ class SearchSolver:
         sv_qg, sv_flag, sv_waste = zeros(depth_max), zeros(depth_max), zeros(depth_max)
         stats = zeros(_kernel.STAT_SIZE)
         release = zeros(max(1, ntasks))
+        keybuf = zeros(_kernel.KEY_WORDS)
+        c_holder = arr(list(instance.holder))
+        sizes = [m.bit_count() for m in suit_mask]
+        canon = 1 if (self.canonical and p <= 4 and len(sizes) <= 8 and max(sizes) <= 15
+                      and in_hands <= 60) else 0
 
         limit = 1 << (16 if compiled else 11)
         rounds = 0
         kernel_seconds = 0.0
         status = _kernel.OUT_OF_NODES
         seq: Any = None
-        caps = self.waste_caps
-        cap_index = 0
+        phases = list(self.probes)
+        probe_won = False
+        phase = 0
         while True:
             rounds += 1
             done_nodes = int(stats[_kernel.STAT_NODES])
+            cap = UNLIMITED
             node_cap = limit
+            if phase < len(phases):
+                cap, node_cap = phases[phase]
             if budget.nodes is not None:
                 node_cap = min(node_cap, max(1, budget.nodes - done_nodes))
             remaining = deadline.remaining()
@@ -226,17 +240,25 @@ class SearchSolver:
             tk = time.perf_counter()
             status = k.search(hands, p, seq, tlen0, leader, state.done, q, free, all_done, c_tseat,
                               c_tkind, c_trank, ntasks, c_card_task, c_suit_of, c_suit_mask, trump,
-                              strict, has_tokens, task_cards, c_own, table.k1, table.k2, table.b,
-                              table.genarr, table.gen, table.mask, node_cap, caps[cap_index], moves,
+                              strict, has_tokens, task_cards, c_own, canon, c_holder, keybuf, table.keys, table.b,
+                              table.genarr, table.gen, table.mask, node_cap, cap, moves,
                               scores, nmoves, midx, sv_leader, sv_seat, sv_done, sv_qg, sv_waste,
                               sv_flag, release, stats)
             kernel_seconds += time.perf_counter() - tk
-            if status == _kernel.LOSE and cap_index + 1 < len(caps):
-                cap_index += 1  # no win within this many idle tricks: allow more
+            if phase < len(phases):
+                phase += 1
+                if status == _kernel.WIN:
+                    probe_won = True
+                    break
+                status = _kernel.OUT_OF_NODES  # a probe's LOSE proves nothing
+                if deadline.expired(int(stats[_kernel.STAT_NODES])):
+                    break
                 continue
             if status != _kernel.OUT_OF_NODES:
                 break
             if deadline.expired(int(stats[_kernel.STAT_NODES])):
+                break
+            if budget.nodes is not None and int(stats[_kernel.STAT_NODES]) >= budget.nodes:
                 break
             limit = min(limit * 2, 1 << 24)
 
@@ -246,8 +268,9 @@ class SearchSolver:
             "tt_stores": int(stats[_kernel.STAT_TT_STORES]),
             "cuts": int(stats[_kernel.STAT_CUTS]),
             "rounds": rounds,
-            "waste_cap": caps[cap_index],
+            "probe_won": probe_won,
             "compiled": compiled,
+            "canonical": bool(canon),
             "kernel_seconds": kernel_seconds,
             "seconds": time.perf_counter() - t0,
         }
