@@ -34,7 +34,7 @@ from typing import Any
 __all__ = [
     "MAXM", "STAT_NODES", "STAT_TT_HITS", "STAT_TT_STORES", "STAT_CUTS", "STAT_DEPTH", "STAT_SIZE",
     "WIN", "LOSE", "OUT_OF_NODES", "popcount", "lowbit_index", "order_ok", "can_beat",
-    "search", "twin", "compiled", "KERNEL_FUNCTIONS",
+    "search", "twin", "compiled", "is_loaded", "KERNEL_FUNCTIONS",
 ]
 
 MAXM = 64
@@ -142,7 +142,7 @@ def can_beat(hand: int, led: int, best_suit: int, best_card: int, trump: int, su
 
 def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int,
               free: int, tseat: Any, card_task: Any, suit_of: Any, suit_mask: Any, trump: int,
-              task_cards: int, moves: Any, scores: Any) -> int:
+              task_cards: int, moves: Any, scores: Any, seed: int) -> int:
     """Write the moves to try at ``depth`` into ``moves[depth*MAXM ...]``, best first.
 
     Legal plays of the seat on turn (any card of any hand for a free first lead), one
@@ -261,6 +261,10 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
                     score = -50
             elif need == -2:
                 score = -100
+        if seed != 0:
+            # a restart: shuffle the order within and across nearby score classes
+            score = score * 2 + ((((c + 1) * 0x9E3779B1 + (depth + 1) * 0x85EBCA77 + seed * 0xC2B2AE3D)
+                                  >> 9) & 63) - 32
         moves[base + n] = c
         scores[base + n] = score
         # insertion: higher score first, then lower card first (stable)
@@ -540,7 +544,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
            suit_of: Any, suit_mask: Any, trump: int, strict: int, has_tokens: int, task_cards: int, own_mask: Any,
            canon: int, holder: Any, key: Any,
            tt_keys: Any, tt_b: Any, tt_gen: Any, gen: int, tt_mask: int, node_limit: int,
-           waste_cap: int, moves: Any, scores: Any, nmoves: Any, midx: Any, sv_leader: Any,
+           waste_cap: int, seed: int, moves: Any, scores: Any, nmoves: Any, midx: Any, sv_leader: Any,
            sv_seat: Any, sv_done: Any, sv_qg: Any, sv_waste: Any, sv_flag: Any, release: Any,
            stats: Any) -> int:
     """Depth-first search for a winning continuation; returns WIN, LOSE or OUT_OF_NODES.
@@ -571,7 +575,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
             return LOSE
     seat0 = -1 if leader < 0 else (leader + tlen) % p
     nmoves[0] = gen_moves(0, seat0, hands, p, seq, 0, tlen, leader, free, tseat, card_task, suit_of,
-                          suit_mask, trump, task_cards, moves, scores)
+                          suit_mask, trump, task_cards, moves, scores, seed)
     midx[0] = 0
     while True:
         if midx[depth] >= nmoves[depth]:
@@ -698,7 +702,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
         depth += 1
         nseat = (leader + tlen) % p
         nmoves[depth] = gen_moves(depth, nseat, hands, p, seq, tlen0 + depth - tlen, tlen, leader, free,
-                                  tseat, card_task, suit_of, suit_mask, trump, task_cards, moves, scores)
+                                  tseat, card_task, suit_of, suit_mask, trump, task_cards, moves, scores, seed)
         midx[depth] = 0
 
 
@@ -709,6 +713,11 @@ KERNEL_FUNCTIONS: tuple[str, ...] = (
 """The functions :func:`compiled` compiles (callees before callers)."""
 
 _COMPILED: SimpleNamespace | None = None
+
+
+def is_loaded() -> bool:
+    """Whether :func:`compiled` has already run in this process."""
+    return _COMPILED is not None
 
 
 def twin() -> SimpleNamespace:

@@ -53,7 +53,8 @@ from typing import Any, ClassVar
 from crewcheck.model.instance import Instance
 from crewcheck.model.tasks import TokenKind, token_kind
 from crewcheck.solvers import kernel as _kernel
-from crewcheck.solvers.base import Answer, Budget, Verdict
+from crewcheck.model.state import State
+from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 
 __all__ = ["SearchSolver", "MAX_CARDS", "TABLE_BITS"]
 
@@ -61,7 +62,11 @@ MAX_CARDS = 63
 """Largest deck the kernel handles (a set of cards is one signed 64-bit mask)."""
 UNLIMITED = 1 << 40
 TABLE_BITS = 19
-"""The refutation table has ``2**TABLE_BITS`` slots."""
+"""The refutation table has ``2**TABLE_BITS`` slots (compiled kernel)."""
+PURE_TABLE_BITS = 15
+"""Slots of the plain-Python kernel's table (a list: kept small so it is quick to make)."""
+WARM_START_NODES = 3000
+"""Node budget of the plain-Python first try while the compiled kernel is not loaded."""
 
 _KIND_CODE = {TokenKind.ABSOLUTE: 1, TokenKind.RELATIVE: 2, TokenKind.LAST: 3}
 
@@ -90,7 +95,7 @@ _TABLES: dict[tuple[bool, int], _Table] = {}
 
 def _kernel_funcs(pure: bool) -> tuple[Any, bool]:
     """The kernel namespace and whether it is compiled."""
-    if not pure and os.environ.get("CREWCHECK_PURE_KERNEL", "") not in ("1", "true", "yes"):
+    if not pure:
         try:
             return _kernel.compiled(), True
         except ImportError:
@@ -117,12 +122,25 @@ class SearchSolver:
     which at most ``idle`` tricks complete no task, within ``nodes`` nodes. A probe
     finding nothing proves nothing; it only bounds the time spent on lines that stall."""
 
+    warm_start: bool = True
+    """While the compiled kernel is not yet loaded in this process, first try the
+    plain-Python kernel for :data:`WARM_START_NODES` nodes (a fresh ``crewcheck decide``
+    on an easy deal then never pays numba's start-up)."""
+    restarts: bool = False
+    """Each node-limited round after the first orders moves with a different seeded
+    perturbation (randomised restarts against heavy-tailed search times; the refutation
+    table carries over, and any round that completes is a proof)."""
     canonical: bool = True
     """Key the refutation table by relative ranks (see :func:`kernel.position_key`)."""
 
     def __init__(self, *, pure: bool = False, probes: tuple[tuple[int, int], ...] | None = None,
-                 canonical: bool | None = None) -> None:
+                 canonical: bool | None = None, restarts: bool | None = None,
+                 warm_start: bool | None = None) -> None:
         self.pure = pure
+        if warm_start is not None:
+            self.warm_start = warm_start
+        if restarts is not None:
+            self.restarts = restarts
         if canonical is not None:
             self.canonical = canonical
         if probes is not None:
@@ -134,14 +152,26 @@ class SearchSolver:
         return None
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
-        t0 = time.perf_counter()
         deadline = budget.start()
         state = instance.state()
         if state.end is not None:
             won = state.end.won
             return Answer(Verdict.WINNABLE if won else Verdict.UNWINNABLE, () if won else None,
                           state.owners if won else None)
-        k, compiled = _kernel_funcs(self.pure)
+        pure = self.pure or os.environ.get("CREWCHECK_PURE_KERNEL", "") in ("1", "true", "yes")
+        if not pure and self.warm_start and not _kernel.is_loaded():
+            # the compiled kernel is not loaded in this process yet (~1 s): try the plain
+            # kernel on a small node budget first, so easy deals answer at once
+            quick = self._run(instance, state, budget, deadline, False, WARM_START_NODES)
+            if quick.verdict is not Verdict.UNKNOWN or deadline.expired(quick.nodes):
+                return quick
+        return self._run(instance, state, budget, deadline, not pure, None)
+
+    def _run(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
+             want_compiled: bool, ceiling: int | None) -> Answer:
+        """Run the kernel in node-limited rounds (at most ``ceiling`` nodes if given)."""
+        t0 = time.perf_counter()
+        k, compiled = _kernel_funcs(not want_compiled)
         np: Any = None
         if compiled:
             import numpy as np
@@ -182,9 +212,10 @@ class SearchSolver:
         depth_max = in_hands + 1
         seq_len = tlen0 + depth_max
 
-        table = _TABLES.get((compiled, TABLE_BITS))
+        bits = TABLE_BITS if compiled else PURE_TABLE_BITS
+        table = _TABLES.get((compiled, bits))
         if table is None:
-            table = _TABLES[(compiled, TABLE_BITS)] = _Table(TABLE_BITS, compiled)
+            table = _TABLES[(compiled, bits)] = _Table(bits, compiled)
         table.gen += 1
 
         def arr(values: list[int]) -> Any:
@@ -220,6 +251,7 @@ class SearchSolver:
         seq: Any = None
         phases = list(self.probes)
         probe_won = False
+        restart = 0
         phase = 0
         while True:
             rounds += 1
@@ -230,18 +262,21 @@ class SearchSolver:
                 cap, node_cap = phases[phase]
             if budget.nodes is not None:
                 node_cap = min(node_cap, max(1, budget.nodes - done_nodes))
+            if ceiling is not None:
+                node_cap = min(node_cap, max(1, ceiling - done_nodes))
             remaining = deadline.remaining()
             if remaining is not None and kernel_seconds > 0 and done_nodes > 0:
                 rate = done_nodes / kernel_seconds
                 node_cap = max(1024, min(node_cap, int(rate * remaining * 0.9) + 1))
             seq = arr(trick + [0] * depth_max)
+            seed = 0 if (cap != UNLIMITED or not self.restarts) else restart
             hands = arr(list(state.hands))
             q = arr(quota)
             tk = time.perf_counter()
             status = k.search(hands, p, seq, tlen0, leader, state.done, q, free, all_done, c_tseat,
                               c_tkind, c_trank, ntasks, c_card_task, c_suit_of, c_suit_mask, trump,
                               strict, has_tokens, task_cards, c_own, canon, c_holder, keybuf, table.keys, table.b,
-                              table.genarr, table.gen, table.mask, node_cap, cap, moves,
+                              table.genarr, table.gen, table.mask, node_cap, cap, seed, moves,
                               scores, nmoves, midx, sv_leader, sv_seat, sv_done, sv_qg, sv_waste,
                               sv_flag, release, stats)
             kernel_seconds += time.perf_counter() - tk
@@ -260,7 +295,10 @@ class SearchSolver:
                 break
             if budget.nodes is not None and int(stats[_kernel.STAT_NODES]) >= budget.nodes:
                 break
+            if ceiling is not None and int(stats[_kernel.STAT_NODES]) >= ceiling:
+                break
             limit = min(limit * 2, 1 << 24)
+            restart += 1
 
         nodes = int(stats[_kernel.STAT_NODES])
         extra = {
