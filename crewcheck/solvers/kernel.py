@@ -142,7 +142,7 @@ def can_beat(hand: int, led: int, best_suit: int, best_card: int, trump: int, su
 
 def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int,
               free: int, tseat: Any, card_task: Any, suit_of: Any, suit_mask: Any, trump: int,
-              task_cards: int, moves: Any, scores: Any, seed: int) -> int:
+              task_cards: int, moves: Any, scores: Any, seed: int, shaping: int) -> int:
     """Write the moves to try at ``depth`` into ``moves[depth*MAXM ...]``, best first.
 
     Legal plays of the seat on turn (any card of any hand for a free first lead), one
@@ -261,6 +261,23 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
                     score = -50
             elif need == -2:
                 score = -100
+        if ti < 0 and not free and shaping != 0:
+            # shaping plays: shed a card that stops a seat's own low task card from ever
+            # winning its suit, or empty the suit of a task card its seat must trump
+            t = task_cards & inplay & suit_mask[sc]
+            while t != 0:
+                lb = t & -t
+                t ^= lb
+                tc = lowbit_index(lb)
+                w = tseat[card_task[tc]]
+                if (hands[w] >> tc) & 1:
+                    if w != holder and c > tc and (hands[holder] & suit_mask[sc] & (lb - 1)) == 0:
+                        score += shaping
+                        break
+                elif w == holder and c < tc and trump >= 0 and sc != trump:
+                    if ((hands[w] & suit_mask[sc]) >> (tc + 1)) == 0 and (hands[w] & suit_mask[trump]) != 0:
+                        score += shaping
+                        break
         if seed != 0:
             # a restart: shuffle the order within and across nearby score classes
             score = score * 2 + ((((c + 1) * 0x9E3779B1 + (depth + 1) * 0x85EBCA77 + seed * 0xC2B2AE3D)
@@ -544,7 +561,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
            suit_of: Any, suit_mask: Any, trump: int, strict: int, has_tokens: int, task_cards: int, own_mask: Any,
            canon: int, holder: Any, key: Any,
            tt_keys: Any, tt_b: Any, tt_gen: Any, gen: int, tt_mask: int, node_limit: int,
-           waste_cap: int, seed: int, moves: Any, scores: Any, nmoves: Any, midx: Any, sv_leader: Any,
+           waste_cap: int, seed: int, shaping: int, moves: Any, scores: Any, nmoves: Any, midx: Any, sv_leader: Any,
            sv_seat: Any, sv_done: Any, sv_qg: Any, sv_waste: Any, sv_flag: Any, release: Any,
            stats: Any) -> int:
     """Depth-first search for a winning continuation; returns WIN, LOSE or OUT_OF_NODES.
@@ -575,7 +592,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
             return LOSE
     seat0 = -1 if leader < 0 else (leader + tlen) % p
     nmoves[0] = gen_moves(0, seat0, hands, p, seq, 0, tlen, leader, free, tseat, card_task, suit_of,
-                          suit_mask, trump, task_cards, moves, scores, seed)
+                          suit_mask, trump, task_cards, moves, scores, seed, shaping)
     midx[0] = 0
     while True:
         if midx[depth] >= nmoves[depth]:
@@ -702,7 +719,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
         depth += 1
         nseat = (leader + tlen) % p
         nmoves[depth] = gen_moves(depth, nseat, hands, p, seq, tlen0 + depth - tlen, tlen, leader, free,
-                                  tseat, card_task, suit_of, suit_mask, trump, task_cards, moves, scores, seed)
+                                  tseat, card_task, suit_of, suit_mask, trump, task_cards, moves, scores, seed, shaping)
         midx[depth] = 0
 
 

@@ -122,21 +122,26 @@ class SearchSolver:
     which at most ``idle`` tricks complete no task, within ``nodes`` nodes. A probe
     finding nothing proves nothing; it only bounds the time spent on lines that stall."""
 
+    shaping: int = 15
+    """Move-ordering bonus for shaping plays (kernel ``gen_moves``); 0 turns it off."""
     warm_start: bool = True
     """While the compiled kernel is not yet loaded in this process, first try the
     plain-Python kernel for :data:`WARM_START_NODES` nodes (a fresh ``crewcheck decide``
     on an easy deal then never pays numba's start-up)."""
-    restarts: bool = False
-    """Each node-limited round after the first orders moves with a different seeded
-    perturbation (randomised restarts against heavy-tailed search times; the refutation
-    table carries over, and any round that completes is a proof)."""
+    restarts: bool = True
+    """Node-limited rounds take turns among three move orderings: the default, with
+    shaping bonuses, and a seeded perturbation (restarts against heavy-tailed search
+    times; the node limit grows 1.5x per round, the refutation table carries over, and
+    any round that completes is a proof)."""
     canonical: bool = True
     """Key the refutation table by relative ranks (see :func:`kernel.position_key`)."""
 
     def __init__(self, *, pure: bool = False, probes: tuple[tuple[int, int], ...] | None = None,
                  canonical: bool | None = None, restarts: bool | None = None,
-                 warm_start: bool | None = None) -> None:
+                 warm_start: bool | None = None, shaping: int | None = None) -> None:
         self.pure = pure
+        if shaping is not None:
+            self.shaping = shaping
         if warm_start is not None:
             self.warm_start = warm_start
         if restarts is not None:
@@ -269,14 +274,19 @@ class SearchSolver:
                 rate = done_nodes / kernel_seconds
                 node_cap = max(1024, min(node_cap, int(rate * remaining * 0.9) + 1))
             seq = arr(trick + [0] * depth_max)
-            seed = 0 if (cap != UNLIMITED or not self.restarts) else restart
+            seed, shaping = 0, 0
+            if cap == UNLIMITED and self.restarts:
+                # a portfolio of move orderings, one per round, in turn
+                kind = restart % 3
+                shaping = self.shaping if kind == 1 else 0
+                seed = restart if kind == 2 else 0
             hands = arr(list(state.hands))
             q = arr(quota)
             tk = time.perf_counter()
             status = k.search(hands, p, seq, tlen0, leader, state.done, q, free, all_done, c_tseat,
                               c_tkind, c_trank, ntasks, c_card_task, c_suit_of, c_suit_mask, trump,
                               strict, has_tokens, task_cards, c_own, canon, c_holder, keybuf, table.keys, table.b,
-                              table.genarr, table.gen, table.mask, node_cap, cap, seed, moves,
+                              table.genarr, table.gen, table.mask, node_cap, cap, seed, shaping, moves,
                               scores, nmoves, midx, sv_leader, sv_seat, sv_done, sv_qg, sv_waste,
                               sv_flag, release, stats)
             kernel_seconds += time.perf_counter() - tk
@@ -297,7 +307,7 @@ class SearchSolver:
                 break
             if ceiling is not None and int(stats[_kernel.STAT_NODES]) >= ceiling:
                 break
-            limit = min(limit * 2, 1 << 24)
+            limit = min(limit * 3 // 2 if self.restarts else limit * 2, 1 << 24)
             restart += 1
 
         nodes = int(stats[_kernel.STAT_NODES])
