@@ -53,6 +53,10 @@ STAT_DEPTH = 4
 """Length of the winning line (WIN only)."""
 STAT_SIZE = 8
 
+RELEASE_TRICKS = 99
+"""The release-time test (:func:`boundary_dead`) runs only with at most this many tricks
+left: earlier it almost never fires and costs more than it saves."""
+
 _DEBRUIJN = 0x03F79D71B4CB0A89
 _DB_TABLE = [0] * 64
 for _i in range(64):
@@ -388,6 +392,8 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
         need += most
     if need > tricks:
         return True
+    if tricks > RELEASE_TRICKS:
+        return False
     # release times: the earliest trick (1 = the next one) that can complete each task
     nsuits = len(suit_mask)
     t = left
