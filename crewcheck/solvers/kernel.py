@@ -282,8 +282,8 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
                     if ((hands[w] & suit_mask[sc]) >> (tc + 1)) == 0 and (hands[w] & suit_mask[trump]) != 0:
                         score += shaping
                         break
-        if seed != 0:
-            # a restart: shuffle the order within and across nearby score classes
+        if seed != 0 and depth < 8:
+            # a restart: shuffle the order of the first two tricks' plays
             score = score * 2 + ((((c + 1) * 0x9E3779B1 + (depth + 1) * 0x85EBCA77 + seed * 0xC2B2AE3D)
                                   >> 9) & 63) - 32
         moves[base + n] = c
