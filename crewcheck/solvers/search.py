@@ -122,6 +122,8 @@ class SearchSolver:
     which at most ``idle`` tricks complete no task, within ``nodes`` nodes. A probe
     finding nothing proves nothing; it only bounds the time spent on lines that stall."""
 
+    first_round_nodes: int = 1 << 16
+    """Node limit of the first round of the complete search (the plain kernel: 1/32)."""
     shaping: int = 15
     """Move-ordering bonus for shaping plays (kernel ``gen_moves``); 0 turns it off."""
     warm_start: bool = True
@@ -249,7 +251,7 @@ class SearchSolver:
         canon = 1 if (self.canonical and p <= 4 and len(sizes) <= 8 and max(sizes) <= 15
                       and in_hands <= 60) else 0
 
-        limit = 1 << (16 if compiled else 11)
+        limit = self.first_round_nodes if compiled else max(1, self.first_round_nodes >> 5)
         rounds = 0
         kernel_seconds = 0.0
         status = _kernel.OUT_OF_NODES

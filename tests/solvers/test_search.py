@@ -93,6 +93,16 @@ def test_pure_kernel_agrees_with_oracle(inst: Instance) -> None:
     _check(inst, SearchSolver(pure=True))
 
 
+@settings(max_examples=40)
+@given(instances(max_players=4, max_cards=12, max_tasks=4))
+def test_restart_rounds_agree_with_oracle(inst: Instance) -> None:
+    """Tiny node-limited rounds (so the portfolio of orderings and the carried-over
+    refutation table are exercised) still give the oracle's verdict."""
+    solver = SearchSolver(warm_start=False)
+    solver.first_round_nodes = 8
+    _check(inst, solver)
+
+
 @given(instances(max_players=4, max_cards=12, max_tasks=4))
 def test_decide_default_is_search(inst: Instance) -> None:
     """`search` is the default back-end and every winning witness replays (decide checks)."""
