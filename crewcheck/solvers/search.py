@@ -6,30 +6,42 @@ What it is
     (:func:`crewcheck.solvers.kernel.search`) runs on ints with an explicit stack and is
     compiled by numba when it is installed (``pip install "crewcheck[search]"``; compiled
     code cached on disk), or runs as plain Python otherwise (same function, much slower).
-    What makes it fast:
+    Ingredients:
 
     * a compact position: the cards still held (one 64-bit mask: every card's holder is
       fixed by the deal), the leader and, under free assignment, the seats' remaining task
       quotas. Tasks done and token progress follow from the cards played, since any
       failure ends the game;
-    * a table of refuted trick-boundary positions (direct-mapped, 2**20 slots, reused
-      across calls by a generation stamp, so nothing is cleared between deals);
+    * a table of refuted trick-boundary positions (direct-mapped, 2**19 slots, reused
+      across calls by a generation stamp, so nothing is cleared between deals), keyed by
+      *relative ranks*: per suit, the holder and task flag of each card still in play in
+      rank order, plus the task cards still held. Positions that differ only by which
+      lower cards went earlier share one entry (:func:`kernel.position_key`);
     * cheap refutations: a trick in progress holding a task card whose seat has already
       played and is not winning, or cannot overtake the winning card; two task cards of
-      different seats in one trick; a hand holding more task cards than tricks remain; a
-      seat left with only lower cards of its task card's suit; under free assignment,
-      task cards in a trick that no seat still able to win it has room for;
+      different seats in one trick; a hand holding more task cards than tricks remain;
+      more tricks needed than remain (a trick completes one seat's tasks, and one hand's
+      task cards need different tricks: sum over seats of the largest such group);
+      under free assignment, sum over seats of ceil(quota / players) tricks, and task
+      cards in a trick that no seat still able to win it has room for; with few tricks
+      left, per-task release times (the earliest trick that can complete it, e.g. after
+      the other seats shed their higher cards of its suit) scheduled per hand;
     * card equivalence: cards of one seat and suit with no card still in play between
       them, none a task card, are interchangeable; only the lowest is tried;
     * move ordering: plays that keep a task trick with its seat, that complete a task,
       that lead a seat's own top task card or draw out a suit holding its tasks first;
       then low cards first.
 
-    The budget is enforced by running the kernel with a node limit that doubles from
-    round to round (the refutation table survives between rounds, so little work is
-    repeated) and checking the deadline between rounds. Statistics (nodes, table hits,
-    table stores, cheap cuts, rounds, whether the compiled kernel ran, seconds in the
-    kernel) are in ``Answer.extra``.
+    The search runs in node-limited rounds (the limit grows 1.5x per round), checking the
+    deadline between rounds; the rounds take turns among three move orderings (the one
+    above, one with a bonus for "shaping" plays that unblock a seat's own low task card
+    or void a suit its seat must trump, and a seeded shuffle of the first two tricks), a
+    portfolio against the heavy-tailed times of backtracking search. The refutation table
+    survives between rounds, and any round that completes is a proof. While the compiled
+    kernel is not yet loaded in the process, the plain kernel first gets a few thousand
+    nodes, so a fresh ``crewcheck decide`` on an easy deal skips numba's start-up.
+    Statistics (nodes, table hits and stores, cheap cuts, rounds, whether the compiled
+    kernel ran, seconds in the kernel) are in ``Answer.extra``.
 Rules covered
     Everything the model has: trumps or none, any first lead (seat, commander, free),
     unequal hands, order tokens in both readings (strict, lenient), fixed and free
@@ -40,8 +52,9 @@ Exact
     Yes: sound and complete. Every cut above is a proof that no winning line exists
     below it, and every winning line is replayed by :func:`crewcheck.decide`.
 Cost
-    Exponential in the worst case. On Classic deals a few milliseconds per deal
-    typically; see ``docs/performance.md`` ("Fast search") for the measured table.
+    Exponential in the worst case; 2-3 million nodes per second compiled. Easy Classic
+    deals take well under a millisecond, but constrained deals with 6-15 tasks can need
+    10**6-10**7 nodes; see ``docs/performance.md`` ("Fast search") for the measured table.
 """
 
 from __future__ import annotations
@@ -51,9 +64,9 @@ import time
 from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
+from crewcheck.model.state import State
 from crewcheck.model.tasks import TokenKind, token_kind
 from crewcheck.solvers import kernel as _kernel
-from crewcheck.model.state import State
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 
 __all__ = ["SearchSolver", "MAX_CARDS", "TABLE_BITS"]

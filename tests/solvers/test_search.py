@@ -147,3 +147,18 @@ def test_counterexamples(path: Path) -> None:
     """Every saved counterexample is now decided like the oracle decides it."""
     inst = load(path)
     _check(inst, SearchSolver())
+
+
+def test_works_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without numba the plain-Python kernel answers (same verdict, slower)."""
+    from crewcheck.solvers import kernel
+
+    def missing() -> None:
+        raise ImportError("No module named 'numba'")
+
+    monkeypatch.setattr(kernel, "compiled", missing)
+    monkeypatch.setattr(kernel, "is_loaded", lambda: False)
+    inst = _classic(5, 3)
+    r = decide(inst, backend="search")
+    assert r.stats.extra["compiled"] is False
+    assert r.verdict is decide(inst, backend="search", budget=Budget()).verdict
