@@ -767,7 +767,7 @@ def compiled() -> SimpleNamespace:
             clone = FunctionType(f.__code__, namespace, f.__name__, f.__defaults__, f.__closure__)
             clone.__qualname__ = f.__qualname__
             clone.__module__ = f.__module__
-            jitted = numba.njit(cache=True, nogil=True)(clone)
+            jitted = numba.njit(cache=True, nogil=True, error_model="numpy")(clone)
             namespace[name] = jitted
             out[name] = jitted
         _COMPILED = SimpleNamespace(**out)
