@@ -30,33 +30,7 @@ COUNTEREXAMPLES = Path(__file__).resolve().parents[2] / "models" / "counterexamp
 
 
 def _oracle(inst: Instance) -> Verdict:
-    """The exhaustive oracle's verdict.
-
-    Free assignment with a history is decided here by the oracle's own definition (every
-    assignment with the draft counts, the history replayed as a fixed deal) because
-    ``ExhaustiveSolver`` builds ``with_assignment(...)`` *with* the history, which raises
-    InvalidDealError when the history already fails that assignment (reported upstream).
-    """
-    if inst.rules.assignment == "free" and inst.history:
-        from crewcheck.model.rules import Rules
-        from crewcheck.solvers.exhaustive import _Search, assignments
-
-        for seats in assignments(inst):
-            tasks = tuple(Task(t.card, s, t.token) for t, s in zip(inst.tasks, seats))
-            fixed = Instance(inst.deck, inst.hands, tasks, inst.trump, inst.lead,
-                             Rules(inst.rules.order_rule, "fixed"))
-            state = fixed.initial_state()
-            for card in inst.history:
-                state = state.apply(card)
-                if state.is_terminal():
-                    break
-            if state.end is not None:
-                if state.end.won:
-                    return Verdict.WINNABLE
-                continue
-            if _Search(Budget().start()).run(state) is not None:
-                return Verdict.WINNABLE
-        return Verdict.UNWINNABLE
+    """The exhaustive oracle's verdict (it enumerates free assignments explicitly)."""
     return decide(inst, backend="exhaustive", budget=Budget()).verdict
 
 
