@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, note, settings
-from hypothesis import strategies as st
 
 from crewcheck import decide
 from crewcheck.formats.deal_json import dumps, load
@@ -22,7 +21,6 @@ from crewcheck.model.cards import Deck
 from crewcheck.model.instance import Instance
 from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Budget, Verdict
-from crewcheck.solvers.exhaustive import ExhaustiveSolver
 from crewcheck.solvers.search import SearchSolver
 from tests.strategies import instances
 
