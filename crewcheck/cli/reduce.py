@@ -50,7 +50,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 def read_graph(text: str) -> Any:
     """Parse a graph from node-link JSON, a JSON edge list or a text edge list."""
-    import networkx as nx
+    import networkx as nx  # type: ignore[import-untyped]
 
     stripped = text.strip()
     if stripped.startswith("{"):
@@ -72,13 +72,13 @@ def read_graph(text: str) -> Any:
         except json.JSONDecodeError as e:
             raise InvalidInputError(f"malformed JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
         g = nx.Graph()
-        for k, e in enumerate(edges):
-            if isinstance(e, list) and len(e) == 1:
-                g.add_node(e[0])
-            elif isinstance(e, list) and len(e) == 2:
-                g.add_edge(*e)
+        for k, edge in enumerate(edges):
+            if isinstance(edge, list) and len(edge) == 1:
+                g.add_node(edge[0])
+            elif isinstance(edge, list) and len(edge) == 2:
+                g.add_edge(*edge)
             else:
-                raise InvalidInputError(f"[{k}]: expected an edge [u, v] (or [v] for a lone vertex), got {e!r}")
+                raise InvalidInputError(f"[{k}]: expected an edge [u, v] (or [v] for a lone vertex), got {edge!r}")
         return g
     lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
     g = nx.Graph()

@@ -72,7 +72,7 @@ from crewcheck.solvers.base import Answer, Budget, BudgetExceeded, Deadline, Ver
 from crewcheck.solvers.special.playout import sequence
 
 if TYPE_CHECKING:
-    import networkx as nx
+    import networkx as nx  # type: ignore[import-untyped]
 
 __all__ = ["Junk", "Variant", "reduce_hampath", "recognise", "hamiltonian_path", "vertex_order",
            "HamPathSolver", "DP_LIMIT", "BROKEN"]
@@ -229,10 +229,11 @@ def recognise(instance: Instance) -> tuple[Any, Variant] | None:
     g, _ = found
     trumps = instance.trump is not None
     tokens = TOKEN_SUIT in instance.deck.suits
+    junk: Junk
     for junk in ("figure", "text"):
         try:
-            if reduce_hampath(g, junk=junk, trumps=trumps, tokens=tokens) == instance:  # type: ignore[arg-type]
-                return g, Variant(junk, trumps, tokens)  # type: ignore[arg-type]
+            if reduce_hampath(g, junk=junk, trumps=trumps, tokens=tokens) == instance:
+                return g, Variant(junk, trumps, tokens)
         except InvalidInputError:
             return None
     return None
@@ -423,4 +424,5 @@ class HamPathSolver:
         if path is None:
             return Answer(Verdict.UNWINNABLE, extra=extra,
                           explanation=f"the graph has no Hamiltonian path (Lemma 6.2, {variant})")
-        return Answer(Verdict.WINNABLE, plays=witness(instance, path), extra={**extra, "path": list(path)})
+        seats = [int(v) for v in path]  # type: ignore[call-overload]
+        return Answer(Verdict.WINNABLE, plays=witness(instance, seats), extra={**extra, "path": seats})

@@ -93,7 +93,7 @@ def test_equivalence_six(variant: Variant) -> None:
 
 def test_text_trumps_is_broken() -> None:
     """Pinned finding: text junk count + trumps (Cor 6.4): graphs without a Hamiltonian path
-    give winnable deals (6 of the 10 atlas graphs with 2-3 vertices... every one without an HP)."""
+    give winnable deals: every atlas graph with 2-3 vertices and no Hamiltonian path does."""
     bad = _equivalence(3, Variant("text", trumps=True))
     no_hp = [g for g in _graphs(3) if hamiltonian_path(g) is None]
     assert len(bad) == len(no_hp) > 0

@@ -15,7 +15,7 @@ Rule features
     Anything else is refused by ``supports()``.
 Exact
     Claimed exact by the paper; checked against the exhaustive oracle (differential
-    hypothesis test and every deal up to 6 cards and 3 seats,
+    hypothesis test and every deal up to 5 cards, 3 seats and 3 tasks; 6 cards in the slow suite,
     ``tests/solvers/special/test_single_value.py``): no disagreement found.
 Cost
     O(n + l) after reading the deal (the paper's O(n²) bound counts set operations).
