@@ -35,7 +35,32 @@ def best_rate(f, n: int, repeat: int) -> float:
     return n / best
 
 
+def plot_main(argv: list[str]) -> int:
+    """``plot SUMMARY.json PREFIX [--combos ta/pa,...] [--title T]``: figures for the docs
+    from a bench summary, restricted to some agent combinations."""
+    import json
+
+    from crewcheck.agents.bench import plot
+
+    ap = argparse.ArgumentParser(prog="run_agents.py plot")
+    ap.add_argument("summary")
+    ap.add_argument("prefix")
+    ap.add_argument("--combos", default="")
+    ap.add_argument("--title", default="")
+    args = ap.parse_args(argv)
+    rows = json.load(open(args.summary, encoding="utf-8"))["rows"]
+    if args.combos:
+        keep = [tuple(c.split("/")) for c in args.combos.split(",")]
+        rows = [r for r in rows if (r["task_agent"], r["play_agent"]) in keep]
+        rows.sort(key=lambda r: (keep.index((r["task_agent"], r["play_agent"])), r["tasks"]))
+    for f in plot(rows, args.prefix, args.title):
+        print(f)
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["plot"]:
+        return plot_main(sys.argv[2:])
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--playouts", type=int, default=200_000)
