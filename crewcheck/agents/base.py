@@ -37,7 +37,8 @@ Phase = Literal["tasks", "play"]
 class Agent(Protocol):
     """A seat's policy. ``choose`` returns a task card (task phase) or a card to play."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def choose(self, view: Observation, rng: random.Random) -> CardIndex: ...
 

@@ -107,7 +107,7 @@ def run_deal(cfg: BenchConfig, t: int, i: int, skip: frozenset[str] = frozenset(
         start = time.perf_counter()
         rec = play_game(setup, make_agent(ta, cfg.budget),
                         make_agent(pa, cfg.budget), seed=key)
-        g = {"key": gkey, "kind": "game", "deal": key, "tasks": t, "index": i, "task_agent": ta,
+        g: dict[str, Any] = {"key": gkey, "kind": "game", "deal": key, "tasks": t, "index": i, "task_agent": ta,
              "play_agent": pa, "budget": cfg.budget, "won": rec.won, "tasks_done": rec.tasks_done,
              "tricks": rec.tricks, "owners": list(rec.owners), "seconds": round(time.perf_counter() - start, 4)}
         games[(ta, pa)] = g
@@ -120,7 +120,8 @@ def run_deal(cfg: BenchConfig, t: int, i: int, skip: frozenset[str] = frozenset(
         if g["won"]:
             chosen[owners] = "winnable"
     any_winnable = False
-    for owners in sorted({tuple(g["owners"]) for g in games.values()}):
+    assignments: set[tuple[int, ...]] = {tuple(g["owners"]) for g in games.values()}
+    for owners in sorted(assignments):
         okey = f"oracle|{key}|{','.join(map(str, owners))}"
         if owners in chosen:
             verdict, backend = "winnable", "game"
@@ -167,9 +168,9 @@ def run_bench(cfg: BenchConfig, store: ResultsStore, *, workers: int = 1, schedu
     if scheduler:
         from dask.distributed import Client, as_completed  # lazy: optional dependency
 
-        with Client(scheduler) as client:
+        with Client(scheduler) as client:  # type: ignore[no-untyped-call]
             futures = client.map(_job, jobs, pure=False)
-            for fut in as_completed(futures):
+            for fut in as_completed(futures):  # type: ignore[no-untyped-call]
                 store.add_many(fut.result())
                 bar(1)
     elif workers > 1:
@@ -191,7 +192,7 @@ def _progress(total: int, enabled: bool) -> Callable[..., None]:
     if not enabled or total == 0:
         return lambda n, close=False: None
     try:
-        from tqdm import tqdm
+        from tqdm import tqdm  # type: ignore[import-untyped]
     except ImportError:
         return lambda n, close=False: None
     bar = tqdm(total=total, file=sys.stderr, unit="deal", desc="bench agents")

@@ -33,6 +33,7 @@ State layout (``st``)::
     st[8+2P : 8+2P+T] task owners (-1 while not taken)
 """
 
+# mypy: allow-untyped-defs, allow-untyped-calls
 from __future__ import annotations
 
 import math
@@ -47,7 +48,7 @@ if not _PURE:
         _PURE = True
 
 if _PURE:
-    def jit(f):  # type: ignore[no-untyped-def]
+    def jit(f):
         return f
 else:
     jit = numba.njit(cache=True, nogil=True)
@@ -62,7 +63,7 @@ MASK32 = 0xFFFFFFFF
 
 
 @jit
-def rng_next(rs):  # type: ignore[no-untyped-def]
+def rng_next(rs):
     """Next 32-bit output of the PCG-RXS-M-XS generator whose state is ``rs[0]``."""
     s = (rs[0] * 747796405 + 2891336453) & MASK32
     rs[0] = s
@@ -71,19 +72,19 @@ def rng_next(rs):  # type: ignore[no-untyped-def]
 
 
 @jit
-def rng_below(rs, n):  # type: ignore[no-untyped-def]
+def rng_below(rs, n):
     """A number in ``0..n-1`` (n <= 2**30)."""
     return (rng_next(rs) * n) >> 32
 
 
 @jit
-def rng_unit(rs):  # type: ignore[no-untyped-def]
+def rng_unit(rs):
     """A float in [0, 1)."""
     return rng_next(rs) / 4294967296.0
 
 
 @jit
-def popcount(x):  # type: ignore[no-untyped-def]
+def popcount(x):
     n = 0
     while x != 0:
         x &= x - 1
@@ -92,7 +93,7 @@ def popcount(x):  # type: ignore[no-untyped-def]
 
 
 @jit
-def ctz(x):  # type: ignore[no-untyped-def]
+def ctz(x):
     """Index of the lowest set bit of ``x`` (x != 0)."""
     n = 0
     if x & 0xFFFFFFFF == 0:
@@ -116,7 +117,7 @@ def ctz(x):  # type: ignore[no-untyped-def]
 
 
 @jit
-def nth_bit(x, j):  # type: ignore[no-untyped-def]
+def nth_bit(x, j):
     """Index of the ``j``-th (0-based) set bit of ``x``."""
     for _ in range(j):
         x &= x - 1
@@ -124,13 +125,13 @@ def nth_bit(x, j):  # type: ignore[no-untyped-def]
 
 
 @jit
-def random_bit(rs, x):  # type: ignore[no-untyped-def]
+def random_bit(rs, x):
     """A uniformly random set bit of ``x`` (x != 0)."""
     return nth_bit(x, rng_below(rs, popcount(x)))
 
 
 @jit
-def legal_mask(st, players, ntasks, suit_of, suit_mask):  # type: ignore[no-untyped-def]
+def legal_mask(st, players, ntasks, suit_of, suit_mask):
     """Legal moves: task indices while tasks are drafted, then cards; 0 once over."""
     if st[STATUS] != RUNNING:
         return 0
@@ -153,7 +154,7 @@ def legal_mask(st, players, ntasks, suit_of, suit_mask):  # type: ignore[no-unty
 
 
 @jit
-def to_move(st, players, ntasks):  # type: ignore[no-untyped-def]
+def to_move(st, players, ntasks):
     """Seat whose move it is."""
     if st[NTAKEN] < ntasks:
         return (st[COMMANDER] + st[NTAKEN]) % players
@@ -161,7 +162,7 @@ def to_move(st, players, ntasks):  # type: ignore[no-untyped-def]
 
 
 @jit
-def apply_move(st, mv, players, ntasks, trump, suit_of, task_card):  # type: ignore[no-untyped-def]
+def apply_move(st, mv, players, ntasks, trump, suit_of, task_card):
     """Make move ``mv`` (a task index while drafting, else a card); no legality check."""
     if st[NTAKEN] < ntasks:
         seat = (st[COMMANDER] + st[NTAKEN]) % players
@@ -217,7 +218,7 @@ def apply_move(st, mv, players, ntasks, trump, suit_of, task_card):  # type: ign
 
 
 @jit
-def playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card):  # type: ignore[no-untyped-def]
+def playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card):
     """Random legal moves until the game ends (mutates ``st``)."""
     while st[STATUS] == RUNNING:
         m = legal_mask(st, players, ntasks, suit_of, suit_mask)
@@ -225,7 +226,7 @@ def playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card):  # t
 
 
 @jit
-def playouts(st0, n, rs, players, ntasks, trump, suit_of, suit_mask, task_card):  # type: ignore[no-untyped-def]
+def playouts(st0, n, rs, players, ntasks, trump, suit_of, suit_mask, task_card):
     """``n`` random playouts from ``st0``: returns (wins, tasks done in total)."""
     st = st0.copy()
     wins = 0
@@ -241,7 +242,7 @@ def playouts(st0, n, rs, players, ntasks, trump, suit_of, suit_mask, task_card):
 
 @jit
 def evaluate_moves(st0, moves, deals, rs, players, ntasks, trump, suit_of, suit_mask,
-                   task_card, wins, done, tricks):  # type: ignore[no-untyped-def]
+                   task_card, wins, done, tricks):
     """For every deal (row of ``deals``: the hands to play with) and every move: make the
     move, play at random to the end and add the result to ``wins``/``done``/``tricks``
     (arrays indexed like ``moves``)."""
@@ -260,7 +261,7 @@ def evaluate_moves(st0, moves, deals, rs, players, ntasks, trump, suit_of, suit_
 
 
 @jit
-def _score(st, smart):  # type: ignore[no-untyped-def]
+def _score(st, smart):
     if st[STATUS] == WON:
         return 100.0 if smart else 1.0
     if smart:
@@ -270,7 +271,7 @@ def _score(st, smart):  # type: ignore[no-untyped-def]
 
 @jit
 def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, visits, value,
-                 n_nodes, players, ntasks, trump, suit_of, suit_mask, task_card):  # type: ignore[no-untyped-def]
+                 n_nodes, players, ntasks, trump, suit_of, suit_mask, task_card):
     """Run ``iters`` tree iterations (Witteveen Alg. 5 if not ``uct``, Alg. 6 if ``uct``).
 
     Node 0 is the root (state ``st0``). Selection: a uniformly random child (PMC) or the
