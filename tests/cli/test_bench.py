@@ -77,3 +77,17 @@ def test_simulate_prints_a_game(capsys) -> None:
     assert main(["simulate", "--players", "3", "--tasks", "2", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert out.split()[0] in ("won", "lost") and "trick 1:" in out
+
+
+def test_bench_workers_give_the_same_results(tmp_path) -> None:
+    """Deals run in worker processes give exactly the records of a serial run."""
+    from crewcheck.agents.bench import run_bench
+    from crewcheck.agents.results import ResultsStore
+
+    cfg = BenchConfig(players=3, tasks=(1, 2), deals=2, task_agents=("tactical",), play_agents=("pmc",),
+                      budget="30", deck="3x4")
+    a, b = ResultsStore(tmp_path / "a.jsonl"), ResultsStore(tmp_path / "b.jsonl")
+    run_bench(cfg, a, workers=1, progress=False)
+    run_bench(cfg, b, workers=2, progress=False)
+    strip = lambda s: sorted((r["key"], r.get("won"), r.get("verdict")) for r in s)  # noqa: E731
+    assert strip(a) == strip(b) and len(a) > 0
