@@ -105,6 +105,13 @@ class _Counter:
         return self.g(0, len(self.classes[0][1]), tuple(needs))
 
 
+@lru_cache(maxsize=32)
+def _counter_for(cands: tuple[Mask, ...]) -> _Counter:
+    """A counter per candidate sets, kept so that repeated samples (a Monte Carlo player
+    draws many per move from one view) reuse the memoised counts."""
+    return _Counter(cands)
+
+
 def _check(cands: Sequence[Mask], sizes: Sequence[int]) -> None:
     if len(cands) != len(sizes):
         raise InvalidInputError(f"{len(cands)} candidate sets but {len(sizes)} hand sizes")
@@ -185,7 +192,7 @@ def sample_uniform(cands: Sequence[Mask], sizes: Sequence[int], rng: random.Rand
     ``p``, drawn exactly with integer arithmetic.
     """
     _check(cands, sizes)
-    counter = _Counter(cands)
+    counter = _counter_for(tuple(cands))
     needs = list(sizes)
     if counter.total(needs) == 0:
         raise InvalidInputError("no distribution is consistent with these candidate sets")
