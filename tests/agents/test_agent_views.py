@@ -144,3 +144,29 @@ def test_candidates_use_voids_and_the_commander_card() -> None:
                 assert cands[seat] & v.deck.suit_mask(suit) == 0
             if seat != v.commander and v.commander_card is not None:
                 assert not cands[seat] >> v.commander_card & 1
+
+
+@pytest.mark.parametrize("mode,det", [("smart", "uniform"), ("smart", "restricted"), ("smart", "selection"),
+                                      ("ignorant", "uniform")])
+def test_sampled_deals_are_consistent_with_the_view(mode: str, det: str) -> None:
+    """Every imagined deal keeps the own hand, the hand sizes and the unseen cards; the
+    smart player's deals also respect every candidate set (voids, the commander's card)."""
+    from crewcheck.agents.montecarlo import sample_deal
+
+    s = deal(4, 4, seed=8, deck="classic")
+    spy = Spy()
+    play_game(s, spy, spy, seed=8)
+    rng = random.Random(1)
+    for v in spy.views[::3]:
+        cands = v.candidates()
+        for _ in range(5):
+            d = sample_deal(v, mode, rng, det)  # type: ignore[arg-type]
+            assert d[v.seat] == v.hand
+            assert tuple(h.bit_count() for h in d) == v.hand_sizes
+            union = 0
+            for seat, h in enumerate(d):
+                if seat != v.seat:
+                    union |= h
+                    if mode == "smart":
+                        assert h & ~cands[seat] == 0
+            assert union == v.unseen()
