@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from crewcheck.agents import make_agent
-from crewcheck.agents.results import ResultsStore
+from crewcheck.agents.results import ResultsStore, SharedStore
 from crewcheck.agents.simulate import deal, play_game, setup_instance
 from crewcheck.errors import BackendUnavailableError, NotApplicableError
 from crewcheck.model.instance import Instance
@@ -143,7 +143,7 @@ def run_deal(cfg: BenchConfig, t: int, i: int, skip: frozenset[str] = frozenset(
     return out
 
 
-def _needed(cfg: BenchConfig, store: ResultsStore, t: int, i: int) -> bool:
+def _needed(cfg: BenchConfig, store: ResultsStore | SharedStore, t: int, i: int) -> bool:
     key = cfg.deal_key(t, i)
     if f"oracle|{key}|free" not in store:
         return True
@@ -158,7 +158,7 @@ def _job(args: tuple[BenchConfig, int, int, frozenset[str]]) -> list[dict[str, A
     return run_deal(*args)
 
 
-def run_bench(cfg: BenchConfig, store: ResultsStore, *, workers: int = 1, scheduler: str | None = None,
+def run_bench(cfg: BenchConfig, store: ResultsStore | SharedStore, *, workers: int = 1, scheduler: str | None = None,
               progress: bool = True) -> None:
     """Run every (task count, deal) not yet complete in ``store``, in parallel if asked."""
     todo = [(t, i) for t in cfg.tasks for i in range(cfg.deals) if _needed(cfg, store, t, i)]
@@ -210,7 +210,7 @@ SUMMARY_FIELDS = ("task_agent", "play_agent", "tasks", "games", "wins", "tasks_d
                   "efficiency_chosen", "efficiency_best", "seconds_per_game")
 
 
-def summarise(cfg: BenchConfig, store: ResultsStore) -> list[dict[str, Any]]:
+def summarise(cfg: BenchConfig, store: ResultsStore | SharedStore) -> list[dict[str, Any]]:
     """One row per (combination, task count) over the deals of ``cfg`` present in ``store``."""
     rows = []
     for ta, pa in cfg.combos():

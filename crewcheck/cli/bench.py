@@ -83,7 +83,7 @@ def run_agents(args: argparse.Namespace) -> int:
     from crewcheck.agents import parse_budget, parse_deck
     from crewcheck.agents.bench import (BenchConfig, iter_rows_text, parse_range, plot, run_bench,
                                         summarise, write_tables)
-    from crewcheck.agents.results import ResultsStore
+    from crewcheck.agents.results import open_store
 
     try:
         tasks = parse_range(args.tasks)
@@ -109,7 +109,7 @@ def run_agents(args: argparse.Namespace) -> int:
     except (CrewcheckError, ValueError) as e:
         return _error(str(e))
     os.makedirs(args.out, exist_ok=True)
-    store = ResultsStore(os.path.join(args.out, "results.jsonl"))
+    store = open_store(args.out)
     run_bench(cfg, store, workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress)
     rows = summarise(cfg, store)
     write_tables(rows, cfg, os.path.join(args.out, "summary.csv"), os.path.join(args.out, "summary.json"))
@@ -123,7 +123,7 @@ def run_agents(args: argparse.Namespace) -> int:
     else:
         for line in iter_rows_text(rows):
             print(line)
-        print(f"results: {args.out}/results.jsonl, summary.csv, summary.json"
+        print(f"results: {store.path}, {args.out}/summary.csv, summary.json"
               + (f"; plots: {', '.join(os.path.basename(f) for f in files)}" if files else ""))
     return EXIT_OK
 

@@ -45,12 +45,15 @@ def test_bench_cli_writes_tables_and_plots_and_resumes(tmp_path, capsys) -> None
     rows = doc["rows"]
     assert len(rows) == 4 and all(r["games"] == 3 for r in rows)
     assert all(r["wins"] <= r["winnable_chosen"] <= r["winnable_best"] for r in rows)
-    for name in ("summary.csv", "summary.json", "results.jsonl", "agents-wins.png", "agents-wins.svg",
+    for name in ("summary.csv", "summary.json", "agents-wins.png", "agents-wins.svg",
                  "agents-efficiency.png", "agents-efficiency.svg"):
         assert (out / name).exists(), name
-    lines = (out / "results.jsonl").read_text().splitlines()
+    from crewcheck.agents.results import open_store
+
+    before = sorted(r["key"] for r in open_store(out))
+    assert before
     assert main(argv) == 0  # resumed: nothing new to do
-    assert (out / "results.jsonl").read_text().splitlines() == lines
+    assert sorted(r["key"] for r in open_store(out)) == before
     assert json.loads(capsys.readouterr().out)["rows"] == rows
 
 
@@ -91,3 +94,31 @@ def test_bench_workers_give_the_same_results(tmp_path) -> None:
     run_bench(cfg, b, workers=2, progress=False)
     strip = lambda s: sorted((r["key"], r.get("won"), r.get("verdict")) for r in s)  # noqa: E731
     assert strip(a) == strip(b) and len(a) > 0
+
+
+class _FakeSharedStore:
+    """The interface of crewcheck.store.ResultStore (branch claims), in memory."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[str, str], object] = {}
+
+    def get_many(self, namespace: str) -> dict[str, object]:
+        return {k: v for (ns, k), v in self.rows.items() if ns == namespace}
+
+    def put(self, namespace: str, params: str, value: object, *, seconds: float = 0.0) -> None:
+        self.rows[(namespace, params)] = json.loads(json.dumps(value))
+
+
+def test_shared_store_adapter_resumes() -> None:
+    """Records written through the shared-store adapter are found again by a new adapter."""
+    from crewcheck.agents.bench import run_bench, summarise
+    from crewcheck.agents.results import SharedStore
+
+    cfg = BenchConfig(players=3, tasks=(1,), deals=2, task_agents=("tactical",), play_agents=("random",), deck="3x4")
+    backing = _FakeSharedStore()
+    run_bench(cfg, SharedStore(backing), progress=False)
+    n = len(backing.rows)
+    again = SharedStore(backing)
+    run_bench(cfg, again, progress=False)
+    assert len(backing.rows) == n > 0
+    assert summarise(cfg, again)[0]["games"] == 2
