@@ -56,6 +56,36 @@ def _candidates(hand: Mask, other: Mask, allowed: Mask, task: CardIndex, values:
     return out
 
 
+_TABLES: dict[tuple[int, int], list[int]] = {}
+
+
+def _pattern_table(values: int, task_bit: int = 0) -> list[int]:
+    """Table ``[(live << values) | mine] -> owner-string code`` for one suit.
+
+    The code lists the owners of the live cards lowest value first behind a
+    sentinel 1 bit, two bits per card: ``01`` player 1, ``10`` player 2, ``11``
+    the task card. Only the relative order of live cards matters for play.
+    """
+    cached = _TABLES.get((values, task_bit))
+    if cached is not None:
+        return cached
+    table = [0] * (1 << (2 * values))
+    for live in range(1 << values):
+        mine = live
+        while True:
+            code = 1
+            for v in range(values):
+                bit = 1 << v
+                if live & bit:
+                    code = (code << 2) | (3 if bit == task_bit else (1 if mine & bit else 2))
+            table[(live << values) | mine] = code
+            if mine == 0:
+                break
+            mine = (mine - 1) & live
+    _TABLES[(values, task_bit)] = table
+    return table
+
+
 def is_winnable(hand1: Mask, hand2: Mask, task: CardIndex, values: int, suits: int) -> bool:
     """Decide whether player 1 can win the trick containing `task`.
 
@@ -77,10 +107,23 @@ def is_winnable(hand1: Mask, hand2: Mask, task: CardIndex, values: int, suits: i
     True
     """
     suit_masks = [((1 << values) - 1) << (s * values) for s in range(suits)]
-    lost: set[tuple[int, int, int]] = set()
+    task_suit = task // values
+    lost: set[tuple[int, ...]] = set()
+
+    table = _pattern_table(values)
+    task_bit = 1 << (task % values)
+    crit_table = _pattern_table(values, task_bit)
+    full = (1 << values) - 1
+    shifts = [s * values for s in range(suits) if s != task_suit]
+    crit_shift = task_suit * values
 
     def go(h1: Mask, h2: Mask, leader: int) -> bool:
-        key = (h1, h2, leader)
+        # Only the relative order of the cards still in play matters, and the
+        # non-critical suits are interchangeable (no trumps): canonical key.
+        live = h1 | h2
+        others = sorted(table[(((live >> sh) & full) << values) | ((h1 >> sh) & full)] for sh in shifts)
+        crit = crit_table[(((live >> crit_shift) & full) << values) | ((h1 >> crit_shift) & full)]
+        key = (leader, crit, *others)
         if key in lost:
             return False
         lead_hand, follow_hand = (h1, h2) if leader == 0 else (h2, h1)
