@@ -53,13 +53,16 @@ class Computation:
     values: tuple[Value, ...]
     """Named computed values, each with its method."""
     holds: bool | None
-    """Whether the statement holds; ``None`` when undecided."""
+    """Whether the statement holds; ``None``: decide by comparing the values
+    named like the keys of the claim's ``expected`` mapping."""
     evidence: str = ""
     """Free-form evidence: corrected value, counterexample path, or reason."""
     notes: tuple[str, ...] = ()
     """Ledger notes, e.g. rule discrepancies between paper and rulebook."""
     counterexample: str | None = None
     """Path of a counterexample file under ``models/counterexamples/``."""
+    open_reason: str | None = None
+    """Why the claim could not be decided (makes the verdict OPEN)."""
 
     def value(self, name: str) -> Any:
         """Return the value called `name`.
