@@ -1,0 +1,244 @@
+"""``crewcheck decide | validate | show | backends``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from crewcheck.api import decide
+from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
+from crewcheck.errors import BackendError, CrewcheckError, InvalidInputError, NotApplicableError
+from crewcheck.formats import deal_json
+from crewcheck.formats.notation import format_trick, format_tasks
+from crewcheck.model.instance import Instance
+from crewcheck.solvers import registry
+from crewcheck.solvers.base import Result, Verdict
+
+__all__ = ["add_parsers", "result_to_dict", "error_to_dict", "RESULT_SCHEMA"]
+
+RESULT_SCHEMA = "crewcheck-result/1"
+_EXIT = {Verdict.WINNABLE: EXIT_OK, Verdict.UNWINNABLE: EXIT_NO, Verdict.UNKNOWN: EXIT_UNKNOWN}
+
+
+def add_parsers(sub: Any) -> None:
+    names = ", ".join(["auto", *sorted(registry.BACKENDS)])
+    p = sub.add_parser(
+        "decide", help="decide whether a deal can be won",
+        description="Decide whether a deal can be won (perfect information, cooperative play). "
+                    "Prints the verdict first, then a winning line one trick per line. Exit code: "
+                    "0 winnable, 1 unwinnable, 2 bad input or usage, 3 unknown (timeout), 4 back-end failure.")
+    p.add_argument("deal", nargs="?", help="deal JSON file, or - for standard input")
+    p.add_argument("--batch", metavar="DEALS.jsonl",
+                   help="decide one deal per line; writes one JSON result per line in input order "
+                        "and a summary on stderr")
+    p.add_argument("--backend", default="auto", metavar="NAME",
+                   help=f"back-end: {names} (default: auto = the best exact one for the deal)")
+    p.add_argument("--timeout", type=float, metavar="S", help="seconds per deal; then the answer is "
+                   "'unknown' (default: no limit)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.set_defaults(func=run_decide)
+
+    v = sub.add_parser("validate", help="check a deal file and report the first problem",
+                       description="Check a deal file: exit 0 if valid, 2 with a one-line error if not.")
+    v.add_argument("deal", help="deal JSON file, or - for standard input")
+    v.add_argument("--json", action="store_true", help="print a JSON object")
+    v.set_defaults(func=run_validate)
+
+    s = sub.add_parser("show", help="lay out a deal's hands and tasks for a person",
+                       description="Print the hands, tasks and played tricks of a deal.")
+    s.add_argument("deal", help="deal JSON file, or - for standard input")
+    s.set_defaults(func=run_show)
+
+    b = sub.add_parser("backends", help="list the back-ends and whether they are installed",
+                       description="List every back-end, whether it is exact, and whether its "
+                                   "dependencies are installed (with the install command if not).")
+    b.add_argument("--json", action="store_true", help="print a JSON object")
+    b.set_defaults(func=run_backends)
+
+
+# -- result rendering -------------------------------------------------------------------
+def result_to_dict(instance: Instance, result: Result) -> dict[str, Any]:
+    """The stable JSON form of a result (schema ``crewcheck-result/1``)."""
+    deck = instance.deck
+    witness = None
+    assignment = None
+    if result.witness is not None:
+        witness = [{"lead": t.leader, "cards": [str(deck.card(c)) for c in t.cards], "winner": t.winner}
+                   for t in result.witness.tricks]
+        if result.witness.assignment is not None:
+            assignment = [{"card": str(deck.card(t.card)), "seat": s}
+                          for t, s in zip(instance.tasks, result.witness.assignment)]
+    return {
+        "schema": RESULT_SCHEMA,
+        "verdict": result.verdict.value,
+        "backend": result.backend,
+        "rules": {"order_rule": result.rules.order_rule, "assignment": result.rules.assignment},
+        "seconds": round(result.stats.seconds, 6),
+        "witness": witness,
+        "history_tricks": result.witness.history_tricks if result.witness else None,
+        "assignment": assignment,
+        "stats": {"nodes": result.stats.nodes, **dict(result.stats.extra)},
+        "explanation": result.explanation,
+    }
+
+
+def error_to_dict(error: Exception) -> dict[str, Any]:
+    return {"schema": RESULT_SCHEMA, "error": {
+        "type": type(error).__name__, "field": getattr(error, "field", ""),
+        "message": getattr(error, "reason", str(error))}}
+
+
+def _print_text(instance: Instance, result: Result) -> None:
+    s = result.stats
+    print(f"{result.verdict.value}  ({result.backend}, {s.seconds:.3g} s, {s.nodes} nodes)")
+    print(f"rules: {result.rules}; {_describe_deal(instance)}")
+    if result.explanation:
+        print(f"why: {result.explanation}")
+    w = result.witness
+    if w is None:
+        return
+    if w.assignment is not None:
+        print("assignment: " + format_tasks(instance, w.assignment))
+    for n, trick in enumerate(w.tricks):
+        tag = "  (played)" if n < w.history_tricks else ""
+        print(f"{n + 1:>3}. {format_trick(instance, trick, w.assignment)}{tag}")
+
+
+def _describe_deal(instance: Instance) -> str:
+    sizes = "/".join(str(h.bit_count()) for h in instance.hands)
+    lead = instance.lead if instance.lead != "rocket" else f"rocket (seat {instance.first_leader})"
+    trump = instance.trump or "none"
+    return (f"{instance.players} players ({sizes} cards), trump {trump}, first lead {lead}, "
+            f"{len(instance.tasks)} tasks")
+
+
+# -- commands ---------------------------------------------------------------------------
+def _fail(args: argparse.Namespace, error: Exception, code: int, where: str = "") -> int:
+    if getattr(args, "json", False):
+        print(json.dumps(error_to_dict(error)))
+    prefix = f"{where}: " if where else ""
+    print(f"crewcheck: error: {prefix}{error}", file=sys.stderr)
+    return code
+
+
+def _where(path: str, error: Exception) -> str:
+    """Prefix input errors with the file name, once."""
+    if isinstance(error, InvalidInputError) and not str(error).startswith(path):
+        return path
+    return ""
+
+
+def _code_for(error: Exception) -> int:
+    if isinstance(error, (InvalidInputError, NotApplicableError)):
+        return EXIT_USAGE
+    return EXIT_BACKEND
+
+
+def run_decide(args: argparse.Namespace) -> int:
+    if args.batch:
+        if args.deal:
+            return _fail(args, InvalidInputError("give either a deal file or --batch, not both"), EXIT_USAGE)
+        return _run_batch(args)
+    if not args.deal:
+        return _fail(args, InvalidInputError("missing deal file (or use --batch DEALS.jsonl)"), EXIT_USAGE)
+    try:
+        instance = deal_json.load(args.deal)
+        result = decide(instance, backend=args.backend, timeout=args.timeout)
+    except CrewcheckError as e:
+        return _fail(args, e, _code_for(e), _where(args.deal, e))
+    if args.json:
+        print(json.dumps(result_to_dict(instance, result)))
+    else:
+        _print_text(instance, result)
+    return _EXIT[result.verdict]
+
+
+def _run_batch(args: argparse.Namespace) -> int:
+    try:
+        stream = sys.stdin if args.batch == "-" else open(args.batch, encoding="utf-8")  # noqa: SIM115
+    except OSError as e:
+        return _fail(args, InvalidInputError(f"cannot read batch file: {e.strerror}", field=args.batch),
+                     EXIT_USAGE)
+    counts = {v: 0 for v in Verdict}
+    errors = backend_failures = 0
+    start = time.perf_counter()
+    with stream:
+        for lineno, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            t0 = time.perf_counter()
+            try:
+                instance = deal_json.loads(line)
+                result = decide(instance, backend=args.backend, timeout=args.timeout)
+                out = result_to_dict(instance, result)
+                counts[result.verdict] += 1
+            except CrewcheckError as e:
+                out = error_to_dict(e)
+                out["seconds"] = round(time.perf_counter() - t0, 6)
+                if _code_for(e) == EXIT_USAGE:
+                    errors += 1
+                else:
+                    backend_failures += 1
+            out["line"] = lineno
+            print(json.dumps(out), flush=True)
+    total = time.perf_counter() - start
+    n = sum(counts.values()) + errors + backend_failures
+    print(f"crewcheck: decided {n} deal(s) in {total:.2f} s: {counts[Verdict.WINNABLE]} winnable, "
+          f"{counts[Verdict.UNWINNABLE]} unwinnable, {counts[Verdict.UNKNOWN]} unknown, "
+          f"{errors} bad input, {backend_failures} back-end failure(s)", file=sys.stderr)
+    if backend_failures:
+        return EXIT_BACKEND
+    return EXIT_USAGE if errors else EXIT_OK
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    try:
+        instance = deal_json.load(args.deal)
+    except CrewcheckError as e:
+        return _fail(args, e, EXIT_USAGE, _where(args.deal, e))
+    state = instance.state()
+    status = "" if state.end is None else f"; the played history has already ended the game ({state.end.describe(instance)})"
+    if args.json:
+        print(json.dumps({"valid": True, "players": instance.players, "cards": instance.deck.size,
+                          "tasks": len(instance.tasks), "over": state.end is not None}))
+    else:
+        print(f"valid: {_describe_deal(instance)}{status}")
+    return EXIT_OK
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from crewcheck.formats.notation import format_deal
+
+    try:
+        instance = deal_json.load(args.deal)
+    except CrewcheckError as e:
+        return _fail(args, e, EXIT_USAGE, _where(args.deal, e))
+    print(format_deal(instance))
+    return EXIT_OK
+
+
+def run_backends(args: argparse.Namespace) -> int:
+    rows = []
+    for name, missing in registry.available().items():
+        exact = None
+        summary = ""
+        if missing is None:
+            cls = registry._load_class(name)
+            exact = bool(getattr(cls, "exact", False))
+            summary = (sys.modules[cls.__module__].__doc__ or "").strip().splitlines()[0]
+        rows.append({"name": name, "installed": missing is None, "exact": exact,
+                     "summary": summary, "hint": missing})
+    if args.json:
+        print(json.dumps({"backends": rows, "aliases": registry.ALIASES}))
+        return EXIT_OK
+    for r in rows:
+        state = "installed" if r["installed"] else "missing  "
+        exact = {True: "exact", False: "heuristic"}.get(r["exact"], "")  # type: ignore[call-overload]
+        detail = r["summary"] if r["installed"] else r["hint"]
+        print(f"{r['name']:<20} {state}  {exact:<9}  {detail}")
+    print(f"aliases: {', '.join(f'{a} -> {b}' for a, b in registry.ALIASES.items())}; "
+          f"default (auto): first of {', '.join(registry.DEFAULT_ORDER)} that decides the deal")
+    return EXIT_OK

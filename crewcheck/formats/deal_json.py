@@ -1,0 +1,269 @@
+"""The deal file: JSON <-> :class:`~crewcheck.model.Instance`.
+
+Loading is two steps: the shape is checked against ``deal.schema.json`` (also at
+``models/deal.schema.json``), then the rules are checked by building the instance (a
+valid shape can still be an impossible deal). Every problem raises an
+:class:`~crewcheck.errors.InvalidInputError` whose message starts with the JSON path of
+the offending value, e.g. ``tasks[3].card: 'B0' is not a card``.
+
+Examples
+--------
+>>> deal = loads('{"hands": [["B1", "B3"], ["B2", "B4"]], "tasks": [{"card": "B3", "seat": 0}]}')
+>>> deal.players, deal.lead, deal.trump
+(2, 0, None)
+>>> loads(dumps(deal)) == deal
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from crewcheck.errors import IllegalPlayError, InvalidCardError, InvalidDealError, InvalidInputError
+from crewcheck.model.cards import CLASSIC_SIZES, Card, Deck
+from crewcheck.model.instance import Instance
+from crewcheck.model.rules import Rules
+from crewcheck.model.state import State
+from crewcheck.model.tasks import Task
+
+__all__ = ["SCHEMA_ID", "schema", "from_dict", "to_dict", "load", "loads", "dump", "dumps"]
+
+SCHEMA_ID = "crewcheck-deal/1"
+_CARD_PATTERN = "^[A-Za-z]+[1-9][0-9]*$"
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    """The deal JSON Schema."""
+    text = resources.files("crewcheck.formats").joinpath("deal.schema.json").read_text()
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def _path(parts: Any) -> str:
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def _check_shape(data: Any) -> None:
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
+    validator = Draft202012Validator(schema())
+    errors = sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
+    if not errors:
+        return
+    err = errors[0]
+    where = _path(err.absolute_path)
+    v = err.validator
+    if v == "additionalProperties":
+        allowed = set(err.schema.get("properties", {}))
+        extra = sorted(k for k in err.instance if k not in allowed)
+        msg = f"unknown key {extra[0]!r}; allowed: {', '.join(sorted(allowed))}"
+    elif v == "required":
+        msg = err.message.replace(" is a required property", "") + " is required"
+        msg = f"missing key {msg.split(' ')[0]}"
+    elif v == "type":
+        msg = f"expected {err.validator_value}, got {err.instance!r}"
+    elif v == "pattern" and err.validator_value == _CARD_PATTERN:
+        msg = f"{err.instance!r} is not a card (a suit name in letters followed by a value from 1, e.g. 'B7')"
+    elif v == "pattern":
+        msg = f"{err.instance!r} is not a suit name (letters only)"
+    elif v in ("enum", "const", "oneOf"):
+        msg = f"unexpected value {err.instance!r}"
+        options = err.schema.get("enum")
+        if options:
+            msg += f"; expected one of {', '.join(map(str, options))}"
+        elif where == "lead":
+            msg += "; expected a seat number, 'rocket' or 'any'"
+        elif where == "deck":
+            msg += "; expected 'classic' or an object such as {\"B\": 9, \"R\": 4}"
+    elif v == "minItems" and where == "hands":
+        msg = f"need at least 2 hands, got {len(err.instance)}"
+    else:
+        msg = err.message
+    raise InvalidDealError(msg, field=where or "deal")
+
+
+def _card(text: str, where: str) -> Card:
+    try:
+        return Card.parse(text)
+    except InvalidCardError as e:
+        raise InvalidCardError(str(e), field=where) from None
+
+
+def from_dict(data: Mapping[str, Any]) -> Instance:
+    """Build and validate an :class:`Instance` from a parsed deal file."""
+    _check_shape(data)
+    hands_cards: list[list[Card]] = []
+    where_dealt: dict[Card, str] = {}
+    for s, hand in enumerate(data["hands"]):
+        cards = []
+        for k, text in enumerate(hand):
+            card = _card(text, f"hands[{s}][{k}]")
+            if card in where_dealt:
+                other = where_dealt[card]
+                again = "twice in" if other.startswith(f"hands[{s}]") else "also dealt to"
+                target = f"hands[{s}]" if again == "twice in" else other.split("]")[0] + "]"
+                raise InvalidDealError(f"card {str(card)!r} is {again} {target}", field=f"hands[{s}][{k}]")
+            where_dealt[card] = f"hands[{s}][{k}]"
+            cards.append(card)
+        hands_cards.append(cards)
+    if "deck" in data:
+        spec = data["deck"]
+        declared = Deck.from_sizes(CLASSIC_SIZES if spec == "classic" else spec)
+        for card, where in where_dealt.items():
+            if card.suit not in declared.suits:
+                raise InvalidDealError(f"unknown suit {card.suit!r} in {str(card)!r}; the deck has "
+                                       f"{', '.join(declared.suits)}", field=where)
+            if card not in declared:
+                raise InvalidDealError(f"{str(card)!r} is not in the deck", field=where)
+        missing = [str(c) for c in declared.cards if c not in where_dealt]
+        if missing:
+            raise InvalidDealError(f"{len(missing)} card(s) of the deck are not dealt: "
+                                   f"{' '.join(missing[:8])}", field="deck")
+    deck = Deck.from_cards(where_dealt)
+    hands = tuple(deck.mask_of(cards) for cards in hands_cards)
+
+    if "trump" in data:
+        trump = data["trump"]
+        if trump is not None and trump not in deck.suits:
+            raise InvalidDealError(f"unknown suit {trump!r}: no card of it is dealt "
+                                   f"(suits: {', '.join(deck.suits)})", field="trump")
+    else:
+        trump = "R" if "R" in deck.suits else None
+    lead = data.get("lead", "rocket" if trump is not None else 0)
+    if lead == "rocket" and trump is None:
+        raise InvalidDealError("'rocket' needs a trump suit; this deal has none", field="lead")
+    if isinstance(lead, int) and lead >= len(hands):
+        raise InvalidDealError(f"seat {lead} does not exist (seats 0..{len(hands) - 1})", field="lead")
+    rules = Rules(order_rule=data.get("order_rule", "strict"), assignment=data.get("assignment", "fixed"))
+
+    tasks = []
+    for j, t in enumerate(data.get("tasks", [])):
+        card = _card(t["card"], f"tasks[{j}].card")
+        if card not in deck:
+            raise InvalidDealError(f"{str(card)!r} is not dealt to any hand", field=f"tasks[{j}].card")
+        tasks.append(Task(deck.index(card), t.get("seat"), t.get("token")))
+    base = Instance(deck, hands, tuple(tasks), trump, lead, rules)
+
+    history = _history(base, data)
+    return base.with_history(history) if history else base
+
+
+def _history(base: Instance, data: Mapping[str, Any]) -> list[int]:
+    tricks = [(f"played[{k}]", t) for k, t in enumerate(data.get("played", []))]
+    if "current" in data:
+        tricks.append(("current", data["current"]))
+    p = base.players
+    state = State.initial(base)
+    history: list[int] = []
+    for where, trick in tricks:
+        cards = [_card(c, f"{where}.cards[{i}]") for i, c in enumerate(trick["cards"])]
+        if where == "current" and len(cards) >= p:
+            raise InvalidDealError(f"a trick in progress has fewer than {p} cards, got {len(cards)}; "
+                                   "complete tricks go in 'played'", field="current.cards")
+        if where != "current" and len(cards) != p:
+            raise InvalidDealError(f"expected {p} cards (one per seat), got {len(cards)}", field=f"{where}.cards")
+        if state.is_terminal():
+            assert state.end is not None
+            raise InvalidDealError(f"the game already ended ({state.end.describe(base)})", field=where)
+        lead = trick["lead"]
+        if state.leader is not None and lead != state.leader:
+            why = "the first leader" if not history else "the winner of the previous trick"
+            raise InvalidDealError(f"expected seat {state.leader} ({why}), got {lead}", field=f"{where}.lead")
+        if lead >= p:
+            raise InvalidDealError(f"seat {lead} does not exist (seats 0..{p - 1})", field=f"{where}.lead")
+        for i, card in enumerate(cards):
+            field = f"{where}.cards[{i}]"
+            if card not in base.deck:
+                raise InvalidDealError(f"{str(card)!r} is not dealt to any hand", field=field)
+            index = base.deck.index(card)
+            if i == 0 and base.holder[index] != lead:
+                raise InvalidDealError(f"{str(card)!r} is held by seat {base.holder[index]}, "
+                                       f"not by the leader seat {lead}", field=field)
+            try:
+                state = state.apply(index)
+            except IllegalPlayError as e:
+                raise InvalidDealError(str(e), field=field) from None
+            history.append(index)
+        if "winner" in trick and where != "current" and trick["winner"] != state.leader:
+            raise InvalidDealError(f"seat {state.leader} wins this trick, not seat {trick['winner']}",
+                                   field=f"{where}.winner")
+    return history
+
+
+def to_dict(instance: Instance) -> dict[str, Any]:
+    """The deal file of ``instance`` (every option written out)."""
+    deck = instance.deck
+    out: dict[str, Any] = {
+        "schema": SCHEMA_ID,
+        "hands": [[str(c) for c in deck.cards_of(h)] for h in instance.hands],
+        "trump": instance.trump,
+        "lead": instance.lead,
+        "assignment": instance.rules.assignment,
+        "order_rule": instance.rules.order_rule,
+        "tasks": [],
+    }
+    for t in instance.tasks:
+        task: dict[str, Any] = {"card": str(deck.card(t.card))}
+        if t.seat is not None:
+            task["seat"] = t.seat
+        if t.token is not None:
+            task["token"] = t.token
+        out["tasks"].append(task)
+    if instance.history:
+        state = State.initial(instance)
+        played: list[dict[str, Any]] = []
+        trick: list[str] = []
+        leader = None
+        for c in instance.history:
+            if not state.trick:
+                leader = instance.holder[c] if state.leader is None else state.leader
+            state = state.apply(c)
+            trick.append(str(deck.card(c)))
+            if not state.trick:
+                played.append({"lead": leader, "cards": trick, "winner": state.leader})
+                trick = []
+        if played:
+            out["played"] = played
+        if trick:
+            out["current"] = {"lead": leader, "cards": trick}
+    return out
+
+
+def loads(text: str) -> Instance:
+    """Parse a deal from JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InvalidInputError(f"malformed JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+    if not isinstance(data, dict):
+        raise InvalidDealError(f"expected a JSON object, got {type(data).__name__}", field="deal")
+    return from_dict(data)
+
+
+def load(path: str | Path) -> Instance:
+    """Read a deal file; ``"-"`` reads standard input."""
+    if str(path) == "-":
+        import sys
+
+        return loads(sys.stdin.read())
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise InvalidInputError(f"cannot read deal file: {e.strerror}", field=str(path)) from None
+    return loads(text)
+
+
+def dumps(instance: Instance, *, indent: int | None = None) -> str:
+    return json.dumps(to_dict(instance), indent=indent)
+
+
+def dump(instance: Instance, path: str | Path) -> None:
+    Path(path).write_text(dumps(instance, indent=2) + "\n", encoding="utf-8")

@@ -1,0 +1,129 @@
+"""Text forms of deals and tricks: a one-line notation and a layout for people.
+
+The one-line notation is for notes, test failure messages and counterexample logs::
+
+    B1 B3 | B2 B4 ; trump - ; lead 0 ; tasks B3@0:1 B4@1 ; strict/fixed ; played B1 B2
+
+Hands are separated by ``|``; a task is ``CARD@SEAT`` (``CARD@?`` under free assignment)
+with ``:TOKEN`` when it has one. :func:`parse_deal` reads it back.
+
+>>> from crewcheck.formats.deal_json import loads
+>>> deal = loads('{"hands": [["B1", "B3"], ["B2", "B4"]], "tasks": [{"card": "B3", "seat": 0, "token": "1"}]}')
+>>> to_notation(deal)
+'B1 B3 | B2 B4 ; trump - ; lead 0 ; tasks B3@0:1 ; strict/fixed'
+>>> parse_deal(to_notation(deal)) == deal
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from crewcheck.errors import InvalidDealError
+from crewcheck.model.cards import Card, Deck
+from crewcheck.model.instance import Instance, Lead
+from crewcheck.model.replay import Trick
+from crewcheck.model.rules import Rules
+from crewcheck.model.tasks import Task
+
+__all__ = ["to_notation", "parse_deal", "format_trick", "format_tasks", "format_deal"]
+
+
+def to_notation(instance: Instance) -> str:
+    """The one-line notation of ``instance``."""
+    deck = instance.deck
+    tasks = " ".join(
+        f"{deck.card(t.card)}@{'?' if t.seat is None else t.seat}" + (f":{t.token}" if t.token else "")
+        for t in instance.tasks
+    )
+    parts = [
+        " | ".join(deck.format_mask(h) for h in instance.hands),
+        f"trump {instance.trump or '-'}",
+        f"lead {instance.lead}",
+        f"tasks {tasks}".rstrip(),
+        str(instance.rules),
+    ]
+    if instance.history:
+        parts.append("played " + " ".join(str(deck.card(c)) for c in instance.history))
+    return " ; ".join(parts)
+
+
+def parse_deal(text: str) -> Instance:
+    """Parse the one-line notation; :class:`InvalidDealError` on malformed text."""
+    parts = [p.strip() for p in text.split(";")]
+    hands_cards = [[Card.parse(c) for c in h.split()] for h in parts[0].split("|")]
+    fields: dict[str, str] = {}
+    rules = Rules()
+    for part in parts[1:]:
+        key, _, value = part.partition(" ")
+        if "/" in key and not value:
+            order, _, assignment = key.partition("/")
+            rules = Rules(order, assignment)  # type: ignore[arg-type]
+        elif key in ("trump", "lead", "tasks", "played"):
+            fields[key] = value.strip()
+        else:
+            raise InvalidDealError(f"unknown part {part!r}", field="notation")
+    deck = Deck.from_cards(c for h in hands_cards for c in h)
+    hands = tuple(deck.mask_of(h) for h in hands_cards)
+    trump = fields.get("trump", "-")
+    lead_text = fields.get("lead", "0")
+    lead: Lead = int(lead_text) if lead_text.isdigit() else lead_text  # type: ignore[assignment]
+    tasks = []
+    for item in fields.get("tasks", "").split():
+        card_text, _, rest = item.partition("@")
+        seat_text, _, token = rest.partition(":")
+        seat = None if seat_text == "?" else int(seat_text)
+        tasks.append(Task(deck.index(Card.parse(card_text)), seat, token or None))
+    history = tuple(deck.index(Card.parse(c)) for c in fields.get("played", "").split())
+    return Instance(deck, hands, tuple(tasks), None if trump == "-" else trump, lead, rules, history)
+
+
+def format_tasks(instance: Instance, assignment: Sequence[int] | None = None) -> str:
+    """``"G7 -> seat 1 [1], P9 -> seat 0"``."""
+    out = []
+    for i, t in enumerate(instance.tasks):
+        seat = t.seat if assignment is None else assignment[i]
+        who = "seat ?" if seat is None else f"seat {seat}"
+        out.append(f"{instance.deck.card(t.card)} -> {who}" + (f" [{t.token}]" if t.token else ""))
+    return ", ".join(out) if out else "(none)"
+
+
+def format_trick(instance: Instance, trick: Trick, assignment: Sequence[int] | None = None) -> str:
+    """``"seat 2 leads: R4 B1 B2 B3  -> seat 2 wins  (task R4 done)"``."""
+    deck = instance.deck
+    cards = " ".join(f"{str(deck.card(c)):>3}" for c in trick.cards)
+    done = [str(deck.card(t.card)) for t in instance.tasks if t.card in trick.cards]
+    tail = f"  (task {', '.join(done)} done)" if done else ""
+    return f"seat {trick.leader} leads: {cards}  -> seat {trick.winner} wins{tail}"
+
+
+def format_deal(instance: Instance) -> str:
+    """Hands by suit, tasks and played tricks, for a person."""
+    deck = instance.deck
+    lines = []
+    lead = instance.lead if instance.lead != "rocket" else f"rocket (seat {instance.first_leader})"
+    lines.append(f"{instance.players} players, trump {instance.trump or 'none'}, first lead {lead}, "
+                 f"rules {instance.rules}")
+    width = max(len(s) for s in deck.suits)
+    for seat, hand in enumerate(instance.hands):
+        groups = []
+        for s, name in enumerate(deck.suits):
+            values = [str(deck.card(c).value) for c in range(deck.size)
+                      if deck.suit_of(c) == s and hand >> c & 1]
+            groups.append(f"{name:<{width}} {' '.join(values) if values else '-'}")
+        lines.append(f"seat {seat} ({hand.bit_count():>2}): " + " | ".join(groups))
+    lines.append("tasks: " + format_tasks(instance))
+    if instance.history:
+        from crewcheck.model.replay import replay
+
+        outcome = replay(instance, instance.history)
+        for n, trick in enumerate(outcome.tricks):
+            lines.append(f"{n + 1:>3}. {format_trick(instance, trick)}")
+        p = instance.players
+        rest = instance.history[len(outcome.tricks) * p:]
+        if rest:
+            lines.append("now:  " + " ".join(str(deck.card(c)) for c in rest))
+        state = instance.state()
+        if state.end is not None:
+            lines.append(f"game over: {state.end.describe(instance)}")
+    return "\n".join(lines)

@@ -1,0 +1,289 @@
+"""A deal: hands, trumps, first lead, tasks, rules and the history already played.
+
+An :class:`Instance` is immutable, hashes by content, and is valid by construction:
+the constructor runs every check and raises :class:`InvalidDealError` naming the first
+problem (as a JSON path of the deal file) with ``.status`` holding every problem found.
+The generalised model is Reiber's β(k, s, p, O): any number of values (k), suits (s),
+players (p) and tasks (O), hands of any sizes; the game ends when a hand runs empty.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Literal, TypeAlias
+
+from crewcheck.errors import IllegalPlayError, InvalidDealError
+from crewcheck.model.cards import Card, CardIndex, Deck, Mask, iter_bits
+from crewcheck.model.rules import Rules
+from crewcheck.model.tasks import TOKENS, Task, TokenKind, token_kind
+
+if TYPE_CHECKING:
+    from crewcheck.model.state import State
+
+__all__ = ["Seat", "Lead", "Instance", "DealStatus", "next_seat", "seats_from"]
+
+Seat: TypeAlias = int
+"""A seat number, ``0..p-1`` in play order."""
+
+Lead: TypeAlias = "int | Literal['rocket', 'any']"
+"""First lead: a seat, ``"rocket"`` (holder of the highest trump: the commander) or
+``"any"`` (free first lead, Reiber's model: the solver chooses)."""
+
+
+def next_seat(seat: Seat, players: int) -> Seat:
+    return (seat + 1) % players
+
+
+def seats_from(leader: Seat, players: int) -> tuple[Seat, ...]:
+    """Seats in play order for a trick led by ``leader``."""
+    return tuple((leader + i) % players for i in range(players))
+
+
+class DealStatus(enum.IntFlag):
+    """Every way a deal can be impossible; :attr:`Instance.status` ORs those found."""
+
+    VALID = 0
+    TOO_FEW_PLAYERS = enum.auto()
+    """Fewer than two hands."""
+    HAND_SIZES_INVALID = enum.auto()
+    """An empty hand."""
+    DUPLICATE_CARD = enum.auto()
+    """A card dealt twice."""
+    MISSING_CARD = enum.auto()
+    """A card of the declared deck is not dealt."""
+    UNKNOWN_SUIT = enum.auto()
+    """The trump suit is not a suit of the deal."""
+    BAD_LEAD = enum.auto()
+    """Lead seat out of range, or ``"rocket"`` without trumps."""
+    TASK_CARD_NOT_DEALT = enum.auto()
+    """A task on a card nobody holds."""
+    DUPLICATE_TASK = enum.auto()
+    """Two tasks on one card."""
+    TASK_OWNER_UNKNOWN = enum.auto()
+    """A task's seat does not exist, is missing under fixed assignment, or is given
+    under free assignment."""
+    BAD_TOKEN = enum.auto()
+    """Unknown, duplicated or unsatisfiable order token."""
+    ILLEGAL_HISTORY = enum.auto()
+    """The tricks already played break the rules."""
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A deal of The Crew, possibly part-way through.
+
+    Parameters are the deal file's fields in int form; see
+    :mod:`crewcheck.formats.deal_json` for the file format.
+    """
+
+    deck: Deck
+    """The cards in play (every card of it is dealt)."""
+    hands: tuple[Mask, ...]
+    """The original deal, seat 0 first."""
+    tasks: tuple[Task, ...] = ()
+    """The tasks, in the order listed."""
+    trump: str | None = None
+    """Name of the trump suit, or ``None``."""
+    lead: Lead = 0
+    """First lead of the game (see :data:`Lead`)."""
+    rules: Rules = field(default_factory=Rules)
+    """Order-token reading and task assignment mode."""
+    history: tuple[CardIndex, ...] = ()
+    """Cards already played, in play order from the first trick (the trick in progress
+    last). Each card's player is its holder, so the leaders follow from the cards."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hands", tuple(self.hands))
+        object.__setattr__(self, "tasks", tuple(self.tasks))
+        object.__setattr__(self, "history", tuple(self.history))
+        problems = self.problems()
+        if problems:
+            status = DealStatus.VALID
+            for flag, _, _ in problems:
+                status |= flag
+            _, where, message = problems[0]
+            raise InvalidDealError(message, field=where, status=int(status))
+
+    # -- derived facts --------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        """Number of seats p."""
+        return len(self.hands)
+
+    @cached_property
+    def trump_suit(self) -> int | None:
+        """Suit index of the trump suit, or ``None``."""
+        return None if self.trump is None else self.deck.suit_index(self.trump)
+
+    @cached_property
+    def holder(self) -> tuple[Seat, ...]:
+        """``holder[card]``: the seat dealt that card."""
+        table = [-1] * self.deck.size
+        for seat, hand in enumerate(self.hands):
+            for c in iter_bits(hand):
+                table[c] = seat
+        return tuple(table)
+
+    @cached_property
+    def first_leader(self) -> Seat | None:
+        """Seat that leads the first trick; ``None`` when the lead is free (``"any"``)."""
+        if self.lead == "any":
+            return None
+        if self.lead == "rocket":
+            assert self.trump_suit is not None
+            top = self.deck.suit_mask(self.trump_suit).bit_length() - 1
+            return self.holder[top]
+        return int(self.lead)
+
+    @cached_property
+    def task_counts(self) -> tuple[int, ...] | None:
+        """Tasks per seat under free assignment: drafted one at a time, round-robin from
+        the first leader (seat 0 when the lead is free). ``None`` under fixed assignment."""
+        if self.rules.assignment != "free":
+            return None
+        start = self.first_leader or 0
+        counts = [0] * self.players
+        for j in range(len(self.tasks)):
+            counts[(start + j) % self.players] += 1
+        return tuple(counts)
+
+    @property
+    def tricks(self) -> int:
+        """Tricks in a full game: the smallest hand (the game ends when a hand is empty)."""
+        return min(h.bit_count() for h in self.hands)
+
+    @property
+    def task_mask(self) -> Mask:
+        m = 0
+        for t in self.tasks:
+            m |= 1 << t.card
+        return m
+
+    def card(self, index: CardIndex) -> Card:
+        return self.deck.card(index)
+
+    def with_assignment(self, seats: Sequence[Seat]) -> Instance:
+        """The fixed-assignment deal with task ``i`` given to ``seats[i]``."""
+        tasks = tuple(Task(t.card, s, t.token) for t, s in zip(self.tasks, seats, strict=True))
+        return Instance(self.deck, self.hands, tasks, self.trump, self.lead,
+                        Rules(self.rules.order_rule, "fixed"), self.history)
+
+    def with_history(self, history: Sequence[CardIndex]) -> Instance:
+        return Instance(self.deck, self.hands, self.tasks, self.trump, self.lead,
+                        self.rules, tuple(history))
+
+    def initial_state(self) -> State:
+        """The state before any card is played (ignores :attr:`history`)."""
+        from crewcheck.model.state import State
+
+        return State.initial(self)
+
+    def state(self) -> State:
+        """The state after :attr:`history`: the position the question is about."""
+        s = self.initial_state()
+        for c in self.history:
+            s = s.apply(c)
+        return s
+
+    # -- validation -----------------------------------------------------------------
+    def problems(self) -> list[tuple[DealStatus, str, str]]:
+        """Every problem with this deal as ``(flag, json_path, message)``; empty if valid."""
+        out: list[tuple[DealStatus, str, str]] = []
+        deck, p = self.deck, len(self.hands)
+        fmt = deck.card
+        if p < 2:
+            out.append((DealStatus.TOO_FEW_PLAYERS, "hands", f"need at least 2 hands, got {p}"))
+        seen: dict[int, int] = {}
+        for seat, hand in enumerate(self.hands):
+            if hand == 0:
+                out.append((DealStatus.HAND_SIZES_INVALID, f"hands[{seat}]", "empty hand"))
+            for c in iter_bits(hand):
+                if c in seen:
+                    out.append((DealStatus.DUPLICATE_CARD, f"hands[{seat}]",
+                                f"card {str(fmt(c))!r} is also dealt to hands[{seen[c]}]"))
+                else:
+                    seen[c] = seat
+        if len(seen) != deck.size:
+            missing = [str(fmt(c)) for c in range(deck.size) if c not in seen]
+            out.append((DealStatus.MISSING_CARD, "deck",
+                        f"{len(missing)} card(s) of the deck are not dealt: {' '.join(missing[:8])}"))
+        if self.trump is not None and self.trump not in deck.suits:
+            out.append((DealStatus.UNKNOWN_SUIT, "trump",
+                        f"trump suit {self.trump!r} is not a suit of the deal "
+                        f"(suits: {', '.join(deck.suits)})"))
+        lead = self.lead
+        if lead == "rocket":
+            if self.trump is None:
+                out.append((DealStatus.BAD_LEAD, "lead", "'rocket' needs a trump suit; this deal has none"))
+        elif lead != "any" and (isinstance(lead, bool) or not isinstance(lead, int) or not 0 <= lead < p):
+            out.append((DealStatus.BAD_LEAD, "lead",
+                        f"expected a seat 0..{p - 1}, 'rocket' or 'any', got {lead!r}"))
+        out.extend(self._task_problems(seen))
+        if not out and self.history:
+            out.extend(self._history_problems())
+        return out
+
+    def _task_problems(self, dealt: dict[int, int]) -> list[tuple[DealStatus, str, str]]:
+        out: list[tuple[DealStatus, str, str]] = []
+        p, free = len(self.hands), self.rules.assignment == "free"
+        cards: dict[int, int] = {}
+        tokens: dict[str, int] = {}
+        has_omega = any(t.token == "omega" for t in self.tasks)
+        for j, t in enumerate(self.tasks):
+            where = f"tasks[{j}]"
+            if not 0 <= t.card < self.deck.size or t.card not in dealt:
+                out.append((DealStatus.TASK_CARD_NOT_DEALT, f"{where}.card", "card is not dealt"))
+            elif t.card in cards:
+                out.append((DealStatus.DUPLICATE_TASK, f"{where}.card",
+                            f"{str(self.deck.card(t.card))!r} already has a task (tasks[{cards[t.card]}])"))
+            else:
+                cards[t.card] = j
+            if free and t.seat is not None:
+                out.append((DealStatus.TASK_OWNER_UNKNOWN, f"{where}.seat",
+                            "tasks have no seat under free assignment"))
+            elif not free and t.seat is None:
+                out.append((DealStatus.TASK_OWNER_UNKNOWN, f"{where}.seat",
+                            "missing (fixed assignment: every task names its seat)"))
+            elif t.seat is not None and not 0 <= t.seat < p:
+                out.append((DealStatus.TASK_OWNER_UNKNOWN, f"{where}.seat",
+                            f"seat {t.seat} does not exist (seats 0..{p - 1})"))
+            if t.token is None:
+                continue
+            if t.token not in TOKENS:
+                out.append((DealStatus.BAD_TOKEN, f"{where}.token",
+                            f"unknown token {t.token!r}; expected one of {', '.join(TOKENS)}"))
+                continue
+            if t.token in tokens:
+                out.append((DealStatus.BAD_TOKEN, f"{where}.token",
+                            f"token {t.token!r} is already on tasks[{tokens[t.token]}]"))
+            tokens[t.token] = j
+            kind, rank = token_kind(t.token)
+            room = len(self.tasks) - (1 if has_omega else 0)
+            if kind is TokenKind.ABSOLUTE and rank > room:
+                out.append((DealStatus.BAD_TOKEN, f"{where}.token",
+                            f"token {t.token!r} asks for task number {rank} but only {room} "
+                            "position(s) are available"))
+        return out
+
+    def _history_problems(self) -> list[tuple[DealStatus, str, str]]:
+        from crewcheck.model.state import State
+
+        s = State.initial(self)
+        p = len(self.hands)
+        for n, c in enumerate(self.history):
+            where = f"played[{n // p}].cards[{n % p}]"
+            if s.end is not None:
+                return [(DealStatus.ILLEGAL_HISTORY, where,
+                         f"the game already ended ({s.end.describe(self)}) before this card")]
+            try:
+                s = s.apply(c)
+            except IllegalPlayError as e:
+                return [(DealStatus.ILLEGAL_HISTORY, where, str(e))]
+        return []
+
+    def __repr__(self) -> str:
+        hands = " / ".join(self.deck.format_mask(h) for h in self.hands)
+        return f"<Instance {self.players}p [{hands}] tasks={len(self.tasks)} lead={self.lead!r}>"

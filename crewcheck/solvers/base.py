@@ -1,0 +1,149 @@
+"""The one back-end interface: :class:`Solver`, :class:`Budget`, :class:`Answer`, :class:`Result`.
+
+A back-end is any object with a ``name``, an ``exact`` flag, ``supports(instance)``
+(``None`` or the reason it refuses) and ``decide(instance, *, budget) -> Answer``. It
+answers about the position after the deal's history and, when winnable, gives the
+cards to play from there. :func:`crewcheck.decide` turns that into a :class:`Result`
+whose witness has passed the independent replay checker.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from crewcheck.model.cards import CardIndex
+from crewcheck.model.instance import Instance, Seat
+from crewcheck.model.replay import Trick
+from crewcheck.model.rules import Rules
+
+__all__ = ["Verdict", "Budget", "Deadline", "Answer", "Stats", "Witness", "Result", "Solver", "BudgetExceeded"]
+
+
+class Verdict(enum.Enum):
+    """The answer to "can this deal be won?"."""
+
+    WINNABLE = "winnable"
+    """Some line of play wins; the result carries it as a witness."""
+    UNWINNABLE = "unwinnable"
+    """No line of play wins."""
+    UNKNOWN = "unknown"
+    """The back-end ran out of budget before deciding."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits on one decision; ``None`` means unlimited."""
+
+    seconds: float | None = None
+    """Wall-clock seconds."""
+    nodes: int | None = None
+    """Search nodes (back-ends that count nodes)."""
+
+    def __repr__(self) -> str:
+        parts = [f"{k}={v!r}" for k, v in (("seconds", self.seconds), ("nodes", self.nodes)) if v is not None]
+        return f"Budget({', '.join(parts)})"
+
+    def start(self) -> Deadline:
+        return Deadline(self)
+
+
+class BudgetExceeded(Exception):
+    """Raised inside a back-end to unwind when the budget runs out (never escapes decide)."""
+
+
+class Deadline:
+    """A started budget: ``check(nodes)`` raises :class:`BudgetExceeded` once it is spent."""
+
+    __slots__ = ("until", "nodes")
+
+    def __init__(self, budget: Budget) -> None:
+        self.until = None if budget.seconds is None else time.monotonic() + budget.seconds
+        self.nodes = budget.nodes
+
+    def expired(self, nodes: int = 0) -> bool:
+        if self.nodes is not None and nodes > self.nodes:
+            return True
+        return self.until is not None and time.monotonic() > self.until
+
+    def check(self, nodes: int = 0) -> None:
+        if self.expired(nodes):
+            raise BudgetExceeded
+
+    def remaining(self) -> float | None:
+        return None if self.until is None else max(0.0, self.until - time.monotonic())
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a back-end returns: the verdict, and for a win the cards to play next."""
+
+    verdict: Verdict
+    plays: tuple[CardIndex, ...] | None = None
+    """Winning continuation from the position after the history (WINNABLE only)."""
+    assignment: tuple[Seat, ...] | None = None
+    """Free assignment: the seat of every task (WINNABLE only)."""
+    nodes: int = 0
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Back-end specific statistics (table hits, clauses, ...)."""
+    explanation: str | None = None
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Statistics of one decision."""
+
+    nodes: int = 0
+    seconds: float = 0.0
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A winning game, checked by :func:`crewcheck.model.replay`."""
+
+    plays: tuple[CardIndex, ...]
+    """Every card of the game in play order, history included."""
+    tricks: tuple[Trick, ...]
+    """The same game as tricks (leader, cards, winner)."""
+    assignment: tuple[Seat, ...] | None = None
+    """Free assignment: the seat of every task."""
+    history_tricks: int = 0
+    """How many of ``tricks`` come from the deal's history (complete tricks)."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """The answer of :func:`crewcheck.decide`."""
+
+    verdict: Verdict
+    witness: Witness | None
+    backend: str
+    rules: Rules
+    stats: Stats
+    explanation: str | None = None
+
+    @property
+    def seconds(self) -> float:
+        return self.stats.seconds
+
+
+@runtime_checkable
+class Solver(Protocol):
+    """What every back-end provides."""
+
+    name: ClassVar[str]
+    """Registry key."""
+    exact: ClassVar[bool]
+    """Sound and complete on its domain."""
+
+    def supports(self, instance: Instance) -> str | None:
+        """``None`` if this back-end decides ``instance``, else why not (one line)."""
+        ...
+
+    def decide(self, instance: Instance, *, budget: Budget) -> Answer:
+        """Decide the position after ``instance.history``."""
+        ...

@@ -1,0 +1,75 @@
+"""Back-end registry: names to import paths, imported only when used.
+
+``import crewcheck`` never imports z3, ortools, numba or networkx: each back-end's module
+is imported on first use, and :func:`available` reports which ones can be. A back-end
+class lists what it needs as ``requires = (("z3", "z3"),)``: (module, pip extra).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from functools import lru_cache
+
+from crewcheck.errors import BackendUnavailableError, UnknownBackendError
+from crewcheck.solvers.base import Solver
+
+__all__ = ["BACKENDS", "ALIASES", "DEFAULT_ORDER", "canonical", "get", "available"]
+
+BACKENDS: dict[str, str] = {
+    "exhaustive": "crewcheck.solvers.exhaustive:ExhaustiveSolver",
+    "search": "crewcheck.solvers.search:SearchSolver",
+    "z3": "crewcheck.solvers.smt:Z3Solver",
+    "cpsat": "crewcheck.solvers.cpsat:CpSatSolver",
+    "single_value": "crewcheck.solvers.special.single_value:SingleValueSolver",
+    "single_suit_owned": "crewcheck.solvers.special.single_suit_owned:SingleSuitOwnedSolver",
+    "single_suit": "crewcheck.solvers.special.single_suit:SingleSuitSolver",
+    "two_player_one_task": "crewcheck.solvers.special.two_player_one_task:TwoPlayerOneTaskSolver",
+    "hampath": "crewcheck.solvers.hampath:HamPathSolver",
+}
+"""Back-end name -> ``"module:Class"``."""
+
+ALIASES: dict[str, str] = {"oracle": "exhaustive"}
+
+DEFAULT_ORDER: tuple[str, ...] = ("search", "exhaustive")
+"""Preference order of the default back-end: the first that is registered, installed
+and supports the deal."""
+
+def canonical(name: str) -> str:
+    """The registered name for ``name`` (case-insensitive, aliases resolved)."""
+    key = name.lower()
+    key = ALIASES.get(key, key)
+    if key not in BACKENDS:
+        raise UnknownBackendError(f"unknown backend {name!r}; available: {', '.join(sorted(BACKENDS))}")
+    return key
+
+
+@lru_cache(maxsize=None)
+def _load_class(name: str) -> type:
+    module, _, cls = BACKENDS[name].partition(":")
+    return getattr(importlib.import_module(module), cls)  # type: ignore[no-any-return]
+
+
+def get(name: str) -> Solver:
+    """A ready back-end object; :class:`BackendUnavailableError` if its dependency is missing."""
+    key = canonical(name)
+    missing = _missing(key)
+    if missing:
+        raise BackendUnavailableError(missing)
+    return _load_class(key)()  # type: ignore[no-any-return]
+
+
+def _missing(name: str) -> str | None:
+    try:
+        cls = _load_class(name)
+    except ImportError as e:
+        return f"backend {name!r} cannot be imported: {e}"
+    for mod, extra in getattr(cls, "requires", ()):
+        if importlib.util.find_spec(mod) is None:
+            return f"backend {name!r} needs {mod}: pip install \"crewcheck[{extra}]\""
+    return None
+
+
+def available() -> dict[str, str | None]:
+    """Every back-end -> ``None`` if usable here, else the install hint."""
+    return {name: _missing(name) for name in sorted(BACKENDS)}

@@ -1,0 +1,134 @@
+"""Hypothesis strategies for deals that shrink well.
+
+Deals are made by drawing a permutation of the deck and cutting it into hands, so
+shrinking heads toward a sorted deal; tasks are a unique sample of cards; validity is
+built in by construction, never filtered afterwards. Every bound is a plain keyword
+value.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from crewcheck.model.cards import Deck
+from crewcheck.model.instance import Instance
+from crewcheck.model.rules import Rules
+from crewcheck.model.state import State
+from crewcheck.model.tasks import TOKENS, Task
+
+__all__ = ["decks", "instances", "playouts"]
+
+_SUIT_NAMES = "BGPY"
+
+
+@st.composite
+def decks(draw: st.DrawFn, *, max_suits: int = 3, max_values: int = 4, trumps: bool | None = None,
+          max_trumps: int = 2, max_cards: int = 12) -> tuple[Deck, str | None]:
+    """A small deck and its trump suit name (``None``: no trumps)."""
+    suits = draw(st.integers(1, max_suits))
+    values = draw(st.integers(1 if suits > 1 else 2, max(2, max_values)))
+    with_trumps = draw(st.booleans()) if trumps is None else trumps
+    sizes = {_SUIT_NAMES[i]: values for i in range(suits)}
+    while sum(sizes.values()) > max_cards and values > 1:
+        values -= 1
+        sizes = {_SUIT_NAMES[i]: values for i in range(suits)}
+    trump = None
+    if with_trumps:
+        sizes["R"] = draw(st.integers(1, max_trumps))
+        trump = "R"
+    return Deck.from_cards(Deck.from_sizes(sizes).cards), trump
+
+
+@st.composite
+def instances(
+    draw: st.DrawFn,
+    *,
+    min_players: int = 2,
+    max_players: int = 3,
+    max_suits: int = 3,
+    max_values: int = 4,
+    max_cards: int = 12,
+    max_tasks: int = 3,
+    trumps: bool | None = None,
+    tokens: bool = True,
+    free: bool | None = None,
+    lead_modes: tuple[str, ...] = ("seat", "rocket", "any"),
+    order_rules: tuple[str, ...] = ("strict", "lenient"),
+    equal_hands: bool = False,
+    history: bool = True,
+) -> Instance:
+    """A valid small deal covering every rule feature (within the bounds given)."""
+    deck, trump = draw(decks(max_suits=max_suits, max_values=max_values, trumps=trumps, max_cards=max_cards))
+    players = draw(st.integers(min_players, max(min_players, min(max_players, deck.size))))
+    if deck.size < players * (2 if equal_hands else 1):  # too few cards for the seats: add a suit
+        deck = Deck.from_cards([*deck.cards, *Deck.from_sizes({"Y": 2 * players}).cards])
+    order = draw(st.permutations(range(deck.size)))
+    if equal_hands:
+        size = deck.size // players
+        cuts = [size * (i + 1) for i in range(players - 1)]
+        order = order[: size * players]
+    else:
+        cuts = sorted(draw(st.lists(st.integers(1, deck.size - 1), min_size=players - 1,
+                                    max_size=players - 1, unique=True)))
+    bounds = [0, *cuts, len(order)]
+    hands_list = []
+    for a, b in zip(bounds, bounds[1:]):
+        m = 0
+        for c in order[a:b]:
+            m |= 1 << c
+        hands_list.append(m)
+    dealt = 0
+    for h in hands_list:
+        dealt |= h
+    if dealt != deck.full_mask:  # equal hands may leave cards out: shrink the deck to the dealt cards
+        cards = [deck.card(c) for c in order]
+        deck = Deck.from_cards(cards)
+        hands_list = [deck.mask_of(cards[a:b]) for a, b in zip(bounds, bounds[1:])]
+        if trump is not None and trump not in deck.suits:
+            trump = None
+    hands = tuple(hands_list)
+    modes = [m for m in lead_modes if m != "rocket" or trump is not None]
+    mode = draw(st.sampled_from(modes))
+    lead: int | str = draw(st.integers(0, players - 1)) if mode == "seat" else mode
+    is_free = draw(st.booleans()) if free is None else free
+    rules = Rules(draw(st.sampled_from(order_rules)), "free" if is_free else "fixed")  # type: ignore[arg-type]
+    task_cards = draw(st.lists(st.sampled_from(range(deck.size)), unique=True, max_size=max_tasks))
+    tasks = []
+    used_tokens: set[str] = set()
+    for c in task_cards:
+        seat = None if is_free else draw(st.integers(0, players - 1))
+        token = None
+        if tokens:
+            options = [t for t in TOKENS if t not in used_tokens and
+                       (not t.isdigit() or int(t) <= len(task_cards) - (1 if "omega" in used_tokens else 0))]
+            token = draw(st.one_of(st.none(), st.sampled_from(options))) if options else None
+            if token is not None and token.isdigit() and "omega" in used_tokens and int(token) >= len(task_cards):
+                token = None
+            if token == "omega" and any(t.isdigit() and int(t) >= len(task_cards) for t in used_tokens):
+                token = None
+            if token is not None:
+                used_tokens.add(token)
+        tasks.append(Task(c, seat, token))
+    instance = Instance(deck, hands, tuple(tasks), trump, lead, rules)
+    if history and draw(st.booleans()):
+        plays = draw(playouts(instance, max_plays=deck.size))
+        instance = instance.with_history(plays)
+    return instance
+
+
+@st.composite
+def playouts(draw: st.DrawFn, instance: Instance, *, max_plays: int = 40) -> tuple[int, ...]:
+    """A legal sequence of plays from the start of ``instance`` (stops at the game's end)."""
+    state = State.initial(instance)
+    plays: list[int] = []
+    limit = draw(st.integers(0, max_plays))
+    while not state.is_terminal() and len(plays) < limit:
+        legal = list(_bits(state.legal_mask()))
+        card = draw(st.sampled_from(legal))
+        plays.append(card)
+        state = state.apply(card)
+    return tuple(plays)
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
