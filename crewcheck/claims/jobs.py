@@ -25,8 +25,8 @@ from crewcheck.claims.reference_search import is_winnable
 SUITS = 4
 MAX_EXAMPLES = 5
 
-Decider = Callable[[int, int, int, int], bool]
-"""``decider(hand1, task, values, suits) -> winnable``."""
+Decider = Callable[[int, int, int, int], "bool | None"]
+"""``decider(hand1, task, values, suits) -> winnable`` (``None``: unknown)."""
 
 
 def reference_decider(hand1: int, task: int, values: int, suits: int) -> bool:
@@ -48,8 +48,8 @@ def _deciders() -> dict[str, Decider]:
 def _empty() -> dict[str, Any]:
     return {
         "games": 0,
-        "A": {"games": 0, "losing_search": 0, "losing_char": 0, "disagree": 0},
-        "B": {"games": 0, "losing_search": 0, "losing_char": 0, "disagree": 0},
+        "A": {"games": 0, "losing_search": 0, "losing_char": 0, "disagree": 0, "unknown": 0},
+        "B": {"games": 0, "losing_search": 0, "losing_char": 0, "disagree": 0, "unknown": 0},
         "classes": {"S1": 0, "S2": 0, "S3": 0, "S4": 0},
         "examples": [],
         "decider": "",
@@ -71,10 +71,13 @@ def check_games(games: Iterable[tuple[int, int]], n: int, decider: str = "refere
         out["games"] += 1
         rec = out[case]
         rec["games"] += 1
-        rec["losing_search"] += not win
-        rec["losing_char"] += cls is not None
         if cls is not None:
             out["classes"][cls] += 1
+        if win is None:
+            rec["unknown"] += 1
+            continue
+        rec["losing_search"] += not win
+        rec["losing_char"] += cls is not None
         if win != (cls is None):
             rec["disagree"] += 1
             if len(out["examples"]) < MAX_EXAMPLES:

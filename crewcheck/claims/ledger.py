@@ -4,8 +4,9 @@
 :class:`~crewcheck.claims.base.Verdict`: OPEN when the computation reports a
 reason or raises, REFUTED when it says the statement fails or a computed
 value differs from the published one, CONFIRMED otherwise. The verdict the
-project has established for each claim is kept in ``established.json`` next
-to this module; :func:`exit_code` compares the two.
+project has established for each claim is kept in
+:mod:`crewcheck.claims.established` (a Python module, so it ships with the
+package); :func:`exit_code` compares the two.
 """
 
 from __future__ import annotations
@@ -19,29 +20,30 @@ from typing import Any
 
 from crewcheck.claims.base import Claim, Computation, Mode, Status, Verdict
 
-ESTABLISHED_PATH = Path(__file__).with_name("established.json")
+ESTABLISHED_PATH = Path(__file__).with_name("established.py")
 """Where the project's established verdicts are kept."""
 
 SCHEMA = "crewcheck.claims/1"
 
 
-def load_established(path: Path = ESTABLISHED_PATH) -> dict[str, Status]:
-    """Return ``{claim id: established status}`` (empty when the file is missing)."""
-    if not path.exists():
-        return {}
-    data = json.loads(path.read_text())
-    return {k: Status[v] for k, v in data["verdicts"].items()}
+def load_established() -> dict[str, Status]:
+    """Return ``{claim id: established status}``."""
+    from crewcheck.claims.established import ESTABLISHED
+
+    return {k: Status[v] for k, v in ESTABLISHED.items()}
 
 
 def save_established(verdicts: Iterable[Verdict], path: Path = ESTABLISHED_PATH) -> None:
-    """Record the statuses of `verdicts` as established (merging with the file)."""
-    data = {"schema": SCHEMA, "verdicts": {}}
-    if path.exists():
-        data = json.loads(path.read_text())
+    """Record the statuses of `verdicts` as established (merging with the record)."""
+    record = {k: v.name for k, v in load_established().items()}
     for v in verdicts:
-        data["verdicts"][v.claim.id] = v.status.name
-    data["verdicts"] = dict(sorted(data["verdicts"].items()))
-    path.write_text(json.dumps(data, indent=2) + "\n")
+        record[v.claim.id] = v.status.name
+    body = "".join(f"    {k!r}: {v!r},\n" for k, v in sorted(record.items()))
+    path.write_text(
+        '"""Verdicts the project has established for each claim (written by ``prove --record``).\n\n'
+        "``crewcheck prove`` exits 1 when a recomputed verdict differs from this record.\n"
+        '"""\n\nESTABLISHED: dict[str, str] = {\n' + body + "}\n"
+    )
 
 
 def mismatches(claim: Claim, comp: Computation) -> list[str]:

@@ -193,7 +193,20 @@ def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, 
         down = jobs.merge(run_job(
             f"witteveen-char/downsets9/{decider}/v1", jobs.down_set_chunk,
             [{"n": 9, "tv": tv, "decider": decider} for tv in range(1, 10)], label="down-sets 4x9"))
-    return {"exhaustive": exhaustive, "uniform": uniform, "losing": losing, "down_sets": down}
+    project = {}
+    if decider == "reference":
+        from crewcheck.claims.jobs import _deciders
+
+        for name in _deciders():
+            if name == "reference":
+                continue
+            for n in range(1, (3 if quick else 4) + 1):
+                chunks = [{"n": n, "tv": tv, "part": 0, "parts": 1, "decider": name} for tv in range(1, n + 1)]
+                project[f"{name} 4x{n}"] = jobs.merge(run_job(
+                    f"witteveen-char/exhaustive/{name}/v1", jobs.exhaustive_chunk, chunks,
+                    label=f"{name} 4x{n}"))
+    return {"exhaustive": exhaustive, "uniform": uniform, "losing": losing, "down_sets": down,
+            "project": project}
 
 
 def _char_claim(case: str, mode: Mode) -> Computation:
@@ -202,14 +215,15 @@ def _char_claim(case: str, mode: Mode) -> Computation:
     parts += [("uniform sample 4x9", res["uniform"]), ("losing-conditioned sample 4x9", res["losing"])]
     if res["down_sets"] is not None:
         parts.append(("all down-set deals 4x9 (contain every S1/S3 game)", res["down_sets"]))
+    parts += [(f"exhaustive {name} (crewcheck.decide)", r) for name, r in res["project"].items()]
     table = {name: r[case] for name, r in parts}
     disagree = sum(r["disagree"] for r in table.values())
     examples = [e for _, r in parts for e in r["examples"]
                 if (e["hand1"] >> (e["task_value"] - 1) & 1) == (case == "A")]
     values = (
         Value("checked", table, "per set: games with the task in player %s's hand, losing by the "
-              "exact reference search, losing by the characterisation, disagreements"
-              % ("1" if case == "A" else "2")),
+              "exact search (the claims' reference search, or crewcheck.decide where named), losing "
+              "by the characterisation, disagreements, unknown verdicts" % ("1" if case == "A" else "2")),
         Value("disagreements", disagree, "games where search and characterisation differ"),
     )
     if disagree:

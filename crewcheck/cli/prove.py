@@ -30,6 +30,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
+def add_parsers(subparsers: Any) -> None:
+    """Hook used by :mod:`crewcheck.cli` (one subcommand: ``prove``)."""
+    add_parser(subparsers)
+
+
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("claims", nargs="*", metavar="CLAIM",
                         help="claim ids or id prefixes (default: all); see --list")
