@@ -36,7 +36,9 @@ def reference_decider(hand1: int, task: int, values: int, suits: int) -> bool:
 
 
 def _deciders() -> dict[str, Decider]:
-    out: dict[str, Decider] = {"reference": reference_decider}
+    from crewcheck.claims import kernel
+
+    out: dict[str, Decider] = {"reference": kernel.decider(), "reference-python": reference_decider}
     try:
         from crewcheck.claims import solver_bridge
     except ImportError:  # pragma: no cover - optional until main's solvers exist
@@ -61,7 +63,8 @@ def check_games(games: Iterable[tuple[int, int]], n: int, decider: str = "refere
     decide = _deciders()[decider]
     full = (1 << n) - 1
     out = _empty()
-    out["decider"] = decider
+    out["decider"] = decider if decider != "reference" else (
+        "reference (numba)" if decide is not reference_decider else "reference (python)")
     for hand1, tv in games:
         task = tv - 1
         holdings = [(hand1 >> (s * n)) & full for s in range(SUITS)]

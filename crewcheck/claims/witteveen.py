@@ -171,39 +171,41 @@ def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, 
     """Run (or fetch from the store) the exhaustive and sampled checks."""
     quick = mode == "quick"
     max_n = 4 if quick else 5
-    parts = {1: 1, 2: 1, 3: 1, 4: 1, 5: 4}
+    parts = {1: 1, 2: 1, 3: 1, 4: 1, 5: 2}
     exhaustive = {}
     for n in range(1, max_n + 1):
         chunks = [{"n": n, "tv": tv, "part": p, "parts": parts[n], "decider": decider}
                   for tv in range(1, n + 1) for p in range(parts[n])]
-        exhaustive[n] = jobs.merge(run_job(f"witteveen-char/exhaustive/{decider}/v1", jobs.exhaustive_chunk,
+        exhaustive[n] = jobs.merge(run_job(f"witteveen-char/exhaustive/{decider}/v2", jobs.exhaustive_chunk,
                                            chunks, label=f"exhaustive 4x{n}"))
-    uniform_chunks, uniform_size = (2, 100) if quick else (40, 500)
+    uniform_chunks, uniform_size = (2, 1000) if quick else (100, 10_000)
     uniform = jobs.merge(run_job(
-        f"witteveen-char/uniform9/{decider}/v1", jobs.sample_chunk,
+        f"witteveen-char/uniform9/{decider}/v2", jobs.sample_chunk,
         [{"n": 9, "seed": 0, "index": i, "size": uniform_size, "decider": decider} for i in range(uniform_chunks)],
         label="uniform 4x9"))
-    losing_chunks, losing_size = (1, 3) if quick else (40, 5)
+    losing_chunks, losing_size = (2, 10) if quick else (100, 20)
     losing = jobs.merge(run_job(
-        f"witteveen-char/losing9/{decider}/v1", jobs.losing_sample_chunk,
+        f"witteveen-char/losing9/{decider}/v2", jobs.losing_sample_chunk,
         [{"n": 9, "seed": 0, "index": i, "size": losing_size, "decider": decider} for i in range(losing_chunks)],
         label="losing-conditioned 4x9"))
     down = None
     if not quick:
         down = jobs.merge(run_job(
-            f"witteveen-char/downsets9/{decider}/v1", jobs.down_set_chunk,
+            f"witteveen-char/downsets9/{decider}/v2", jobs.down_set_chunk,
             [{"n": 9, "tv": tv, "decider": decider} for tv in range(1, 10)], label="down-sets 4x9"))
     project = {}
     if decider == "reference":
         from crewcheck.claims.jobs import _deciders
 
         for name in _deciders():
-            if name == "reference":
+            if not name.startswith("project-"):
                 continue
             for n in range(1, (3 if quick else 4) + 1):
-                chunks = [{"n": n, "tv": tv, "part": 0, "parts": 1, "decider": name} for tv in range(1, n + 1)]
+                split = 4 if n == 4 else 1
+                chunks = [{"n": n, "tv": tv, "part": p, "parts": split, "decider": name}
+                          for tv in range(1, n + 1) for p in range(split)]
                 project[f"{name} 4x{n}"] = jobs.merge(run_job(
-                    f"witteveen-char/exhaustive/{name}/v1", jobs.exhaustive_chunk, chunks,
+                    f"witteveen-char/exhaustive/{name}/v2", jobs.exhaustive_chunk, chunks,
                     label=f"{name} 4x{n}"))
     return {"exhaustive": exhaustive, "uniform": uniform, "losing": losing, "down_sets": down,
             "project": project}
@@ -252,7 +254,7 @@ def thm_3_23(mode: Mode) -> Computation:
     if mode == "quick":
         # n = 9 only for task values 3 (S2) and 7 (S4), which the map pairs up.
         chunks += [{"cls": "S2", "n": 9, "tv": 3}, {"cls": "S4", "n": 9, "tv": 7}]
-    results = run_job("witteveen-bijection/v1", bijection.check_bijection_chunk, chunks, label="bijection")
+    results = run_job("witteveen-bijection/v2", bijection.check_bijection_chunk, chunks, label="bijection")
     per_n: dict[int, dict[str, int]] = {}
     example = None
     for c, r in zip(chunks, results):
