@@ -26,7 +26,7 @@ import sqlite3
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 DEFAULT_PATH = Path(".crewcheck-cache") / "results.sqlite"
 """Where ``prove`` and ``bench`` keep results unless told otherwise."""
@@ -68,7 +68,7 @@ class ResultStore:
         self._db.execute(_SCHEMA)
         self._db.commit()
 
-    def __enter__(self) -> ResultStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

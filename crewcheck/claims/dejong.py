@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from crewcheck.claims.base import Computation, Mode, Value
 
-RULE_NOTES = (
+RULE_NOTES = ((
     "de Jong reads objective selection as fixed counts per player starting at the commander "
     "(§4.4); the 'free objectives' curve lets the solver choose any division with those counts, "
-    "which is the rulebook's selection phase under perfect cooperation.",
-)
+    "which is the rulebook's selection phase under perfect cooperation."
+),)
 
 
 def _decider_reason() -> str | None:

@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from crewcheck.store import ResultStore, canonical_key
 
@@ -107,7 +107,7 @@ class Executor:
             self._cluster.close()
             self._cluster = None
 
-    def __enter__(self) -> Executor:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

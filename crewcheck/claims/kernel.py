@@ -15,7 +15,7 @@ Only 4-suit decks of at most 9 values are supported by the key layout.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -186,7 +186,7 @@ def _build() -> Callable[..., bool]:
     return go
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled() -> Callable[..., bool] | None:
     try:
         return _build()

@@ -11,7 +11,6 @@ package); :func:`exit_code` compares the two.
 
 from __future__ import annotations
 
-import json
 import time
 import traceback
 from collections.abc import Iterable, Sequence
@@ -74,7 +73,7 @@ def evaluate(claim: Claim, mode: Mode, established: Status | None = None) -> Ver
     start = time.perf_counter()
     try:
         comp = claim.compute(mode)
-    except Exception as exc:  # a failing computation is reported, not raised
+    except Exception as exc:  # noqa: BLE001 - a failing computation is reported, not raised
         tb = traceback.format_exc(limit=3).strip().splitlines()[-1]
         return Verdict(claim, Status.OPEN, established, None, time.perf_counter() - start, mode,
                        reason=f"computation failed: {type(exc).__name__}: {exc} ({tb})")
@@ -158,8 +157,10 @@ def render_markdown(verdicts: Sequence[Verdict], run_info: dict[str, Any], plots
         "the published value is only compared against. Rerun a claim's derivation with the",
         "matching script in `proofs/`.",
         "",
-        f"Run: mode `{run_info.get('mode')}`, {run_info.get('date')}, wall time "
-        f"{run_info.get('wall_seconds', 0):.1f} s, executor: {run_info.get('executor')}.",
+        (f"Run: mode `{run_info.get('mode')}`, {run_info.get('date')}, wall time "
+         f"{run_info.get('wall_seconds', 0):.1f} s, executor: {run_info.get('executor')}, "
+         f"{run_info.get('chunks_run', 0)} chunks run, {run_info.get('chunks_from_store', 0)} "
+         "taken from the results store."),
         "",
         "| verdict | claim | source | runtime | summary |",
         "| --- | --- | --- | --- | --- |",

@@ -9,7 +9,7 @@ suit, seat 0 leads, the task owned by seat 0) and asks a registered back-end.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 SUIT_LETTERS = "BGPY"
@@ -33,7 +33,7 @@ def instance_dict(hand1: int, task: int, values: int, suits: int) -> dict[str, A
     }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _backends() -> tuple[str, ...]:
     from crewcheck.solvers import registry
 

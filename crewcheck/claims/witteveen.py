@@ -28,12 +28,12 @@ TYPE_NAMES = {
     (2, 2): "double swap",
 }
 
-RULE_NOTES = (
+RULE_NOTES = ((
     "Rules differ from the rulebook (Reiber appendix, seed 002; Witteveen §2): Witteveen's "
     "2-player game has no rocket (trump) cards, player 1 always leads the first trick "
     "(rulebook: the holder of rocket 4, the commander), the single task is given to player 1 "
-    "(no selection phase), and communication and the distress signal are not used.",
-)
+    "(no selection phase), and communication and the distress signal are not used."
+),)
 
 
 # -- Thm 3.12 ----------------------------------------------------------------
@@ -42,7 +42,7 @@ def paper_burnside_terms() -> dict[str, int]:
     c = math.comb
     return {
         "identity": c(36, 1) * c(36, 18),
-        "transposition": 6 * sum(c(18, 1) * c(9, i) * c(18, 18 - 2 * i) for i in range(0, 10)),
+        "transposition": 6 * sum(c(18, 1) * c(9, i) * c(18, 18 - 2 * i) for i in range(10)),
         "3-cycle": 8 * sum(c(9, 1) * c(9, i) * c(9, 18 - 3 * i) for i in range(3, 7)),
         "4-cycle and double swap": 9 * 0,
     }
@@ -78,9 +78,9 @@ def thm_3_12(mode: Mode) -> Computation:
               "fixed games of one permutation of each cycle type"),
         Value("paper_terms_evaluated", printed, "the proof's sums transcribed and evaluated exactly"),
         Value("paper_formula_orbits", printed_orbits, "(sum of the proof's sums, evaluated) / 24"),
-        Value("brute_force", brute, "every game of a 4-suit deck with 1..%d values enumerated, "
-              "canonicalised under all 24 relabellings (distinct minima counted); fixed points "
-              "counted by comparing each game with its image" % max_values),
+        Value("brute_force", brute, f"every game of a 4-suit deck with 1..{max_values} values "
+              "enumerated, canonicalised under all 24 relabellings (distinct minima counted); "
+              "fixed points counted by comparing each game with its image"),
     )
     if not method_ok:
         return Computation(values, holds=False, evidence="brute-force orbit count disagrees with Burnside")
@@ -213,7 +213,7 @@ def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, 
 
 def _char_claim(case: str, mode: Mode) -> Computation:
     res = characterisation_check(mode)
-    parts = [("exhaustive 4x%d" % n, r) for n, r in res["exhaustive"].items()]
+    parts = [(f"exhaustive 4x{n}", r) for n, r in res["exhaustive"].items()]
     parts += [("uniform sample 4x9", res["uniform"]), ("losing-conditioned sample 4x9", res["losing"])]
     if res["down_sets"] is not None:
         parts.append(("all down-set deals 4x9 (contain every S1/S3 game)", res["down_sets"]))
@@ -223,9 +223,9 @@ def _char_claim(case: str, mode: Mode) -> Computation:
     examples = [e for _, r in parts for e in r["examples"]
                 if (e["hand1"] >> (e["task_value"] - 1) & 1) == (case == "A")]
     values = (
-        Value("checked", table, "per set: games with the task in player %s's hand, losing by the "
-              "exact search (the claims' reference search, or crewcheck.decide where named), losing "
-              "by the characterisation, disagreements, unknown verdicts" % ("1" if case == "A" else "2")),
+        Value("checked", table, f"per set: games with the task in player {1 if case == 'A' else 2}'s "
+              "hand, losing by the exact search (the claims' reference search, or crewcheck.decide "
+              "where named), losing by the characterisation, disagreements, unknown verdicts"),
         Value("disagreements", disagree, "games where search and characterisation differ"),
     )
     if disagree:

@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     wall = time.perf_counter() - start
     run_info = {
         "mode": args.mode,
-        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "wall_seconds": round(wall, 1),
         "executor": ("dask " + (args.scheduler or f"local cluster, {args.workers or os.cpu_count()} workers"))
         if executor.use_dask else "in-process",

@@ -10,7 +10,7 @@ from crewcheck.claims.jobs import reference_decider
 
 pytest.importorskip("numba")
 
-from crewcheck.claims.kernel import is_winnable_compiled  # noqa: E402
+from crewcheck.claims.kernel import is_winnable_compiled
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 9])

@@ -8,7 +8,7 @@ import pytest
 
 from crewcheck.claims import ledger
 from crewcheck.claims.base import Claim, Computation, Status, Value
-from crewcheck.claims.execution import Executor, Job, using, run_job
+from crewcheck.claims.execution import Executor, Job, run_job, using
 from crewcheck.cli import prove
 from crewcheck.store import ResultStore
 
@@ -64,9 +64,8 @@ def test_dask_in_process_cluster_matches_inline() -> None:
     """The Dask path (in-process cluster) returns the same results in chunk order."""
     pytest.importorskip("distributed")
     job = Job("squares/v1", tuple({"x": x} for x in range(6)), _square)
-    with Executor(workers=2, use_dask=True, processes=False) as ex:
-        with using(ex):
-            got = run_job(job.namespace, job.fn, job.chunks)
+    with Executor(workers=2, use_dask=True, processes=False) as ex, using(ex):
+        got = run_job(job.namespace, job.fn, job.chunks)
     assert got == Executor().run(job)
 
 
