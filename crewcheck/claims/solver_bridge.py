@@ -64,10 +64,86 @@ def deciders() -> dict[str, Callable[[int, int, int, int], bool | None]]:
     return {f"project-{name}": make_decider(name) for name in _backends()}
 
 
-def dejong_curve(mode: str, objectives: str) -> Any:
-    """Placeholder until a back-end fast enough for 40-card 4-player deals exists."""
-    from crewcheck.claims.base import Computation, Value
+DEJONG_DEALS_ENV = "CREWCHECK_DEJONG_DEALS"
+"""Environment variable overriding the number of deals per task count (Figure 3)."""
 
-    return Computation((Value("curve", None, "not computed"),), holds=None,
-                       open_reason="needs a fast exact back-end for 40-card 4-player deals with "
-                       "trumps ('search' is not on main yet; 'exhaustive' refuses > 20 cards)")
+
+def _deal_dict(rng: Any, sizes: dict[str, int], players: int, tasks: int, objectives: str) -> dict[str, Any]:
+    cards = [f"{s}{v}" for s, n in sizes.items() for v in range(1, n + 1)]
+    rng.shuffle(cards)
+    per = len(cards) // players
+    hands = [sorted(cards[i * per:(i + 1) * per]) for i in range(players)]
+    colour = [c for c in cards if not c.startswith("R")]
+    chosen = rng.sample(colour, tasks)
+    commander = next(i for i, h in enumerate(hands) if f"R{sizes['R']}" in h)
+    if objectives == "free":
+        task_list = [{"card": c} for c in chosen]
+        extra = {"assignment": "free"}
+    else:  # drafted round-robin from the commander, in the drawn order
+        task_list = [{"card": c, "seat": (commander + i) % players} for i, c in enumerate(chosen)]
+        extra = {}
+    return {"schema": "crewcheck-deal/1", "deck": sizes, "hands": hands, "tasks": task_list, **extra}
+
+
+def dejong_chunk(params: dict[str, Any]) -> dict[str, Any]:
+    """Decide ``size`` random deals with ``tasks`` objectives (``fixed`` or ``free``)."""
+    import random
+
+    from crewcheck import decide, from_dict
+    from crewcheck.solvers.base import Verdict
+
+    rng = random.Random(f"dejong:{params['objectives']}:{params['tasks']}:{params['seed']}:{params['index']}")
+    sizes = params.get("sizes") or {"B": 9, "G": 9, "P": 9, "Y": 9, "R": 4}
+    out = {"winnable": 0, "unwinnable": 0, "unknown": 0, "examples": []}
+    for _ in range(int(params["size"])):
+        deal = _deal_dict(rng, sizes, int(params.get("players", 4)), int(params["tasks"]), params["objectives"])
+        verdict = decide(from_dict(deal), backend=params["backend"], timeout=params.get("timeout")).verdict
+        key = {Verdict.WINNABLE: "winnable", Verdict.UNWINNABLE: "unwinnable"}.get(verdict, "unknown")
+        out[key] += 1
+        if key == "unwinnable" and params["objectives"] == "free" and len(out["examples"]) < 3:
+            out["examples"].append(deal)
+    return out
+
+
+def dejong_curve(mode: str, objectives: str) -> Any:
+    """Reproduce one curve of de Jong's Figure 3 with the fastest installed exact back-end."""
+    import os
+
+    from crewcheck.claims.base import Computation, Value
+    from crewcheck.claims.execution import run_job
+    from crewcheck.solvers import registry
+
+    avail = registry.available()
+    backend = next((b for b in ("search", "cpsat", "z3") if b in registry.BACKENDS and avail.get(b) is None), None)
+    if backend is None:
+        return Computation((Value("curve", None, "not computed"),), holds=None,
+                           open_reason="needs a fast exact back-end for 40-card 4-player deals with "
+                           "trumps (none of search, cpsat, z3 is installed on this branch; "
+                           "'exhaustive' refuses > 20 cards)")
+    deals = int(os.environ.get(DEJONG_DEALS_ENV, 20 if mode == "quick" else 1000))
+    counts = list(range(1, 24)) if mode == "full" else [1, 2, 4, 8]
+    chunk = 10
+    chunks = [{"objectives": objectives, "tasks": k, "seed": 0, "index": i, "backend": backend,
+               "size": min(chunk, deals - i * chunk), "timeout": 60.0}
+              for k in counts for i in range((deals + chunk - 1) // chunk)]
+    results = run_job(f"dejong-fig3/{objectives}/{backend}/v1", dejong_chunk, chunks, label=f"de Jong {objectives}")
+    per_k: dict[int, dict[str, int]] = {}
+    examples: list[Any] = []
+    for c, r in zip(chunks, results):
+        rec = per_k.setdefault(c["tasks"], {"winnable": 0, "unwinnable": 0, "unknown": 0})
+        for key in rec:
+            rec[key] += r[key]
+        examples += r["examples"]
+    curve = {str(k): v["winnable"] / max(1, v["winnable"] + v["unwinnable"]) for k, v in per_k.items()}
+    values = [Value("curve", curve, f"fraction winnable among decided deals, {deals} random CLASSIC "
+                    f"deals per task count, crewcheck.decide(backend={backend!r}, timeout=60)"),
+              Value("counts", {str(k): v for k, v in per_k.items()}, "winnable / unwinnable / unknown")]
+    if objectives == "free":
+        unwinnable = sum(v["unwinnable"] for k, v in per_k.items() if k >= 2)
+        values.append(Value("unwinnable", unwinnable, "unwinnable deals with 2..23 free objectives"))
+    else:
+        ks = sorted(per_k)
+        values.append(Value("decreasing", curve[str(ks[-1])] < curve[str(ks[0])],
+                            "winnable fraction at the most tasks below that at the fewest"))
+    return Computation(tuple(values), holds=None,
+                       evidence=f"unwinnable free deals: {examples[:1]}" if examples else "")

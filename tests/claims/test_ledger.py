@@ -85,3 +85,13 @@ def test_cli_json_for_a_counting_claim(capsys, tmp_path) -> None:
     assert {v["name"]: v["value"] for v in claim["values"]}["orbits"] == 13_677_426_756
     assert code == 0
     assert (tmp_path / "claims.md").exists()
+
+
+def test_dejong_chunk_on_a_small_deck() -> None:
+    """The Figure 3 chunk deals, assigns and decides (oracle, 16-card deck)."""
+    from crewcheck.claims.solver_bridge import dejong_chunk
+
+    params = {"objectives": "fixed", "tasks": 2, "seed": 1, "index": 0, "size": 2, "backend": "exhaustive",
+              "sizes": {"B": 3, "G": 3, "P": 3, "Y": 3, "R": 4}, "timeout": 30}
+    out = dejong_chunk(params)
+    assert out["winnable"] + out["unwinnable"] + out["unknown"] == 2
