@@ -27,7 +27,7 @@ References
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -156,7 +156,7 @@ def check_direction(cls: str, n: int, *, task_value: int | None = None) -> dict[
             "wrong_image": wrong_image, "not_involution": int(not_involution), "example": example}
 
 
-def check_bijection_chunk(params: dict[str, Any]) -> dict[str, Any]:
+def check_bijection_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
     """Chunk function: one direction (``cls``) at one ``n`` and task value ``tv``."""
     tv = params.get("tv")
     return check_direction(str(params["cls"]), int(params["n"]), task_value=None if tv is None else int(tv))

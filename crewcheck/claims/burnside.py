@@ -177,7 +177,8 @@ def all_hands(n_cards: int, size: int) -> np.ndarray:
     while m.any():
         pop += m & 1
         m >>= 1
-    return masks[pop == size]
+    hands: np.ndarray = masks[pop == size]
+    return hands
 
 
 def _permute_masks(masks: np.ndarray, perm: Sequence[int], values: int) -> np.ndarray:

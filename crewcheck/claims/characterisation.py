@@ -127,7 +127,7 @@ def count_classes(n: int, *, suits: int = SUITS) -> dict[str, int]:
             for (k, kdw), m in single.items():
                 nxt[(c + k, dw or kdw, t + discards(k, n), full or k == n, maj or 2 * k > n)] += w * m
         states = nxt
-    counts = dict.fromkeys(CLASSES, 0)
+    counts: dict[str, int] = dict.fromkeys(CLASSES, 0)
     games = 0
     for tv in range(1, n + 1):
         for hr in range(1 << n):

@@ -32,7 +32,7 @@ RULE_NOTES = ((
 def _decider_reason() -> str | None:
     try:
         import crewcheck  # noqa: F401
-        from crewcheck import decide  # type: ignore[attr-defined]  # noqa: F401
+        from crewcheck import decide  # noqa: F401
     except ImportError:
         return "needs crewcheck.decide and the Classic model (foundation not merged into this branch)"
     try:
@@ -49,7 +49,8 @@ def figure_3(mode: Mode, objectives: str) -> Computation:
         return Computation((Value("curve", None, "not computed"),), holds=None, open_reason=reason)
     from crewcheck.claims import solver_bridge
 
-    return solver_bridge.dejong_curve(mode, objectives)
+    result: Computation = solver_bridge.dejong_curve(mode, objectives)
+    return result
 
 
 def figure_3_free(mode: Mode) -> Computation:

@@ -88,14 +88,14 @@ class Executor:
             except ImportError as exc:  # pragma: no cover - depends on install
                 raise RuntimeError('dask needs "distributed": pip install "crewcheck[prove]"') from exc
             if self.scheduler is not None:
-                self._client = Client(self.scheduler)
+                self._client = Client(self.scheduler)  # type: ignore[no-untyped-call, unused-ignore]
             else:
                 n = self.workers or os.cpu_count() or 1
-                self._cluster = LocalCluster(
+                self._cluster = LocalCluster(  # type: ignore[no-untyped-call, unused-ignore]
                     n_workers=n, threads_per_worker=1, processes=self.processes,
                     dashboard_address=None,
                 )
-                self._client = Client(self._cluster)
+                self._client = Client(self._cluster)  # type: ignore[no-untyped-call, unused-ignore]
         return self._client
 
     def close(self) -> None:
@@ -118,7 +118,7 @@ class Executor:
         if not self.progress:
             return None
         try:
-            from tqdm import tqdm
+            from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
         except ImportError:  # pragma: no cover
             return None
         return tqdm(total=len(job.chunks), initial=done, desc=job.label or job.namespace,
@@ -138,7 +138,7 @@ class Executor:
 
                 client = self._get_client()
                 futures = {client.submit(_timed, job.fn, c, pure=False): k for k, c in todo}
-                for fut in as_completed(futures):
+                for fut in as_completed(futures):  # type: ignore[no-untyped-call, unused-ignore]
                     value, seconds = fut.result()
                     k = futures[fut]
                     self.store.put(job.namespace, k, value, seconds=seconds)

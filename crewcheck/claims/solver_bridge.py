@@ -8,9 +8,11 @@ suit, seat 0 leads, the task owned by seat 0) and asks a registered back-end.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
+
+from crewcheck.claims.base import Computation, Value
 
 SUIT_LETTERS = "BGPY"
 """Witteveen's four suits, in the deck order of the claims' encoding."""
@@ -85,7 +87,7 @@ def _deal_dict(rng: Any, sizes: dict[str, int], players: int, tasks: int, object
     return {"schema": "crewcheck-deal/1", "deck": sizes, "hands": hands, "tasks": task_list, **extra}
 
 
-def dejong_chunk(params: dict[str, Any]) -> dict[str, Any]:
+def dejong_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
     """Decide ``size`` random deals with ``tasks`` objectives (``fixed`` or ``free``)."""
     import random
 
@@ -94,7 +96,7 @@ def dejong_chunk(params: dict[str, Any]) -> dict[str, Any]:
 
     rng = random.Random(f"dejong:{params['objectives']}:{params['tasks']}:{params['seed']}:{params['index']}")
     sizes = params.get("sizes") or {"B": 9, "G": 9, "P": 9, "Y": 9, "R": 4}
-    out = {"winnable": 0, "unwinnable": 0, "unknown": 0, "examples": []}
+    out: dict[str, Any] = {"winnable": 0, "unwinnable": 0, "unknown": 0, "examples": []}
     for _ in range(int(params["size"])):
         deal = _deal_dict(rng, sizes, int(params.get("players", 4)), int(params["tasks"]), params["objectives"])
         verdict = decide(from_dict(deal), backend=params["backend"], timeout=params.get("timeout")).verdict
@@ -105,11 +107,10 @@ def dejong_chunk(params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def dejong_curve(mode: str, objectives: str) -> Any:
+def dejong_curve(mode: str, objectives: str) -> Computation:
     """Reproduce one curve of de Jong's Figure 3 with the fastest installed exact back-end."""
     import os
 
-    from crewcheck.claims.base import Computation, Value
     from crewcheck.claims.execution import run_job
     from crewcheck.solvers import registry
 
@@ -123,14 +124,14 @@ def dejong_curve(mode: str, objectives: str) -> Any:
     deals = int(os.environ.get(DEJONG_DEALS_ENV, 20 if mode == "quick" else 1000))
     counts = list(range(1, 24)) if mode == "full" else [1, 2, 4, 8]
     chunk = 10
-    chunks = [{"objectives": objectives, "tasks": k, "seed": 0, "index": i, "backend": backend,
+    chunks: list[dict[str, Any]] = [{"objectives": objectives, "tasks": k, "seed": 0, "index": i, "backend": backend,
                "size": min(chunk, deals - i * chunk), "timeout": 60.0}
               for k in counts for i in range((deals + chunk - 1) // chunk)]
     results = run_job(f"dejong-fig3/{objectives}/{backend}/v1", dejong_chunk, chunks, label=f"de Jong {objectives}")
     per_k: dict[int, dict[str, int]] = {}
     examples: list[Any] = []
     for c, r in zip(chunks, results):
-        rec = per_k.setdefault(c["tasks"], {"winnable": 0, "unwinnable": 0, "unknown": 0})
+        rec = per_k.setdefault(int(c["tasks"]), {"winnable": 0, "unwinnable": 0, "unknown": 0})
         for key in rec:
             rec[key] += r[key]
         examples += r["examples"]

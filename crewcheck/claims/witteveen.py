@@ -247,7 +247,7 @@ def thm_3_18(mode: Mode) -> Computation:
 def thm_3_23(mode: Mode) -> Computation:
     """The complement-and-swap map is a bijection from S2 onto S4."""
     ns = range(2, 8) if mode == "quick" else range(2, 10)
-    chunks = []
+    chunks: list[dict[str, Any]] = []
     for n in ns:
         for cls in ("S2", "S4"):
             chunks += [{"cls": cls, "n": n, "tv": tv} for tv in range(1, n + 1)]

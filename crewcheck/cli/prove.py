@@ -22,7 +22,7 @@ DESCRIPTION = __doc__
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``prove`` subcommand on an argparse `subparsers` object."""
-    parser = subparsers.add_parser("prove", help="recompute the published claims",
+    parser: argparse.ArgumentParser = subparsers.add_parser("prove", help="recompute the published claims",
                                    description=DESCRIPTION,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     _add_arguments(parser)
