@@ -121,7 +121,7 @@ def dejong_curve(mode: str, objectives: str) -> Computation:
                            open_reason="needs a fast exact back-end for 40-card 4-player deals with "
                            "trumps (none of search, cpsat, z3 is installed on this branch; "
                            "'exhaustive' refuses > 20 cards)")
-    deals = int(os.environ.get(DEJONG_DEALS_ENV, 20 if mode == "quick" else 1000))
+    deals = int(os.environ.get(DEJONG_DEALS_ENV, "20" if mode == "quick" else "1000"))
     counts = list(range(1, 24)) if mode == "full" else [1, 2, 4, 8]
     chunk = 10
     chunks: list[dict[str, Any]] = [{"objectives": objectives, "tasks": k, "seed": 0, "index": i, "backend": backend,
