@@ -11,7 +11,9 @@ References
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 from typing import Any
 
 from crewcheck.claims import bijection, burnside, characterisation, jobs
@@ -229,8 +231,28 @@ def _char_claim(case: str, mode: Mode) -> Computation:
         Value("disagreements", disagree, "games where search and characterisation differ"),
     )
     if disagree:
-        return Computation(values, holds=False, evidence=f"{disagree} disagreements, e.g. {examples[:3]}")
+        path = _save_counterexample(f"witteveen-thm-{'3.15' if case == 'A' else '3.18'}", examples[0])
+        return Computation(values, holds=False, counterexample=path,
+                           evidence=f"{disagree} disagreements, e.g. {examples[:3]}")
     return Computation(values, holds=True, evidence="no disagreement between the exact search and the characterisation")
+
+
+COUNTEREXAMPLES = Path("models") / "counterexamples"
+"""Where refuting games are written (relative to the working directory)."""
+
+
+def _save_counterexample(claim_id: str, example: dict[str, Any]) -> str:
+    """Write a disagreement as a deal file; return its path."""
+    from crewcheck.claims.solver_bridge import instance_dict
+
+    deal = instance_dict(example["hand1"], example["task_value"] - 1, example["values"], SUITS)
+    deal["name"] = f"{claim_id}-counterexample"
+    deal["comment"] = (f"exact search says {'winnable' if example['search_winnable'] else 'unwinnable'}, "
+                       f"the characterisation says {example['class'] or 'winnable'}")
+    COUNTEREXAMPLES.mkdir(parents=True, exist_ok=True)
+    path = COUNTEREXAMPLES / f"{claim_id}-{example['values']}x4-{example['hand1']:x}-{example['task_value']}.json"
+    path.write_text(json.dumps(deal, indent=2) + "\n")
+    return str(path)
 
 
 def thm_3_15(mode: Mode) -> Computation:
