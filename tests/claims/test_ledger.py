@@ -95,3 +95,11 @@ def test_dejong_chunk_on_a_small_deck() -> None:
               "sizes": {"B": 3, "G": 3, "P": 3, "Y": 3, "R": 4}, "timeout": 30}
     out = dejong_chunk(params)
     assert out["winnable"] + out["unwinnable"] + out["unknown"] == 2
+
+
+def test_prove_is_registered_with_the_main_cli(capsys) -> None:
+    """`crewcheck prove --list` works through crewcheck.cli.main."""
+    from crewcheck.cli import main
+
+    assert main(["prove", "--list"]) == 0
+    assert "witteveen-thm-3.12" in capsys.readouterr().out
