@@ -7,7 +7,7 @@ Each :class:`~crewcheck.claims.base.Claim` keeps the paper's number(s) as
 
 from __future__ import annotations
 
-from crewcheck.claims import dejong, witteveen
+from crewcheck.claims import dejong, reiber, witteveen
 from crewcheck.claims.base import Claim
 
 CLAIMS: tuple[Claim, ...] = (
@@ -95,6 +95,42 @@ CLAIMS: tuple[Claim, ...] = (
         compute=dejong.figure_3_fixed,
         notes=dejong.RULE_NOTES,
         needs=("crewcheck.decide",),
+    ),
+)
+
+CLAIMS += (
+    Claim(
+        id="reiber-thm-3.1",
+        source="002 §3, Thm 3.1",
+        statement="Single value, β(1,_,_,_), is decidable in O(n²) time (the algorithm is exact).",
+        expected={"disagreements": 0},
+        compute=reiber.thm_3_1,
+        needs=("crewcheck.solvers.special.single_value",),
+    ),
+    Claim(
+        id="reiber-thm-4.1",
+        source="002 §4, Thm 4.1",
+        statement="Single suit with owned objective cards, β(_,1,_,O*), is decided by the greedy algorithm.",
+        expected={"disagreements": 0},
+        compute=reiber.thm_4_1,
+        needs=("crewcheck.solvers.special.single_suit_owned",),
+    ),
+    Claim(
+        id="reiber-thm-5.3",
+        source="002 §5, Thm 5.3",
+        statement="Single suit, β(_,1,_,_), is decided in polynomial time by the algorithm of §5.",
+        expected={"disagreements": 0},
+        compute=reiber.thm_5_3,
+        needs=("crewcheck.solvers.special.single_suit",),
+    ),
+    Claim(
+        id="reiber-lemma-6.2",
+        source="002 §6, Lemma 6.2",
+        statement="The Hamiltonian-path reduction: the constructed deal is winnable iff the graph has "
+        "a Hamiltonian path (checked through the 'hampath' back-end).",
+        expected={"disagreements": 0},
+        compute=reiber.lemma_6_2,
+        needs=("crewcheck.solvers.hampath",),
     ),
 )
 

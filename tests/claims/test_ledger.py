@@ -103,3 +103,17 @@ def test_prove_is_registered_with_the_main_cli(capsys) -> None:
 
     assert main(["prove", "--list"]) == 0
     assert "witteveen-thm-3.12" in capsys.readouterr().out
+
+
+def test_reiber_random_deals_are_valid_and_decidable() -> None:
+    """Deals drawn for the Reiber differential checks load and the oracle decides them."""
+    import random
+
+    from crewcheck import decide, from_dict
+    from crewcheck.claims import reiber
+
+    rng = random.Random(0)
+    for case in reiber.CASES.values():
+        for _ in range(5):
+            inst = from_dict(reiber.random_deal(rng, **case))
+            assert decide(inst, backend="exhaustive").verdict.name in {"WINNABLE", "UNWINNABLE"}
