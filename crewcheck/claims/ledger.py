@@ -168,7 +168,14 @@ def render_markdown(verdicts: Sequence[Verdict], run_info: dict[str, Any], plots
     for v in verdicts:
         summary = _short(v).replace("|", "\\|")
         out.append(f"| **{v.status.name}** | `{v.claim.id}` | {v.claim.source} | {v.seconds:.1f} s | {summary} |")
-    out.append("")
+    out += [
+        "",
+        "Reproduce: `crewcheck prove --quick` (CI, in-process) or `crewcheck prove --full` (Dask:",
+        "a local cluster with one worker per core, or `--scheduler ADDR`; finished chunks are kept",
+        "in `.crewcheck-cache/results.sqlite`, so an interrupted run resumes). Exit status 0 means",
+        "every verdict matches the one recorded in `crewcheck/claims/established.py`.",
+        "",
+    ]
     for v in verdicts:
         comp = v.computation
         out += [f"## `{v.claim.id}` — {v.status.name}", "", f"*Source:* {v.claim.source}", "",
