@@ -22,7 +22,7 @@ from crewcheck.model.instance import Instance
 from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.search import SearchSolver
-from tests.strategies import instances
+from tests.strategies import note_deal, instances
 
 COUNTEREXAMPLES = Path(__file__).resolve().parents[2] / "models" / "counterexamples"
 
@@ -33,7 +33,7 @@ def _oracle(inst: Instance) -> Verdict:
 
 
 def _check(inst: Instance, solver: SearchSolver) -> None:
-    note(dumps(inst))
+    note_deal(dumps(inst))
     want = _oracle(inst)
     answer = solver.decide(inst, budget=Budget()) if inst.state().end is None else None
     got = decide(inst, backend="search").verdict if answer is None else answer.verdict
