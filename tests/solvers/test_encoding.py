@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, example, given, note, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from crewcheck.api import check_witness, decide
