@@ -134,14 +134,14 @@ def can_beat(hand: int, led: int, best_suit: int, best_card: int, trump: int, su
     follow = hand & suit_mask[led]
     if follow != 0:
         if best_suit == led:
-            return (follow >> (best_card + 1)) != 0
+            return bool((follow >> (best_card + 1)) != 0)
         return False
     if trump < 0:
         return False
     trumps = hand & suit_mask[trump]
     if best_suit == trump:
-        return (trumps >> (best_card + 1)) != 0
-    return trumps != 0
+        return bool((trumps >> (best_card + 1)) != 0)
+    return bool(trumps != 0)
 
 
 def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int,

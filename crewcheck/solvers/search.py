@@ -91,6 +91,9 @@ class _Table:
         size = 1 << bits
         self.mask = size - 1
         self.gen = 0
+        self.keys: Any
+        self.b: Any
+        self.genarr: Any
         if numpy:
             import numpy as np
 
@@ -296,9 +299,9 @@ class SearchSolver:
             seed, shaping = 0, 0
             if cap == UNLIMITED and self.restarts:
                 # a portfolio of move orderings, one per round, in turn
-                kind = restart % 3
-                shaping = self.shaping if kind == 1 else 0
-                seed = restart if kind == 2 else 0
+                strategy = restart % 3
+                shaping = self.shaping if strategy == 1 else 0
+                seed = restart if strategy == 2 else 0
             hands = arr(list(state.hands))
             q = arr(quota)
             tk = time.perf_counter()
