@@ -14,7 +14,8 @@ What the encoding is
     ``winner_t{t}_s{s}``
         seat ``s`` wins trick ``t`` (:math:`w^p_t`),
 
-    plus auxiliaries that keep every block linear in the number of cards instead of
+    plus a sound symmetry breaking (interchangeable cards of one hand are played lowest
+    first) and auxiliaries that keep every block linear in the number of cards instead of
     quadratic: ``done_t{t}_c{c}`` (card ``c`` was played in trick ``t`` or earlier),
     ``higher_t{t}_c{c}`` (a higher card of ``c``'s suit is in trick ``t``),
     ``trumped_t{t}`` (a trump is in trick ``t``), ``win_t{t}_c{c}`` (card ``c`` wins
@@ -362,9 +363,11 @@ def add_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> Non
     # What a card "is" for the rules: a plain card, a task of a given seat (fixed), or a
     # task of whoever wins it (free); a tokened task is unique.
     kind: dict[CardIndex, object] = {}
+    task_of: dict[CardIndex, int] = {}
     for k in pos.tasks:
         task = inst.tasks[k]
         kind[task.card] = ("task", k) if task.token is not None else ("seat", task.seat)
+        task_of[task.card] = k
     fixed = 0
     for c in pos.fixed.values():
         fixed |= 1 << c
@@ -382,8 +385,11 @@ def add_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> Non
                 ka, kb = kind.get(a), kind.get(b)
                 if cards & gap or ka != kb or (ka is not None and ka[0] == "task"):  # type: ignore[index]
                     continue
+                # (two task cards are alike only while both tasks are required: under a
+                # subset of the task assumptions one of them may be a plain card)
+                guard = [v.task[task_of[c]] for c in (a, b) if c in task_of]
                 for t in pos.tricks:
-                    model.add_implication(v.done[(t, b)], v.done[(t, a)])
+                    model.add_bool_or([v.done[(t, a)]], enforce=[v.done[(t, b)], *guard])
 
 
 def add_lead_constraints(model: Formula, v: Variables, pos: Position) -> None:

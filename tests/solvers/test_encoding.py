@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from crewcheck.api import check_witness, decide
+from crewcheck.errors import InvalidDealError
 from crewcheck.formats import deal_json
 from crewcheck.formats.notation import to_notation
 from crewcheck.model.instance import Instance
@@ -83,11 +84,14 @@ def check_against_oracle(inst: Instance, backend: str) -> None:
         assert got.witness is not None  # decide() has replayed it
 
 
-def sub_deal_verdict(inst: Instance, keep: list[int]) -> Verdict:
+def sub_deal_verdict(inst: Instance, keep: list[int]) -> Verdict | None:
     """The oracle's verdict on the fixed-assignment deal with only tasks ``keep`` (same
     hands and history; a history that already ends that deal decides it)."""
     tasks = tuple(inst.tasks[k] for k in sorted(keep))
-    base = Instance(inst.deck, inst.hands, tasks, inst.trump, inst.lead, inst.rules)
+    try:
+        base = Instance(inst.deck, inst.hands, tasks, inst.trump, inst.lead, inst.rules)
+    except InvalidDealError:  # e.g. a number token beyond the tasks left: not a deal
+        return None
     state = base.initial_state()
     for c in inst.history:
         if state.is_terminal():
@@ -109,8 +113,9 @@ def core_of(inst: Instance, explanation: str) -> list[int]:
 
 
 def check_explanation(inst: Instance, backend: str) -> None:
-    """On an unwinnable fixed, untokened deal: the reported tasks alone already lose, and
-    dropping any one of them wins (the core is minimal)."""
+    """On an unwinnable fixed deal: the reported tasks alone already lose, and dropping any
+    one of them wins (the core is minimal). Sub-deals that are not valid deals (a number
+    token beyond the tasks kept) are not judged."""
     note_deal(to_notation(inst))
     if inst.state().is_terminal():
         return
@@ -123,10 +128,10 @@ def check_explanation(inst: Instance, backend: str) -> None:
     done = inst.state().done
     assert not any(done >> k & 1 for k in core), "the core names only open tasks"
     history_tasks = [k for k in range(len(inst.tasks)) if done >> k & 1]
-    assert sub_deal_verdict(inst, core + history_tasks) is Verdict.UNWINNABLE
+    assert sub_deal_verdict(inst, core + history_tasks) in (Verdict.UNWINNABLE, None)
     for k in core:
         smaller = [j for j in core if j != k]
-        assert sub_deal_verdict(inst, smaller + history_tasks) is Verdict.WINNABLE, \
+        assert sub_deal_verdict(inst, smaller + history_tasks) in (Verdict.WINNABLE, None), \
             f"{got.explanation}: still unwinnable without {inst.deck.card(inst.tasks[k].card)}"
 
 
