@@ -68,16 +68,16 @@ def test_standard_deck_witness(order: list[int], task: int, owner: int) -> None:
     assert r.verdict is Verdict.WINNABLE or not published_verdict(inst)
 
 
-@settings(max_examples=10)
-@given(st.lists(st.integers(0, 8), min_size=4, max_size=4).filter(lambda k: sum(k) == 18),
-       st.integers(0, 8))
-def test_standard_deck_losing_family(k: list[int], tv: int) -> None:
+@settings(max_examples=6)
+@given(st.permutations([s for s in range(4) for _ in range(9)]), st.integers(0, 8))
+def test_standard_deck_losing_family(suits: list[int], tv: int) -> None:
     """Witteveen's S1-type deals (player 1 holds the lowest k_s cards of each suit): the
     verdict equals a budgeted oracle's when the oracle finishes."""
+    k = [suits[:18].count(s) for s in range(4)]
     order = [s * 9 + v for s in range(4) for v in range(k[s])]
     order += [c for c in range(36) if c not in order]
     inst = _nine(order, tv, 0)
-    want = crewcheck.solvers.exhaustive.ExhaustiveSolver().decide(inst, budget=Budget(seconds=5)).verdict
+    want = crewcheck.solvers.exhaustive.ExhaustiveSolver().decide(inst, budget=Budget(seconds=3)).verdict
     if want is not Verdict.UNKNOWN:
         assert published_verdict(inst) == (want is Verdict.WINNABLE), dumps(inst)
 
