@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -47,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (never raises for bad input)."""
+    if hasattr(signal, "SIGPIPE"):  # `crewcheck decide d.json | head` ends quietly
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -57,3 +61,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("crewcheck: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # a bug, not bad input: one line, the traceback on request
+        if os.environ.get("CREWCHECK_DEBUG"):
+            raise
+        print(f"crewcheck: internal error: {type(e).__name__}: {e} "
+              "(set CREWCHECK_DEBUG=1 for the traceback)", file=sys.stderr)
+        return EXIT_BACKEND

@@ -236,7 +236,7 @@ def run_backends(args: argparse.Namespace) -> int:
         return EXIT_OK
     for r in rows:
         state = "installed" if r["installed"] else "missing  "
-        exact = {True: "exact", False: "heuristic", None: "     "}[r["exact"]]
+        exact = {True: "exact", False: "heuristic"}.get(r["exact"], "")  # type: ignore[call-overload]
         detail = r["summary"] if r["installed"] else r["hint"]
         print(f"{r['name']:<20} {state}  {exact:<9}  {detail}")
     print(f"aliases: {', '.join(f'{a} -> {b}' for a, b in registry.ALIASES.items())}; "

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from crewcheck.errors import InvalidDealError
 from crewcheck.model.cards import Card, Deck
-from crewcheck.model.instance import Instance
+from crewcheck.model.instance import Instance, Lead
 from crewcheck.model.replay import Trick
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
@@ -67,7 +67,7 @@ def parse_deal(text: str) -> Instance:
     hands = tuple(deck.mask_of(h) for h in hands_cards)
     trump = fields.get("trump", "-")
     lead_text = fields.get("lead", "0")
-    lead = int(lead_text) if lead_text.isdigit() else lead_text
+    lead: Lead = int(lead_text) if lead_text.isdigit() else lead_text  # type: ignore[assignment]
     tasks = []
     for item in fields.get("tasks", "").split():
         card_text, _, rest = item.partition("@")

@@ -275,10 +275,9 @@ class Instance:
         p = len(self.hands)
         for n, c in enumerate(self.history):
             where = f"played[{n // p}].cards[{n % p}]"
-            if s.is_terminal():
-                outcome = s.outcome()
+            if s.end is not None:
                 return [(DealStatus.ILLEGAL_HISTORY, where,
-                         f"the game already ended ({outcome.describe(self)}) before this card")]
+                         f"the game already ended ({s.end.describe(self)}) before this card")]
             try:
                 s = s.apply(c)
             except IllegalPlayError as e:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from crewcheck.errors import IllegalPlayError
+from crewcheck.model.cards import Card
 
 if TYPE_CHECKING:
     from crewcheck.model.instance import Instance
@@ -116,7 +117,7 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
     tricks: list[Trick] = []
     order: list[int] = []  # completed tasks in their linear order
     completed: set[int] = set()
-    current: list = []
+    current: list[Card] = []
     if n_tasks == 0:
         if plays:
             raise IllegalPlayError("the game is won before any card is played (no tasks)")
@@ -174,6 +175,14 @@ def _owners(instance: Instance, assignment: Sequence[int] | None) -> list[int]:
     return list(assignment)
 
 
+def _kind_rank(token: str | None) -> tuple[str, int]:
+    """("number", 3) for "3", ("arrow", 2) for ">>", ("omega", 0)."""
+    assert token is not None
+    if token.isdigit():
+        return "number", int(token)
+    return ("arrow", len(token)) if token.startswith(">") else ("omega", 0)
+
+
 def _judge(instance: Instance, owner: list[int], group: list[int], winner: int,
            order: list[int], completed: set[int]) -> Outcome | None:
     """Record the tasks completed in one trick; return a losing outcome or ``None``."""
@@ -225,15 +234,8 @@ def _judge(instance: Instance, owner: list[int], group: list[int], winner: int,
                 ):
                     return Outcome(False, Termination.ORDER_VIOLATED, i)
     if instance.rules.order_rule == "strict":
-        toks = sorted((tasks[i].token for i in group if tasks[i].token is not None),
-                      key=lambda s: (s.isdigit(), int(s) if s.isdigit() else len(s)))
-        if len(toks) > 1:
-            same_kind = all(s.isdigit() for s in toks) or all(s.startswith(">") for s in toks)
-            ranks = [int(s) if s.isdigit() else len(s) for s in toks]
-            if not same_kind or any(b != a + 1 for a, b in zip(ranks, ranks[1:])):
-                bad = max((i for i in group if tasks[i].token is not None),
-                          key=lambda i: (tasks[i].token == "omega",
-                                         int(tasks[i].token) if tasks[i].token.isdigit()  # type: ignore[union-attr]
-                                         else len(tasks[i].token)))  # type: ignore[arg-type]
-                return Outcome(False, Termination.ORDER_VIOLATED, bad)
+        tokened = sorted((_kind_rank(tasks[i].token), i) for i in group if tasks[i].token is not None)
+        for ((kind_a, rank_a), _), ((kind_b, rank_b), i) in zip(tokened, tokened[1:]):
+            if kind_a != kind_b or kind_b == "omega" or rank_b != rank_a + 1:
+                return Outcome(False, Termination.ORDER_VIOLATED, i)
     return None

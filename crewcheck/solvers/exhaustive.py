@@ -32,7 +32,7 @@ from crewcheck.solvers.base import Answer, Budget, BudgetExceeded, Deadline, Ver
 
 __all__ = ["ExhaustiveSolver", "MAX_CARDS", "MAX_ASSIGNMENTS", "assignments"]
 
-MAX_CARDS = 24
+MAX_CARDS = 20
 """Largest number of cards still in hands that the oracle accepts without a budget."""
 MAX_ASSIGNMENTS = 2000
 
@@ -90,7 +90,7 @@ class ExhaustiveSolver:
                 line = search.run(instance.state())
                 return _answer(line, None, search.nodes)
             for seats in assignments(instance):
-                fixed = instance.with_assignment(seats).with_history(())
+                fixed = instance.with_history(()).with_assignment(seats)
                 state = fixed.initial_state()
                 for card in instance.history:  # the history may already fail this assignment
                     state = state.apply(card)
@@ -135,7 +135,7 @@ class _Search:
         if key in self.refuted:
             return False
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes & 1023 == 0 or self.deadline.nodes is not None:
             self.deadline.check(self.nodes)
         for card in iter_bits(state.legal_mask()):
             if self._win(state.apply(card), line):

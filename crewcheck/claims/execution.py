@@ -1,0 +1,193 @@
+"""Running chunked computations: inline, or through Dask, with a results store.
+
+A :class:`Job` is a list of JSON-able chunk parameters and a top-level
+function ``fn(params) -> JSON value``. An :class:`Executor` runs the chunks
+not yet in its :class:`~crewcheck.store.ResultStore`, either in this process
+or on a Dask cluster (a local one with one single-threaded worker per core,
+or an existing scheduler), shows a progress bar on stderr, and stores every
+finished chunk immediately so an interrupted run resumes where it stopped.
+
+Claims get the executor of the current ledger run from :func:`current`; the
+default executor runs inline with a throw-away store.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from crewcheck.store import ResultStore, canonical_key
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A chunked computation."""
+
+    namespace: str
+    """Store namespace: job name and version, e.g. ``"thm-3.15/exhaustive/v1"``."""
+    chunks: tuple[Mapping[str, Any], ...]
+    """JSON-able parameters of each chunk."""
+    fn: Callable[[Mapping[str, Any]], Any] = field(compare=False)
+    """Top-level (picklable) function computing one chunk."""
+    label: str = ""
+    """Progress-bar label."""
+
+
+class Executor:
+    """Run jobs inline or on Dask, caching chunk results in a store.
+
+    Parameters
+    ----------
+    store : ResultStore or None
+        Where finished chunks go; ``None`` keeps them in memory only.
+    workers : int or None
+        Dask workers for a local cluster; ``0`` or ``1`` without `scheduler`
+        runs inline. ``None`` means one per core when `use_dask` is set.
+    scheduler : str or None
+        Address of an existing Dask scheduler.
+    use_dask : bool
+        Whether to use Dask at all (``--full`` does by default).
+    processes : bool
+        Local cluster with worker processes (``False``: threads, for tests).
+    progress : bool
+        Show a tqdm progress bar on stderr.
+    """
+
+    def __init__(
+        self,
+        *,
+        store: ResultStore | None = None,
+        workers: int | None = None,
+        scheduler: str | None = None,
+        use_dask: bool = False,
+        processes: bool = True,
+        progress: bool = False,
+    ) -> None:
+        self.store = store if store is not None else ResultStore(":memory:")
+        self.workers = workers
+        self.scheduler = scheduler
+        self.use_dask = use_dask or scheduler is not None or (workers is not None and workers > 1)
+        self.processes = processes
+        self.progress = progress
+        self._client: Any = None
+        self._cluster: Any = None
+        self.chunks_run = 0
+        self.chunks_cached = 0
+
+    # -- Dask ----------------------------------------------------------------
+    def _get_client(self) -> Any:
+        if self._client is None:
+            try:
+                from distributed import Client, LocalCluster
+            except ImportError as exc:  # pragma: no cover - depends on install
+                raise RuntimeError('dask needs "distributed": pip install "crewcheck[prove]"') from exc
+            if self.scheduler is not None:
+                self._client = Client(self.scheduler)  # type: ignore[no-untyped-call, unused-ignore]
+            else:
+                n = self.workers or os.cpu_count() or 1
+                self._cluster = LocalCluster(  # type: ignore[no-untyped-call, unused-ignore]
+                    n_workers=n, threads_per_worker=1, processes=self.processes,
+                    dashboard_address=None,
+                )
+                self._client = Client(self._cluster)  # type: ignore[no-untyped-call, unused-ignore]
+        return self._client
+
+    def close(self) -> None:
+        """Shut down a local cluster if this executor started one."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- running ---------------------------------------------------------------
+    def _bar(self, job: Job, done: int) -> Any:
+        if not self.progress:
+            return None
+        try:
+            from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
+        except ImportError:  # pragma: no cover
+            return None
+        return tqdm(total=len(job.chunks), initial=done, desc=job.label or job.namespace,
+                    file=sys.stderr, leave=False, unit="chunk")
+
+    def run(self, job: Job) -> list[Any]:
+        """Return the result of every chunk of `job`, in chunk order."""
+        keys = [canonical_key(c) for c in job.chunks]
+        cached = self.store.get_many(job.namespace)
+        results: dict[str, Any] = {k: cached[k] for k in keys if k in cached}
+        todo = [(k, c) for k, c in zip(keys, job.chunks) if k not in results]
+        self.chunks_cached += len(keys) - len(todo)
+        bar = self._bar(job, len(keys) - len(todo))
+        try:
+            if todo and self.use_dask:
+                from distributed import as_completed
+
+                client = self._get_client()
+                futures = {client.submit(_timed, job.fn, c, pure=False): k for k, c in todo}
+                for fut in as_completed(futures):  # type: ignore[no-untyped-call, unused-ignore]
+                    value, seconds = fut.result()
+                    k = futures[fut]
+                    self.store.put(job.namespace, k, value, seconds=seconds)
+                    results[k] = value
+                    self.chunks_run += 1
+                    if bar is not None:
+                        bar.update(1)
+            else:
+                for k, c in todo:
+                    value, seconds = _timed(job.fn, c)
+                    self.store.put(job.namespace, k, value, seconds=seconds)
+                    results[k] = value
+                    self.chunks_run += 1
+                    if bar is not None:
+                        bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
+        return [results[k] for k in keys]
+
+
+def _timed(fn: Callable[[Mapping[str, Any]], Any], params: Mapping[str, Any]) -> tuple[Any, float]:
+    start = time.perf_counter()
+    value = fn(params)
+    return value, time.perf_counter() - start
+
+
+_CURRENT: contextvars.ContextVar[Executor | None] = contextvars.ContextVar("crewcheck_executor", default=None)
+
+
+def current() -> Executor:
+    """Return the executor of the running ledger (inline by default)."""
+    ex = _CURRENT.get()
+    if ex is None:
+        ex = Executor()
+        _CURRENT.set(ex)
+    return ex
+
+
+@contextlib.contextmanager
+def using(executor: Executor) -> Iterator[Executor]:
+    """Make `executor` the current one inside a ``with`` block."""
+    token = _CURRENT.set(executor)
+    try:
+        yield executor
+    finally:
+        _CURRENT.reset(token)
+
+
+def run_job(namespace: str, fn: Callable[[Mapping[str, Any]], Any], chunks: Sequence[Mapping[str, Any]], *, label: str = "") -> list[Any]:
+    """Run a job on the current executor (shorthand used by the claims)."""
+    return current().run(Job(namespace, tuple(chunks), fn, label))

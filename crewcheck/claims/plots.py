@@ -1,0 +1,64 @@
+"""Plots for ``docs/claims.md`` (matplotlib, optional)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+from crewcheck.claims.base import Verdict
+
+
+def write_plots(verdicts: Sequence[Verdict], docs: Path) -> dict[str, str]:
+    """Write PNGs under `docs` and return ``{claim id: relative path}``.
+
+    Returns an empty mapping when matplotlib is not installed.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return {}
+    out: dict[str, str] = {}
+    for v in verdicts:
+        comp = v.computation
+        if comp is None:
+            continue
+        if v.claim.id == "witteveen-cor-3.21":
+            by_n = {int(k): x for k, x in comp.value("losing_by_values").items()}
+            ns = sorted(by_n)
+            frac = [100 * by_n[n] / (n * math.comb(4 * n, 2 * n)) for n in ns]
+            fig, ax = plt.subplots(figsize=(6, 3.5))
+            ax.plot(ns, frac, marker="o")
+            ax.set_xlabel("values per suit n (4 suits, 2n cards each)")
+            ax.set_ylabel("losing games (%)")
+            ax.set_title("2-player 1-task games (Witteveen's rules): losing share")
+            ax.grid(alpha=0.3)
+            name = "claims-losing-by-values.png"
+            fig.tight_layout()
+            fig.savefig(docs / name, dpi=110)
+            plt.close(fig)
+            out[v.claim.id] = name
+        if v.claim.id.startswith("dejong-fig-3"):
+            try:
+                curve = comp.value("curve")
+            except KeyError:
+                continue
+            if not curve:
+                continue
+            xs = sorted(int(k) for k in curve)
+            fig, ax = plt.subplots(figsize=(6, 3.5))
+            ax.plot(xs, [100 * curve[str(x)] if str(x) in curve else 100 * curve[x] for x in xs], marker="o")
+            ax.set_xlabel("number of tasks")
+            ax.set_ylabel("winnable (%)")
+            ax.set_ylim(0, 101)
+            ax.set_title(v.claim.id)
+            ax.grid(alpha=0.3)
+            name = f"claims-{v.claim.id}.png"
+            fig.tight_layout()
+            fig.savefig(docs / name, dpi=110)
+            plt.close(fig)
+            out[v.claim.id] = name
+    return out

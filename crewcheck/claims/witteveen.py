@@ -1,0 +1,306 @@
+"""Claims from Witteveen's thesis, section 3 (seed ``000``).
+
+Every value here is computed; the paper's numbers appear only as the claims'
+``expected`` values in :mod:`crewcheck.claims.registry`.
+
+References
+----------
+.. [1] E. Witteveen, "The Crew, a Strategy Analysis", Leiden bachelor thesis,
+   seed ``000``, §3.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from crewcheck.claims import bijection, burnside, characterisation, jobs
+from crewcheck.claims.base import Computation, Mode, Value
+from crewcheck.claims.execution import run_job
+
+VALUES = 9
+SUITS = 4
+TYPE_NAMES = {
+    (1, 1, 1, 1): "identity",
+    (2, 1, 1): "transposition",
+    (3, 1): "3-cycle",
+    (4,): "4-cycle",
+    (2, 2): "double swap",
+}
+
+RULE_NOTES = ((
+    "Rules differ from the rulebook (Reiber appendix, seed 002; Witteveen §2): Witteveen's "
+    "2-player game has no rocket (trump) cards, player 1 always leads the first trick "
+    "(rulebook: the holder of rocket 4, the commander), the single task is given to player 1 "
+    "(no selection phase), and communication and the distress signal are not used."
+),)
+
+
+# -- Thm 3.12 ----------------------------------------------------------------
+def paper_burnside_terms() -> dict[str, int]:
+    """Evaluate the fixed-point sums of the proof of Thm 3.12 exactly as printed."""
+    c = math.comb
+    return {
+        "identity": c(36, 1) * c(36, 18),
+        "transposition": 6 * sum(c(18, 1) * c(9, i) * c(18, 18 - 2 * i) for i in range(10)),
+        "3-cycle": 8 * sum(c(9, 1) * c(9, i) * c(9, 18 - 3 * i) for i in range(3, 7)),
+        "4-cycle and double swap": 9 * 0,
+    }
+
+
+def thm_3_12(mode: Mode) -> Computation:
+    """Burnside count of 2-player 1-task games up to suit permutation."""
+    by_type = burnside.fixed_points_by_cycle_type(SUITS, VALUES)
+    terms = {TYPE_NAMES[ct]: count * fp for ct, (count, fp) in by_type.items()}
+    total = sum(terms.values())
+    orbits = total // math.factorial(SUITS)
+    printed = paper_burnside_terms()
+    printed_orbits = sum(printed.values()) // 24
+    max_values = 4 if mode == "quick" else 5
+    brute: dict[str, Any] = {}
+    method_ok = True
+    for n in range(1, max_values + 1):
+        games, orbit_count, fixed = burnside.brute_force_orbits(SUITS, n)
+        formula = burnside.fixed_points_by_cycle_type(SUITS, n)
+        per_type = {TYPE_NAMES[ct]: sorted(set(v)) for ct, v in fixed.items()}
+        agree = orbit_count == burnside.burnside_orbits(SUITS, n) and all(
+            set(v) == {formula[ct][1]} for ct, v in fixed.items()
+        )
+        method_ok &= agree
+        brute[f"4x{n}"] = {"games": games, "orbits": orbit_count, "fixed_points": per_type, "agrees": agree}
+    values = (
+        Value("orbits", orbits, "Burnside's lemma over all 24 suit permutations; each |X^g| "
+              "counted from g's cycle structure (task suit fixed by g; P1 a union of equal "
+              "value sets on each cycle: coefficient of x^18 in prod (1+x^len)^9)"),
+        Value("sum_fixed_points", total, "sum of |X^g| over the 24 permutations"),
+        Value("terms", terms, "per cycle type: (number of permutations) x (fixed points each)"),
+        Value("fixed_points_each", {TYPE_NAMES[ct]: fp for ct, (_, fp) in by_type.items()},
+              "fixed games of one permutation of each cycle type"),
+        Value("paper_terms_evaluated", printed, "the proof's sums transcribed and evaluated exactly"),
+        Value("paper_formula_orbits", printed_orbits, "(sum of the proof's sums, evaluated) / 24"),
+        Value("brute_force", brute, f"every game of a 4-suit deck with 1..{max_values} values "
+              "enumerated, canonicalised under all 24 relabellings (distinct minima counted); "
+              "fixed points counted by comparing each game with its image"),
+    )
+    if not method_ok:
+        return Computation(values, holds=False, evidence="brute-force orbit count disagrees with Burnside")
+    wrong = [k for k in terms if k in printed and terms[k] != printed[k]]
+    evidence = (
+        f"corrected value {orbits:,} (sum of fixed points {total:,}). The proof's own sums evaluate "
+        f"to {printed_orbits:,} orbits; per cycle type the computed terms are "
+        + ", ".join(f"{k} {v:,}" for k, v in terms.items())
+        + "." + (" Terms that differ from the evaluated printed sums: " + ", ".join(wrong) if wrong else "")
+        + " 4-cycles and double swaps fix no game (checked by brute force: the task suit moves), "
+        "so the paper's '9 · 0' is right."
+    )
+    return Computation(values, holds=None, evidence=evidence)
+
+
+# -- Lemma 3.13 --------------------------------------------------------------
+def lemma_3_13(mode: Mode) -> Computation:
+    """Number of games with the task suit fixed."""
+    counted = characterisation.count_classes(VALUES)["games"]
+    brute = {}
+    for n in range(1, 5 if mode == "quick" else 6):
+        hands = burnside.all_hands(SUITS * n, 2 * n).size
+        brute[f"4x{n}"] = {"enumerated": n * hands,
+                           "formula": burnside.task_suit_fixed_games(SUITS, n),
+                           "total_over_4": burnside.total_games(SUITS, n) // SUITS}
+    ok = all(len(set(v.values())) == 1 for v in brute.values())
+    values = (
+        Value("games", counted, "sum over the 9 task values and every holding of every suit "
+              "(per-suit holdings combined by convolution, card total 18)"),
+        Value("formula", burnside.task_suit_fixed_games(SUITS, VALUES), "values x C(36, 18)"),
+        Value("all_games_over_4", burnside.total_games(SUITS, VALUES) // SUITS,
+              "all 36 x C(36,18) games divided by the 4 task suits"),
+        Value("small_decks", brute, "enumerated hands x task values vs the formula"),
+    )
+    return Computation(values, holds=None if ok else False,
+                       evidence="" if ok else "enumeration disagrees with the formula on a small deck")
+
+
+# -- Thm 3.17 / 3.20 / Cor 3.21 ----------------------------------------------
+def _classes(mode: Mode) -> tuple[dict[str, int], dict[str, int]]:
+    return characterisation.count_classes(VALUES), characterisation.paper_sums()
+
+
+def thm_3_17(mode: Mode) -> Computation:
+    """S1 and S2: losing games with the task card in player 1's hand."""
+    counts, sums = _classes(mode)
+    return Computation((
+        Value("S1", counts["S1"], "games satisfying Cor 3.16 without a directly winning card and "
+              "not Formula 3, counted by per-suit holdings + convolution"),
+        Value("S2", counts["S2"], "games satisfying Cor 3.16 and Formula 3, counted the same way"),
+        Value("paper_S1", sums["S1"], "sum (4) as printed, evaluated"),
+        Value("paper_S2", sums["S2"], "sum (5) evaluated with the bounds derived in the proof"),
+    ), holds=None if (sums["S1"], sums["S2"]) == (counts["S1"], counts["S2"]) else False,
+        evidence="" if sums["S1"] == counts["S1"] and sums["S2"] == counts["S2"] else
+        f"the printed sums ({sums['S1']}, {sums['S2']}) differ from the count ({counts['S1']}, {counts['S2']})")
+
+
+def thm_3_20(mode: Mode) -> Computation:
+    """S3 and S4: losing games with the task card in player 2's hand."""
+    counts, sums = _classes(mode)
+    return Computation((
+        Value("S3", counts["S3"], "games satisfying Cor 3.19 without a directly winning card and "
+              "with a player-1 majority, counted by per-suit holdings + convolution"),
+        Value("S4", counts["S4"], "games satisfying Cor 3.19 with no player-1 majority, same count"),
+        Value("paper_S3", sums["S3"], "sum (6) as printed, evaluated"),
+        Value("paper_S4", sums["S4"], "sum (7) as printed, evaluated"),
+    ), holds=None if (sums["S3"], sums["S4"]) == (counts["S3"], counts["S4"]) else False,
+        evidence="" if (sums["S3"], sums["S4"]) == (counts["S3"], counts["S4"]) else
+        f"the printed sums ({sums['S3']}, {sums['S4']}) differ from the count ({counts['S3']}, {counts['S4']})")
+
+
+def cor_3_21(mode: Mode) -> Computation:
+    """Total losing games and the winnable percentage."""
+    counts, sums = _classes(mode)
+    losing, games = counts["losing"], counts["games"]
+    by_n = {n: characterisation.count_classes(n)["losing"] for n in range(1, VALUES + 1)}
+    return Computation((
+        Value("losing", losing, "S1+S2+S3+S4 from the per-suit holding count (task suit fixed)"),
+        Value("winnable", games - losing, "all games counted minus losing"),
+        Value("winnable_percent", round(100 * (games - losing) / games, 2), "rounded to 2 decimals"),
+        Value("paper_sums_total", sums["losing"], "the four printed sums, evaluated"),
+        Value("losing_by_values", by_n, "same count for 4 suits x n values, n = 1..9"),
+    ), holds=None)
+
+
+# -- Thm 3.15 / 3.18 ---------------------------------------------------------
+def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, Any]:
+    """Run (or fetch from the store) the exhaustive and sampled checks."""
+    quick = mode == "quick"
+    max_n = 4 if quick else 5
+    parts = {1: 1, 2: 1, 3: 1, 4: 1, 5: 2}
+    exhaustive = {}
+    for n in range(1, max_n + 1):
+        chunks = [{"n": n, "tv": tv, "part": p, "parts": parts[n], "decider": decider}
+                  for tv in range(1, n + 1) for p in range(parts[n])]
+        exhaustive[n] = jobs.merge(run_job(f"witteveen-char/exhaustive/{decider}/v2", jobs.exhaustive_chunk,
+                                           chunks, label=f"exhaustive 4x{n}"))
+    uniform_chunks, uniform_size = (2, 1000) if quick else (100, 10_000)
+    uniform = jobs.merge(run_job(
+        f"witteveen-char/uniform9/{decider}/v2", jobs.sample_chunk,
+        [{"n": 9, "seed": 0, "index": i, "size": uniform_size, "decider": decider} for i in range(uniform_chunks)],
+        label="uniform 4x9"))
+    losing_chunks, losing_size = (2, 10) if quick else (50, 20)
+    losing = jobs.merge(run_job(
+        f"witteveen-char/losing9/{decider}/v2", jobs.losing_sample_chunk,
+        [{"n": 9, "seed": 0, "index": i, "size": losing_size, "decider": decider} for i in range(losing_chunks)],
+        label="losing-conditioned 4x9"))
+    down = None
+    if not quick:
+        down = jobs.merge(run_job(
+            f"witteveen-char/downsets9/{decider}/v2", jobs.down_set_chunk,
+            [{"n": 9, "tv": tv, "decider": decider} for tv in range(1, 10)], label="down-sets 4x9"))
+    project = {}
+    if decider == "reference":
+        from crewcheck.claims.jobs import _deciders
+
+        for name in _deciders():
+            if not name.startswith("project-"):
+                continue
+            # The oracle takes ~25 ms per 4x4 game: all of 4x1..4x3, and in --full
+            # every 8th hand of 4x4 (a fixed stride, all task values).
+            for n in range(1, (3 if quick else 4) + 1):
+                split = 8 if n == 4 else 1
+                chunks = [{"n": n, "tv": tv, "part": 0, "parts": split, "decider": name}
+                          for tv in range(1, n + 1)]
+                label = f"{name} 4x{n}" + (" (every 8th hand)" if split > 1 else "")
+                project[label] = jobs.merge(run_job(
+                    f"witteveen-char/exhaustive/{name}/v2", jobs.exhaustive_chunk, chunks, label=label))
+    return {"exhaustive": exhaustive, "uniform": uniform, "losing": losing, "down_sets": down,
+            "project": project}
+
+
+def _char_claim(case: str, mode: Mode) -> Computation:
+    res = characterisation_check(mode)
+    parts = [(f"exhaustive 4x{n}", r) for n, r in res["exhaustive"].items()]
+    parts += [("uniform sample 4x9", res["uniform"]), ("losing-conditioned sample 4x9", res["losing"])]
+    if res["down_sets"] is not None:
+        parts.append(("all down-set deals 4x9 (contain every S1/S3 game)", res["down_sets"]))
+    parts += [(f"exhaustive {name} (crewcheck.decide)", r) for name, r in res["project"].items()]
+    table = {name: r[case] for name, r in parts}
+    disagree = sum(r["disagree"] for r in table.values())
+    examples = [e for _, r in parts for e in r["examples"]
+                if (e["hand1"] >> (e["task_value"] - 1) & 1) == (case == "A")]
+    values = (
+        Value("checked", table, f"per set: games with the task in player {1 if case == 'A' else 2}'s "
+              "hand, losing by the exact search (the claims' reference search, or crewcheck.decide "
+              "where named), losing by the characterisation, disagreements, unknown verdicts"),
+        Value("disagreements", disagree, "games where search and characterisation differ"),
+    )
+    if disagree:
+        path = _save_counterexample(f"witteveen-thm-{'3.15' if case == 'A' else '3.18'}", examples[0])
+        return Computation(values, holds=False, counterexample=path,
+                           evidence=f"{disagree} disagreements, e.g. {examples[:3]}")
+    return Computation(values, holds=True, evidence="no disagreement between the exact search and the characterisation")
+
+
+COUNTEREXAMPLES = Path("models") / "counterexamples"
+"""Where refuting games are written (relative to the working directory)."""
+
+
+def _save_counterexample(claim_id: str, example: dict[str, Any]) -> str:
+    """Write a disagreement as a deal file; return its path."""
+    from crewcheck.claims.solver_bridge import instance_dict
+
+    deal = instance_dict(example["hand1"], example["task_value"] - 1, example["values"], SUITS)
+    deal["name"] = f"{claim_id}-counterexample"
+    deal["comment"] = (f"exact search says {'winnable' if example['search_winnable'] else 'unwinnable'}, "
+                       f"the characterisation says {example['class'] or 'winnable'}")
+    COUNTEREXAMPLES.mkdir(parents=True, exist_ok=True)
+    path = COUNTEREXAMPLES / f"{claim_id}-{example['values']}x4-{example['hand1']:x}-{example['task_value']}.json"
+    path.write_text(json.dumps(deal, indent=2) + "\n")
+    return str(path)
+
+
+def thm_3_15(mode: Mode) -> Computation:
+    """Characterisation of winnable games, task card in player 1's hand."""
+    return _char_claim("A", mode)
+
+
+def thm_3_18(mode: Mode) -> Computation:
+    """Characterisation of winnable games, task card in player 2's hand."""
+    return _char_claim("B", mode)
+
+
+# -- Thm 3.23 ----------------------------------------------------------------
+def thm_3_23(mode: Mode) -> Computation:
+    """The complement-and-swap map is a bijection from S2 onto S4."""
+    ns = range(2, 8) if mode == "quick" else range(2, 10)
+    chunks: list[dict[str, Any]] = []
+    for n in ns:
+        for cls in ("S2", "S4"):
+            chunks += [{"cls": cls, "n": n, "tv": tv} for tv in range(1, n + 1)]
+    if mode == "quick":
+        # n = 9 only for task values 3 (S2) and 7 (S4), which the map pairs up.
+        chunks += [{"cls": "S2", "n": 9, "tv": 3}, {"cls": "S4", "n": 9, "tv": 7}]
+    results = run_job("witteveen-bijection/v2", bijection.check_bijection_chunk, chunks, label="bijection")
+    per_n: dict[int, dict[str, int]] = {}
+    example = None
+    for c, r in zip(chunks, results):
+        rec = per_n.setdefault(c["n"], {"S2": 0, "S4": 0, "wrong_class": 0, "wrong_image": 0, "not_involution": 0})
+        rec[c["cls"]] += r["games"]
+        for k in ("wrong_class", "wrong_image", "not_involution"):
+            rec[k] += r[k]
+        example = example or r["example"]
+    bad = any(v["wrong_class"] or v["wrong_image"] or v["not_involution"] or v["S2"] != v["S4"]
+              for v in per_n.values())
+    values = (
+        Value("enumerated", per_n, "S2 and S4 enumerated explicitly for 4 suits x n values; every game "
+              "re-classified, mapped, and its image classified; map applied twice"),
+        Value("is_bijection", not bad, "every game of each set maps into the other set and the "
+              "map is an involution (so injective both ways between finite sets)"),
+        Value("verified", f"complete for n = {min(ns)}..{max(ns)}" + (
+            "; n = 9 only for task values 3 <-> 7" if mode == "quick" else ""), "coverage"),
+        Value("size_at_9", per_n.get(9, {}).get("S2"), "games enumerated in S2 at n = 9"),
+    )
+    if bad:
+        return Computation(values, holds=False, evidence=f"map fails, e.g. {example}")
+    return Computation(values, holds=True, evidence=(
+        "every S2 game maps into S4 and every S4 game into S2, and the map is an involution, "
+        f"so it is a bijection for n = {min(ns)}..{max(ns)}"
+        + (" (n = 9 partially in quick mode)" if mode == "quick" else "")))

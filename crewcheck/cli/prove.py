@@ -1,0 +1,157 @@
+"""crewcheck prove: recompute the published claims and print the ledger.
+
+Each claim is re-derived by independent computation and judged CONFIRMED,
+REFUTED (with the corrected value or a counterexample) or OPEN (with a
+reason). Exit status: 0 when every verdict matches the established one, 1
+when one changed, 3 when a claim could not finish, 2 on usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+DESCRIPTION = __doc__
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register the ``prove`` subcommand on an argparse `subparsers` object."""
+    parser: argparse.ArgumentParser = subparsers.add_parser("prove", help="recompute the published claims",
+                                   description=DESCRIPTION,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_arguments(parser)
+    parser.set_defaults(func=run)
+    return parser
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Hook used by :mod:`crewcheck.cli` (one subcommand: ``prove``)."""
+    add_parser(subparsers)
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("claims", nargs="*", metavar="CLAIM",
+                        help="claim ids or id prefixes (default: all); see --list")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--quick", dest="mode", action="store_const", const="quick",
+                      help="bounded checks, a few minutes in total (default)")
+    mode.add_argument("--full", dest="mode", action="store_const", const="full",
+                      help="the real thing: large enumerations and samples, run through Dask")
+    parser.set_defaults(mode="quick")
+    parser.add_argument("--json", action="store_true", help="write one JSON object to stdout")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="Dask workers of the local cluster (default: one per core with "
+                        "--full; --quick runs in-process unless N > 1)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDR",
+                        help="address of an existing Dask scheduler (default: start a local cluster)")
+    parser.add_argument("--store", default=None, metavar="PATH",
+                        help="results store for finished chunks (default: .crewcheck-cache/results.sqlite)")
+    parser.add_argument("--no-store", action="store_true", help="keep chunk results in memory only")
+    parser.add_argument("--docs", default=None, metavar="DIR",
+                        help="write claims.md, claims-ledger.json and plots to DIR (default: docs/ "
+                        "when every claim is run)")
+    parser.add_argument("--no-docs", action="store_true", help="do not write docs")
+    parser.add_argument("--record", action="store_true",
+                        help="record the computed verdicts as the established ones")
+    parser.add_argument("--list", action="store_true", help="list the claims and exit")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def _select(names: list[str]) -> list[Any]:
+    from crewcheck.claims.registry import CLAIMS, UnknownClaimError
+
+    if not names:
+        return list(CLAIMS)
+    chosen = []
+    for name in names:
+        matches = [c for c in CLAIMS if c.id == name] or [c for c in CLAIMS if c.id.startswith(name)]
+        if not matches:
+            raise UnknownClaimError(f"unknown claim '{name}'; available: {', '.join(c.id for c in CLAIMS)}")
+        chosen += [c for c in matches if c not in chosen]
+    return chosen
+
+
+def _error(args: argparse.Namespace, message: str) -> int:
+    if getattr(args, "json", False):
+        print(json.dumps({"error": {"type": "usage", "message": message}}))
+    else:
+        print(f"crewcheck: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``prove`` with parsed `args`; return the exit status."""
+    from crewcheck.claims import ledger
+    from crewcheck.claims.execution import Executor, using
+    from crewcheck.claims.plots import write_plots
+    from crewcheck.claims.registry import CLAIMS, UnknownClaimError
+    from crewcheck.store import DEFAULT_PATH, ResultStore
+
+    try:
+        claims = _select(args.claims)
+    except UnknownClaimError as exc:
+        return _error(args, str(exc))
+    if args.list:
+        for c in claims:
+            print(f"{c.id:<22} {c.source:<30} {c.statement}")
+        return 0
+    if args.workers is not None and args.workers < 0:
+        return _error(args, "--workers must be at least 0")
+    store = ResultStore(":memory:" if args.no_store else (args.store or DEFAULT_PATH))
+    use_dask = args.mode == "full" and args.workers not in (0, 1)
+    executor = Executor(store=store, workers=args.workers, scheduler=args.scheduler,
+                        use_dask=use_dask, progress=not args.no_progress and sys.stderr.isatty())
+    start = time.perf_counter()
+    try:
+        with using(executor):
+            verdicts = ledger.run(claims, args.mode)
+    finally:
+        executor.close()
+        store.close()
+    wall = time.perf_counter() - start
+    run_info = {
+        "mode": args.mode,
+        "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "wall_seconds": round(wall, 1),
+        "executor": ("dask " + (args.scheduler or f"local cluster, {args.workers or os.cpu_count()} workers"))
+        if executor.use_dask else "in-process",
+        "chunks_run": executor.chunks_run,
+        "chunks_from_store": executor.chunks_cached,
+        "claims": [c.id for c in claims],
+    }
+    document = ledger.to_json(verdicts, run_info)
+    docs_dir = None if args.no_docs else (Path(args.docs) if args.docs else
+                                         (Path("docs") if len(claims) == len(CLAIMS) else None))
+    if docs_dir is not None:
+        docs_dir.mkdir(parents=True, exist_ok=True)
+        plots = write_plots(verdicts, docs_dir)
+        (docs_dir / "claims.md").write_text(ledger.render_markdown(verdicts, run_info, plots))
+        (docs_dir / "claims-ledger.json").write_text(json.dumps(document, indent=2) + "\n")
+    if args.record:
+        ledger.save_established(verdicts)
+    if args.json:
+        print(json.dumps(document))
+    else:
+        print(ledger.render_table(verdicts))
+        print(f"\n{len(verdicts)} claims, {wall:.1f} s wall ({run_info['executor']}, "
+              f"{executor.chunks_run} chunks run, {executor.chunks_cached} from the store)")
+    return 0 if args.record else ledger.exit_code(verdicts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Standalone entry point: ``python -m crewcheck.cli.prove [args]``."""
+    parser = argparse.ArgumentParser(prog="crewcheck prove", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_arguments(parser)
+    args = parser.parse_args(argv)
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
