@@ -63,6 +63,7 @@ import os
 import time
 from typing import Any, ClassVar
 
+from crewcheck.model.analysis import refutation
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
 from crewcheck.model.tasks import TokenKind, token_kind
@@ -180,6 +181,9 @@ class SearchSolver:
             won = state.end.won
             return Answer(Verdict.WINNABLE if won else Verdict.UNWINNABLE, () if won else None,
                           state.owners if won else None)
+        why = refutation(state)  # cheap sound necessary conditions (crewcheck.model.analysis)
+        if why is not None:
+            return Answer(Verdict.UNWINNABLE, extra={"refuted_before_search": True}, explanation=why)
         pure = self.pure or os.environ.get("CREWCHECK_PURE_KERNEL", "") in ("1", "true", "yes")
         if not pure and self.warm_start and not _kernel.is_loaded():
             # the compiled kernel is not loaded in this process yet (~1 s): try the plain

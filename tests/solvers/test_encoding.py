@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, example, given, note, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from crewcheck.api import check_witness, decide
@@ -24,7 +24,7 @@ from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.encoding import Formula, decode, encode
 from crewcheck.solvers.encoding_cnf import to_cnf
 from crewcheck.solvers.exhaustive import ExhaustiveSolver, _Search, assignments
-from tests.strategies import instances
+from tests.strategies import note_deal, instances
 
 COUNTEREXAMPLES = Path(__file__).resolve().parents[2] / "models" / "counterexamples"
 
@@ -70,7 +70,7 @@ def save_counterexample(inst: Instance, backend: str, expected: Verdict) -> Path
 
 def check_against_oracle(inst: Instance, backend: str) -> None:
     """``backend`` agrees with the oracle; its witness (if any) passed the replay checker."""
-    note(to_notation(inst))
+    note_deal(to_notation(inst))
     if inst.state().is_terminal():
         return
     want = oracle(inst)
@@ -111,7 +111,7 @@ def core_of(inst: Instance, explanation: str) -> list[int]:
 def check_explanation(inst: Instance, backend: str) -> None:
     """On an unwinnable fixed, untokened deal: the reported tasks alone already lose, and
     dropping any one of them wins (the core is minimal)."""
-    note(to_notation(inst))
+    note_deal(to_notation(inst))
     if inst.state().is_terminal():
         return
     got = decide(inst, backend=backend)
@@ -191,7 +191,7 @@ def test_pure_cnf_with_pysat_agrees_with_the_oracle(inst: Instance, solver: str)
     """The pure CNF, solved by a plain SAT solver (CaDiCaL / Glucose via PySAT), is
     satisfiable exactly when the oracle says winnable, and its model decodes to a line the
     replay checker accepts."""
-    note(to_notation(inst))
+    note_deal(to_notation(inst))
     if inst.state().is_terminal():
         return
     sat, plays, assignment = solve_with_pysat(inst, solver)
@@ -243,7 +243,7 @@ def test_explanations_are_minimal_under_every_rule(inst: Instance) -> None:
     (minimal with respect to the encoding's sub-deal semantics)."""
     pytest.importorskip("z3")
     pysat_solvers = pytest.importorskip("pysat.solvers")
-    note(to_notation(inst))
+    note_deal(to_notation(inst))
     if inst.state().is_terminal():
         return
     got = decide(inst, backend="z3")

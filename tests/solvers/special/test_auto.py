@@ -6,7 +6,8 @@ import pytest
 
 import crewcheck
 from crewcheck.formats.deal_json import loads
-from crewcheck.solvers.special import CONFIRMED, UNCONFIRMED, auto_backend
+from crewcheck.api import choose_backend as auto_backend
+from crewcheck.solvers.special import CONFIRMED, UNCONFIRMED
 
 
 def test_picks_special_decider() -> None:
