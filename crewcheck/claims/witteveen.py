@@ -178,22 +178,22 @@ def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, 
     for n in range(1, max_n + 1):
         chunks = [{"n": n, "tv": tv, "part": p, "parts": parts[n], "decider": decider}
                   for tv in range(1, n + 1) for p in range(parts[n])]
-        exhaustive[n] = jobs.merge(run_job(f"witteveen-char/exhaustive/{decider}/v2", jobs.exhaustive_chunk,
+        exhaustive[n] = jobs.merge(run_job(f"witteveen-char/exhaustive/{decider}/v3", jobs.exhaustive_chunk,
                                            chunks, label=f"exhaustive 4x{n}"))
     uniform_chunks, uniform_size = (2, 1000) if quick else (100, 10_000)
     uniform = jobs.merge(run_job(
-        f"witteveen-char/uniform9/{decider}/v2", jobs.sample_chunk,
+        f"witteveen-char/uniform9/{decider}/v3", jobs.sample_chunk,
         [{"n": 9, "seed": 0, "index": i, "size": uniform_size, "decider": decider} for i in range(uniform_chunks)],
         label="uniform 4x9"))
     losing_chunks, losing_size = (2, 10) if quick else (50, 20)
     losing = jobs.merge(run_job(
-        f"witteveen-char/losing9/{decider}/v2", jobs.losing_sample_chunk,
+        f"witteveen-char/losing9/{decider}/v3", jobs.losing_sample_chunk,
         [{"n": 9, "seed": 0, "index": i, "size": losing_size, "decider": decider} for i in range(losing_chunks)],
         label="losing-conditioned 4x9"))
     down = None
     if not quick:
         down = jobs.merge(run_job(
-            f"witteveen-char/downsets9/{decider}/v2", jobs.down_set_chunk,
+            f"witteveen-char/downsets9/{decider}/v3", jobs.down_set_chunk,
             [{"n": 9, "tv": tv, "decider": decider} for tv in range(1, 10)], label="down-sets 4x9"))
     project = {}
     if decider == "reference":
@@ -210,7 +210,7 @@ def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, 
                           for tv in range(1, n + 1)]
                 label = f"{name} 4x{n}" + (" (every 8th hand)" if split > 1 else "")
                 project[label] = jobs.merge(run_job(
-                    f"witteveen-char/exhaustive/{name}/v2", jobs.exhaustive_chunk, chunks, label=label))
+                    f"witteveen-char/exhaustive/{name}/v3", jobs.exhaustive_chunk, chunks, label=label))
     return {"exhaustive": exhaustive, "uniform": uniform, "losing": losing, "down_sets": down,
             "project": project}
 
@@ -224,8 +224,7 @@ def _char_claim(case: str, mode: Mode) -> Computation:
     parts += [(f"exhaustive {name} (crewcheck.decide)", r) for name, r in res["project"].items()]
     table = {name: r[case] for name, r in parts}
     disagree = sum(r["disagree"] for r in table.values())
-    examples = [e for _, r in parts for e in r["examples"]
-                if (e["hand1"] >> (e["task_value"] - 1) & 1) == (case == "A")]
+    examples = [e for _, r in parts for e in r["examples"] if e["case"] == case]
     values = (
         Value("checked", table, f"per set: games with the task in player {1 if case == 'A' else 2}'s "
               "hand, losing by the exact search (the claims' reference search, or crewcheck.decide "
@@ -233,7 +232,8 @@ def _char_claim(case: str, mode: Mode) -> Computation:
         Value("disagreements", disagree, "games where search and characterisation differ"),
     )
     if disagree:
-        path = _save_counterexample(f"witteveen-thm-{'3.15' if case == 'A' else '3.18'}", examples[0])
+        path = _save_counterexample(f"witteveen-thm-{'3.15' if case == 'A' else '3.18'}", examples[0]) \
+            if examples else None
         return Computation(values, holds=False, counterexample=path,
                            evidence=f"{disagree} disagreements, e.g. {examples[:3]}")
     return Computation(values, holds=True, evidence="no disagreement between the exact search and the characterisation")
