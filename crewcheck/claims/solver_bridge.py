@@ -40,7 +40,8 @@ def _backends() -> tuple[str, ...]:
     from crewcheck.solvers import registry
 
     avail = registry.available()
-    return tuple(n for n in ("exhaustive", "search") if n in registry.BACKENDS and avail.get(n) is None)
+    wanted = ("exhaustive", "search", "two_player_one_task")
+    return tuple(n for n in wanted if n in registry.BACKENDS and avail.get(n) is None)
 
 
 def make_decider(backend: str) -> Callable[[int, int, int, int], bool | None]:

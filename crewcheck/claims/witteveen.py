@@ -169,6 +169,22 @@ def cor_3_21(mode: Mode) -> Computation:
 
 
 # -- Thm 3.15 / 3.18 ---------------------------------------------------------
+PROJECT_PLAN: dict[str, dict[str, dict[str, Any]]] = {
+    # The oracle takes ~25 ms per 4x4 game and refuses more than 20 cards.
+    "exhaustive": {"quick": {"exhaustive": [(1, 1), (2, 1), (3, 1)]},
+                   "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 8)]}},
+    "search": {"quick": {"exhaustive": [(1, 1), (2, 1), (3, 1)], "uniform9": (1, 200), "losing9": (1, 5)},
+               "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 1)], "uniform9": (10, 1000),
+                        "losing9": (10, 20)}},
+    "two_player_one_task": {"quick": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 1)], "uniform9": (1, 1000)},
+                            "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 1), (5, 2)],
+                                     "uniform9": (10, 10_000), "losing9": (50, 20)}},
+}
+"""Which project back-ends cross-check the characterisation, and on what (per mode).
+``exhaustive``: ``(n, stride)`` decks; ``uniform9`` / ``losing9``: ``(chunks, size)``
+prefixes of the reference search's n = 9 samples (same seeds, same games)."""
+
+
 def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, Any]:
     """Run (or fetch from the store) the exhaustive and sampled checks."""
     quick = mode == "quick"
@@ -202,15 +218,27 @@ def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, 
         for name in _deciders():
             if not name.startswith("project-"):
                 continue
-            # The oracle takes ~25 ms per 4x4 game: all of 4x1..4x3, and in --full
-            # every 8th hand of 4x4 (a fixed stride, all task values).
-            for n in range(1, (3 if quick else 4) + 1):
-                split = 8 if n == 4 else 1
+            plan = PROJECT_PLAN.get(name[len("project-"):], {}).get(mode, {})
+            # Exhaustive decks: every hand of 4 x n, or every k-th hand (a fixed stride).
+            for n, split in plan.get("exhaustive", ()):
                 chunks = [{"n": n, "tv": tv, "part": 0, "parts": split, "decider": name}
                           for tv in range(1, n + 1)]
-                label = f"{name} 4x{n}" + (" (every 8th hand)" if split > 1 else "")
+                label = f"{name} 4x{n}" + (f" (every {split}th hand)" if split > 1 else "")
                 project[label] = jobs.merge(run_job(
                     f"witteveen-char/exhaustive/{name}/v3", jobs.exhaustive_chunk, chunks, label=label))
+            # The same n = 9 samples as the reference search (same seeds), or a prefix.
+            if plan.get("uniform9"):
+                k, size = plan["uniform9"]
+                project[f"{name} uniform 4x9"] = jobs.merge(run_job(
+                    f"witteveen-char/uniform9/{name}/v3", jobs.sample_chunk,
+                    [{"n": 9, "seed": 0, "index": i, "size": size, "decider": name} for i in range(k)],
+                    label=f"{name} uniform 4x9"))
+            if plan.get("losing9"):
+                k, size = plan["losing9"]
+                project[f"{name} losing-conditioned 4x9"] = jobs.merge(run_job(
+                    f"witteveen-char/losing9/{name}/v3", jobs.losing_sample_chunk,
+                    [{"n": 9, "seed": 0, "index": i, "size": size, "decider": name} for i in range(k)],
+                    label=f"{name} losing 4x9"))
     return {"exhaustive": exhaustive, "uniform": uniform, "losing": losing, "down_sets": down,
             "project": project}
 
