@@ -21,16 +21,30 @@ __all__ = ["decide", "decide_many", "choose_backend", "check_witness"]
 
 
 def choose_backend(instance: Instance) -> str:
-    """The default back-end for ``instance``: the first of
-    :data:`registry.DEFAULT_ORDER` that is registered, installed and supports it."""
+    """The back-end ``backend="auto"`` (the default) uses for ``instance``.
+
+    A special-case decider confirmed against the oracle whose class contains the deal
+    (:data:`crewcheck.solvers.special.CONFIRMED`), else the first of
+    :data:`registry.DEFAULT_ORDER` that is installed and supports it.
+
+    Examples
+    --------
+    >>> from crewcheck.formats.deal_json import loads
+    >>> choose_backend(loads('{"hands": [["B1", "G2"], ["B2", "G1"]], "lead": 0, '
+    ...                      '"tasks": [{"card": "B2", "seat": 0}]}'))
+    'two_player_one_task'
+    """
+    from crewcheck.solvers.special import CONFIRMED
+
     reasons = []
-    for name in registry.DEFAULT_ORDER:
+    for name in (*CONFIRMED, *registry.DEFAULT_ORDER):
         if name not in registry.BACKENDS or registry.available().get(name) is not None:
             continue
         why = registry.get(name).supports(instance)
         if why is None:
             return name
-        reasons.append(why)
+        if name in registry.DEFAULT_ORDER:
+            reasons.append(why)
     raise NotApplicableError("no installed back-end decides this deal: " + "; ".join(reasons))
 
 

@@ -132,3 +132,15 @@ def playouts(draw: st.DrawFn, instance: Instance, *, max_plays: int = 40) -> tup
 
 def _bits(mask: int) -> list[int]:
     return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def note_deal(text: str) -> None:
+    """``hypothesis.note`` that also works when called outside a hypothesis test (helpers
+    shared by property tests and plain parametrized tests)."""
+    from hypothesis import note
+    from hypothesis.errors import InvalidArgument
+
+    try:
+        note(text)
+    except InvalidArgument:
+        pass

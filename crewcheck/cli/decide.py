@@ -240,5 +240,6 @@ def run_backends(args: argparse.Namespace) -> int:
         detail = r["summary"] if r["installed"] else r["hint"]
         print(f"{r['name']:<20} {state}  {exact:<9}  {detail}")
     print(f"aliases: {', '.join(f'{a} -> {b}' for a, b in registry.ALIASES.items())}; "
-          f"default (auto): first of {', '.join(registry.DEFAULT_ORDER)} that decides the deal")
+          f"default (auto): a confirmed special-case decider for the deal's class, else the first of "
+          f"{', '.join(registry.DEFAULT_ORDER)} that decides it")
     return EXIT_OK

@@ -90,7 +90,7 @@ class ExhaustiveSolver:
                 line = search.run(instance.state())
                 return _answer(line, None, search.nodes)
             for seats in assignments(instance):
-                fixed = instance.with_assignment(seats).with_history(())
+                fixed = instance.with_history(()).with_assignment(seats)
                 state = fixed.initial_state()
                 for card in instance.history:  # the history may already fail this assignment
                     state = state.apply(card)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, note
+from hypothesis import example, given, note
 
 from crewcheck import decide
 from crewcheck.formats.notation import parse_deal, to_notation
@@ -88,6 +88,7 @@ def _lazy_win(state: State, seen: set) -> bool:
     return False
 
 
+@example(parse_deal("B1 B2 | R1 R2 ; trump R ; lead rocket ; tasks B1@? B2@? ; strict/free ; played R1 B1 R2"))
 @given(instances(free=True, max_cards=9))
 def test_lazy_free_assignment_matches_enumerated_assignments(inst):
     """The rules engine's lazy assignment (a task goes to the seat that wins it while its

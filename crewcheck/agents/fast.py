@@ -1,0 +1,97 @@
+"""Bridge between the agents' Python objects and the playout kernel.
+
+:func:`kernel` returns the compiled kernel module (numba, imported on first use);
+:func:`twin` returns the same source executed as plain Python, the reference the tests
+compare the compiled kernel with. :class:`Tables` holds the static arrays of one game
+(suit of each card, suit masks, task cards) and :func:`pack` builds the kernel state.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from crewcheck.model.cards import Deck
+
+__all__ = ["kernel", "twin", "Tables", "pack", "seed_state"]
+
+
+def kernel() -> ModuleType:
+    """The playout kernel, numba-compiled when numba is installed (else the twin)."""
+    return importlib.import_module("crewcheck.agents.kernel")
+
+
+_TWIN_NAME = "crewcheck.agents._kernel_twin"
+
+
+def twin() -> ModuleType:
+    """The kernel's source run as plain Python (no numba), loaded once."""
+    mod = sys.modules.get(_TWIN_NAME)
+    if mod is not None:
+        return mod
+    origin = importlib.util.find_spec("crewcheck.agents.kernel").origin  # type: ignore[union-attr]
+    spec = importlib.util.spec_from_file_location(_TWIN_NAME, origin)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    mod.__dict__["_CREWCHECK_PURE"] = True
+    spec.loader.exec_module(mod)
+    sys.modules[_TWIN_NAME] = mod
+    return mod
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Static arrays of one game for the kernel."""
+
+    players: int
+    ntasks: int
+    trump: int
+    """Trump suit index, -1 for none."""
+    suit_of: Any
+    suit_mask: Any
+    task_card: Any
+
+    @classmethod
+    def build(cls, deck: Deck, players: int, trump: int | None, task_cards: Sequence[int]) -> Tables:
+        if deck.size > 62:
+            raise ValueError(f"the playout kernel handles at most 62 cards, this deck has {deck.size}")
+        return cls(players, len(task_cards), -1 if trump is None else trump,
+                   np.array(deck.suit_of_table, dtype=np.int64),
+                   np.array(deck.suit_masks, dtype=np.int64),
+                   np.array(task_cards, dtype=np.int64))
+
+    def args(self) -> tuple[Any, ...]:
+        """The trailing kernel arguments (players, ntasks, trump, suit_of, suit_mask, task_card)."""
+        return (self.players, self.ntasks, self.trump, self.suit_of, self.suit_mask, self.task_card)
+
+
+def pack(tables: Tables, hands: Sequence[int], owners: Sequence[int], commander: int,
+         leader: int, trick: Sequence[int], done: int, tricks: int, status: int = 0) -> Any:
+    """The kernel state array (layout in :mod:`crewcheck.agents.kernel`)."""
+    p, t = tables.players, tables.ntasks
+    st = np.zeros(8 + 2 * p + t, dtype=np.int64)
+    st[0] = sum(1 for o in owners if o >= 0)
+    st[1] = leader
+    st[2] = len(trick)
+    st[3] = done
+    st[4] = tricks
+    st[5] = status
+    st[6] = commander
+    st[8:8 + p] = hands
+    st[8 + p:8 + p + len(trick)] = trick
+    st[8 + 2 * p:8 + 2 * p + t] = owners
+    if t == 0 and status == 0:
+        st[5] = 1
+    return st
+
+
+def seed_state(seed: int) -> Any:
+    """A kernel random state (one-element array) from an int seed."""
+    return np.array([seed & 0xFFFFFFFF], dtype=np.int64)

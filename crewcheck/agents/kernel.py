@@ -1,0 +1,346 @@
+"""Playout kernel: the agents' hot loop on a flat int64 state, compiled with numba.
+
+What it is
+    A complete-information game of The Crew (task-taking phase, then play) as one
+    ``int64`` array ``st`` that the functions here mutate in place: random legal moves to
+    the end of the game (:func:`playout`), batches of playouts per candidate move over
+    several deals (:func:`evaluate_moves`, the Monte Carlo players of de Jong §5), and
+    the iterations of a Monte Carlo tree (:func:`mcts_iterate`, Witteveen's Alg. 5 PMC
+    and Alg. 6 MCTS-UCT with standard or smart scoring). The tree is kept in flat arrays
+    (parent, first child, child count, move, visits, value); each iteration replays the
+    moves from the root into a scratch state, so no state is stored per node.
+Rules covered
+    Follow suit, trumps, tasks with a fixed owner, draft of the tasks round-robin from
+    the commander; the game ends when every task is done (won), a task card goes to
+    another seat (lost) or a hand is empty (lost), exactly as :class:`crewcheck.State`.
+    Order tokens are not covered: the agents' games (both theses) have none.
+Exact
+    Not a decider: it samples. The rules it applies are tested against
+    :class:`crewcheck.State` move by move, and the compiled kernel against its
+    plain-Python twin (the same source run without numba, :func:`crewcheck.agents.fast.twin`).
+Cost
+    A playout is O(cards * players); a tree iteration adds the descent, O(depth).
+
+Randomness is a PCG-RXS-M-XS 32-bit generator kept in a one-element array, so the
+compiled kernel and the twin draw exactly the same numbers from the same seed.
+
+State layout (``st``)::
+
+    st[0] tasks taken   st[1] trick leader   st[2] cards in trick   st[3] done-task mask
+    st[4] tricks played st[5] status (0 running, 1 won, 2 lost)   st[6] commander
+    st[8 : 8+P]      hands (card masks)
+    st[8+P : 8+2P]   current trick, leader first
+    st[8+2P : 8+2P+T] task owners (-1 while not taken)
+"""
+
+# mypy: allow-untyped-defs, allow-untyped-calls
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+_PURE = bool(globals().get("_CREWCHECK_PURE", False))
+if not _PURE:
+    try:
+        import numba
+    except ImportError:  # pragma: no cover - the plain twin runs instead
+        _PURE = True
+
+if _PURE:
+    def jit(f):
+        return f
+else:
+    jit = numba.njit(cache=True, nogil=True)
+
+COMPILED: bool = not _PURE
+"""Whether this module's functions are numba-compiled."""
+
+NTAKEN, LEADER, NTRICK, DONE, TRICKS, STATUS, COMMANDER = 0, 1, 2, 3, 4, 5, 6
+HEADER = 8
+RUNNING, WON, LOST = 0, 1, 2
+MASK32 = 0xFFFFFFFF
+
+
+@jit
+def rng_next(rs):
+    """Next 32-bit output of the PCG-RXS-M-XS generator whose state is ``rs[0]``."""
+    s = (rs[0] * 747796405 + 2891336453) & MASK32
+    rs[0] = s
+    word = (((s >> ((s >> 28) + 4)) ^ s) * 277803737) & MASK32
+    return (word >> 22) ^ word
+
+
+@jit
+def rng_below(rs, n):
+    """A number in ``0..n-1`` (n <= 2**30)."""
+    return (rng_next(rs) * n) >> 32
+
+
+@jit
+def rng_unit(rs):
+    """A float in [0, 1)."""
+    return rng_next(rs) / 4294967296.0
+
+
+@jit
+def popcount(x):
+    n = 0
+    while x != 0:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@jit
+def ctz(x):
+    """Index of the lowest set bit of ``x`` (x != 0)."""
+    n = 0
+    if x & 0xFFFFFFFF == 0:
+        n += 32
+        x >>= 32
+    if x & 0xFFFF == 0:
+        n += 16
+        x >>= 16
+    if x & 0xFF == 0:
+        n += 8
+        x >>= 8
+    if x & 0xF == 0:
+        n += 4
+        x >>= 4
+    if x & 0x3 == 0:
+        n += 2
+        x >>= 2
+    if x & 0x1 == 0:
+        n += 1
+    return n
+
+
+@jit
+def nth_bit(x, j):
+    """Index of the ``j``-th (0-based) set bit of ``x``."""
+    for _ in range(j):
+        x &= x - 1
+    return ctz(x)
+
+
+@jit
+def random_bit(rs, x):
+    """A uniformly random set bit of ``x`` (x != 0)."""
+    return nth_bit(x, rng_below(rs, popcount(x)))
+
+
+@jit
+def legal_mask(st, players, ntasks, suit_of, suit_mask):
+    """Legal moves: task indices while tasks are drafted, then cards; 0 once over."""
+    if st[STATUS] != RUNNING:
+        return 0
+    if st[NTAKEN] < ntasks:
+        m = 0
+        base = HEADER + 2 * players
+        for k in range(ntasks):
+            if st[base + k] < 0:
+                m |= 1 << k
+        return m
+    nt = st[NTRICK]
+    seat = (st[LEADER] + nt) % players
+    hand = st[HEADER + seat]
+    if nt == 0:
+        return hand
+    follow = hand & suit_mask[suit_of[st[HEADER + players]]]
+    if follow != 0:
+        return follow
+    return hand
+
+
+@jit
+def to_move(st, players, ntasks):
+    """Seat whose move it is."""
+    if st[NTAKEN] < ntasks:
+        return (st[COMMANDER] + st[NTAKEN]) % players
+    return (st[LEADER] + st[NTRICK]) % players
+
+
+@jit
+def apply_move(st, mv, players, ntasks, trump, suit_of, task_card):
+    """Make move ``mv`` (a task index while drafting, else a card); no legality check."""
+    if st[NTAKEN] < ntasks:
+        seat = (st[COMMANDER] + st[NTAKEN]) % players
+        st[HEADER + 2 * players + mv] = seat
+        st[NTAKEN] += 1
+        return
+    nt = st[NTRICK]
+    leader = st[LEADER]
+    seat = (leader + nt) % players
+    st[HEADER + seat] &= ~(1 << mv)
+    st[HEADER + players + nt] = mv
+    nt += 1
+    if nt < players:
+        st[NTRICK] = nt
+        return
+    # the trick is complete: the highest trump wins, else the highest card of the led suit
+    tb = HEADER + players
+    best = 0
+    best_suit = suit_of[st[tb]]
+    played = 1 << st[tb]
+    for pos in range(1, players):
+        card = st[tb + pos]
+        played |= 1 << card
+        s = suit_of[card]
+        if s == best_suit and card > st[tb + best]:
+            best = pos
+        elif s == trump and best_suit != trump:
+            best = pos
+            best_suit = s
+    winner = (leader + best) % players
+    done = st[DONE]
+    lost = False
+    ob = HEADER + 2 * players
+    for k in range(ntasks):
+        if (played >> task_card[k]) & 1:
+            if st[ob + k] == winner:
+                done |= 1 << k
+            else:
+                lost = True
+    st[DONE] = done
+    st[LEADER] = winner
+    st[NTRICK] = 0
+    st[TRICKS] += 1
+    if lost:
+        st[STATUS] = LOST
+    elif done == (1 << ntasks) - 1:
+        st[STATUS] = WON
+    else:
+        for p in range(players):
+            if st[HEADER + p] == 0:
+                st[STATUS] = LOST
+                break
+
+
+@jit
+def playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card):
+    """Random legal moves until the game ends (mutates ``st``)."""
+    while st[STATUS] == RUNNING:
+        m = legal_mask(st, players, ntasks, suit_of, suit_mask)
+        apply_move(st, random_bit(rs, m), players, ntasks, trump, suit_of, task_card)
+
+
+@jit
+def playouts(st0, n, rs, players, ntasks, trump, suit_of, suit_mask, task_card):
+    """``n`` random playouts from ``st0``: returns (wins, tasks done in total)."""
+    st = st0.copy()
+    wins = 0
+    tasks = 0
+    for _ in range(n):
+        st[:] = st0
+        playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card)
+        if st[STATUS] == WON:
+            wins += 1
+        tasks += popcount(st[DONE])
+    return wins, tasks
+
+
+@jit
+def evaluate_moves(st0, moves, deals, rs, players, ntasks, trump, suit_of, suit_mask,
+                   task_card, wins, done, tricks):
+    """For every deal (row of ``deals``: the hands to play with) and every move: make the
+    move, play at random to the end and add the result to ``wins``/``done``/``tricks``
+    (arrays indexed like ``moves``)."""
+    st = st0.copy()
+    for d in range(deals.shape[0]):
+        for j in range(moves.shape[0]):
+            st[:] = st0
+            for p in range(players):
+                st[HEADER + p] = deals[d, p]
+            apply_move(st, moves[j], players, ntasks, trump, suit_of, task_card)
+            playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card)
+            if st[STATUS] == WON:
+                wins[j] += 1
+            done[j] += popcount(st[DONE])
+            tricks[j] += st[TRICKS]
+
+
+@jit
+def _score(st, smart):
+    if st[STATUS] == WON:
+        return 100.0 if smart else 1.0
+    if smart:
+        return float(popcount(st[DONE]))
+    return 0.0
+
+
+@jit
+def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, visits, value,
+                 n_nodes, players, ntasks, trump, suit_of, suit_mask, task_card):
+    """Run ``iters`` tree iterations (Witteveen Alg. 5 if not ``uct``, Alg. 6 if ``uct``).
+
+    Node 0 is the root (state ``st0``). Selection: a uniformly random child (PMC) or the
+    child of highest ``v/n * scale + cexp * sqrt(ln N / n)``, infinite when ``n == 0``
+    (UCT; ties broken at random; ``scale`` is 1/100 with smart scoring). Expansion: every
+    child of the leaf is added. Simulation: one random playout from one new child.
+    Backpropagation: +1 per win (standard) or +100 per win, +tasks done otherwise
+    (smart), on the child and every ancestor. Returns the new node count; the arrays
+    must have room for ``iters`` expansions.
+    """
+    scale = 0.01 if smart else 1.0
+    st = st0.copy()
+    path = np.empty(256, np.int64)
+    for _ in range(iters):
+        st[:] = st0
+        node = 0
+        depth = 0
+        path[0] = 0
+        while nchild[node] > 0:
+            f = first[node]
+            k = nchild[node]
+            if uct:
+                lnN = math.log(max(visits[node], 1.0))
+                best = -1
+                bestu = -1.0
+                ties = 0
+                for i in range(k):
+                    c = f + i
+                    if visits[c] == 0.0:
+                        u = 1e300
+                    else:
+                        u = value[c] / visits[c] * scale + cexp * math.sqrt(lnN / visits[c])
+                    if u > bestu:
+                        bestu = u
+                        best = c
+                        ties = 1
+                    elif u == bestu:
+                        ties += 1
+                        if rng_below(rs, ties) == 0:
+                            best = c
+                node = best
+            else:
+                node = f + rng_below(rs, k)
+            apply_move(st, move[node], players, ntasks, trump, suit_of, task_card)
+            depth += 1
+            path[depth] = node
+        if st[STATUS] == RUNNING:
+            m = legal_mask(st, players, ntasks, suit_of, suit_mask)
+            k = popcount(m)
+            first[node] = n_nodes
+            nchild[node] = k
+            for i in range(k):
+                c = n_nodes + i
+                low = m & -m
+                move[c] = ctz(low)
+                m ^= low
+                parent[c] = node
+                first[c] = -1
+                nchild[c] = 0
+                visits[c] = 0.0
+                value[c] = 0.0
+            n_nodes += k
+            node = first[node] + rng_below(rs, k)
+            apply_move(st, move[node], players, ntasks, trump, suit_of, task_card)
+            depth += 1
+            path[depth] = node
+            playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card)
+        s = _score(st, smart)
+        for i in range(depth + 1):
+            visits[path[i]] += 1.0
+            value[path[i]] += s
+    return n_nodes

@@ -1,0 +1,151 @@
+"""``crewcheck bench agents`` and ``crewcheck simulate``: agents against the exact oracle.
+
+``bench agents`` plays N seeded deals per task count with every (task agent, play agent)
+combination, asks the oracle whether each deal was winnable under the chosen and under
+the best task assignment, and writes a resumable JSONL store, a CSV and JSON summary and
+(with ``--plot``) PNG and SVG figures. ``simulate`` plays one game and prints it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from crewcheck.cli import EXIT_OK, EXIT_USAGE
+from crewcheck.errors import CrewcheckError, InvalidInputError
+
+__all__ = ["add_parsers", "run_agents", "run_simulate"]
+
+_AGENT_HELP = ("task agents: random, tactical, pmc, pmc-smart, mcts, mcts-smart; play agents: random, "
+               "randomsmart, pmc, pmc-smart, mcts, mcts-smart, mc-cheating, mc-ignorant, mc-smart, "
+               "mc-smart-restricted, mc-smart-selection. Comma-separate several to run every combination")
+
+
+def add_parsers(subparsers: Any) -> None:
+    bench = subparsers.add_parser("bench", help="benchmark agents against the exact oracle",
+                                  description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    bsub = bench.add_subparsers(dest="bench_command", metavar="WHAT")
+    p = bsub.add_parser("agents", help="agents' wins vs winnable deals, per number of tasks")
+    p.add_argument("--players", type=int, choices=(3, 4, 5), default=3, help="seats (default 3)")
+    p.add_argument("--tasks", default="1..10", help="task counts, e.g. 1..20 or 1,3,5 (default 1..10)")
+    p.add_argument("--deals", type=int, default=10, help="seeded deals per task count (default 10)")
+    p.add_argument("--task-agent", default="tactical", help=_AGENT_HELP + " (default tactical)")
+    p.add_argument("--play-agent", default="mcts-smart", help="(default mcts-smart)")
+    p.add_argument("--budget", default=None,
+                   help="per move: iterations/playouts per card (1000) or seconds (0.5s); "
+                        "defaults: 1000 tree iterations, 100 playouts per card")
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--deck", default=None,
+                   help="plain (36 cards, Witteveen), classic (40 with rockets, de Jong) or SxV[+RK]; "
+                        "default plain for 3 players, classic otherwise")
+    p.add_argument("--oracle", default="auto", help="auto, search, exhaustive or none (default auto)")
+    p.add_argument("--oracle-timeout", type=float, default=10.0, help="seconds per oracle call (default 10)")
+    p.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
+    p.add_argument("--scheduler", default=None, help="Dask scheduler address (overrides --workers)")
+    p.add_argument("--out", default="bench-agents", help="output directory (default bench-agents)")
+    p.add_argument("--plot", action="store_true", help="write PNG and SVG figures")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.set_defaults(func=run_agents)
+    bench.set_defaults(func=lambda args: (bench.print_help(sys.stderr), EXIT_USAGE)[1])
+
+    s = subparsers.add_parser("simulate", help="play one seeded game with agents and print it")
+    s.add_argument("--players", type=int, choices=(3, 4, 5), default=3)
+    s.add_argument("--tasks", type=int, default=4)
+    s.add_argument("--seed", default="0")
+    s.add_argument("--deck", default=None)
+    s.add_argument("--task-agent", default="tactical")
+    s.add_argument("--play-agent", default="randomsmart")
+    s.add_argument("--budget", default=None)
+    s.set_defaults(func=run_simulate)
+
+
+def _error(message: str) -> int:
+    print(f"crewcheck: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _check_agents(task_agents: tuple[str, ...], play_agents: tuple[str, ...]) -> None:
+    from crewcheck.agents import PLAY_AGENTS, TASK_AGENTS
+
+    for a in task_agents:
+        if a not in TASK_AGENTS:
+            raise InvalidInputError(f"unknown task agent {a!r}; available: {', '.join(TASK_AGENTS)}")
+    for a in play_agents:
+        if a not in PLAY_AGENTS:
+            raise InvalidInputError(f"unknown play agent {a!r}; available: {', '.join(PLAY_AGENTS)}")
+
+
+def run_agents(args: argparse.Namespace) -> int:
+    from crewcheck.agents import parse_budget, parse_deck
+    from crewcheck.agents.bench import (BenchConfig, iter_rows_text, parse_range, plot, run_bench,
+                                        summarise, write_tables)
+    from crewcheck.agents.results import open_store
+
+    try:
+        tasks = parse_range(args.tasks)
+    except ValueError:
+        return _error(f"--tasks: expected a range such as 1..20, got {args.tasks!r}")
+    try:
+        deck = args.deck or ("plain" if args.players == 3 else "classic")
+        spec = parse_deck(deck)
+        parse_budget(args.budget)
+        cfg = BenchConfig(players=args.players, tasks=tasks, deals=args.deals,
+                          task_agents=tuple(a.strip() for a in args.task_agent.split(",")),
+                          play_agents=tuple(a.strip() for a in args.play_agent.split(",")),
+                          budget=args.budget, seed=args.seed, deck=spec.name, oracle=args.oracle,
+                          oracle_timeout=args.oracle_timeout)
+        _check_agents(cfg.task_agents, cfg.play_agents)
+        pool = spec.deck.size - (0 if spec.trump is None else len(spec.deck.values[spec.deck.suit_index(spec.trump)]))
+        if not tasks or min(tasks) < 0 or max(tasks) > pool:
+            raise InvalidInputError(f"--tasks: task counts must lie in 0..{pool} for this deck")
+        if args.deals < 1:
+            raise InvalidInputError("--deals: expected at least 1")
+        if args.oracle not in ("auto", "search", "exhaustive", "none"):
+            raise InvalidInputError(f"--oracle: expected auto, search, exhaustive or none, got {args.oracle!r}")
+    except (CrewcheckError, ValueError) as e:
+        return _error(str(e))
+    os.makedirs(args.out, exist_ok=True)
+    store = open_store(args.out)
+    run_bench(cfg, store, workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress)
+    rows = summarise(cfg, store)
+    write_tables(rows, cfg, os.path.join(args.out, "summary.csv"), os.path.join(args.out, "summary.json"))
+    files: list[str] = []
+    if args.plot:
+        title = f"{cfg.players} players, {cfg.deck} deck, {cfg.deals} deals per task count"
+        files = plot(rows, os.path.join(args.out, "agents"), title)
+    if args.json:
+        json.dump({"schema": "crewcheck.bench.agents/1", "rows": rows, "files": files}, sys.stdout)
+        print()
+    else:
+        for line in iter_rows_text(rows):
+            print(line)
+        print(f"results: {store.path}, {args.out}/summary.csv, summary.json"
+              + (f"; plots: {', '.join(os.path.basename(f) for f in files)}" if files else ""))
+    return EXIT_OK
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from crewcheck.agents import deal, make_agent, play_game
+
+    try:
+        deck = args.deck or ("plain" if args.players == 3 else "classic")
+        setup = deal(args.players, args.tasks, seed=args.seed, deck=deck)
+        rec = play_game(setup, make_agent(args.task_agent, args.budget), make_agent(args.play_agent, args.budget),
+                        seed=args.seed)
+    except CrewcheckError as e:
+        return _error(str(e))
+    d = setup.deck
+    print(f"{'won' if rec.won else 'lost'}  ({rec.termination}; {rec.tasks_done}/{len(setup.tasks)} tasks, "
+          f"{rec.tricks} tricks)")
+    for s, h in enumerate(setup.hands):
+        mine = [str(d.card(c)) for c, o in zip(setup.tasks, rec.owners) if o == s]
+        star = "*" if s == setup.commander else " "
+        print(f"seat {s}{star} {d.format_mask(h)}   tasks: {' '.join(mine) or '-'}")
+    p = setup.players
+    for k in range(0, len(rec.plays), p):
+        print(f"trick {k // p + 1}: " + " ".join(str(d.card(c)) for c in rec.plays[k:k + p]))
+    return EXIT_OK

@@ -1,0 +1,137 @@
+"""``crewcheck encode | decode``: the winnability encoding for outside SAT / SMT solvers.
+
+``crewcheck encode DEAL.json --format dimacs -o deal.cnf`` writes the pure CNF of the
+encoding (de Jong's, generalised: :mod:`crewcheck.solvers.encoding`) with a comment
+header naming every variable; ``--format smt2`` writes the same clauses as SMT-LIB 2.
+Run any solver on it, then ``crewcheck decode DEAL.json MODEL`` reads the solver's
+output (``s``/``v`` lines, signed literals, or an SMT ``(model ...)``), turns the model
+into a winning line and checks it with the independent replay checker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from crewcheck.api import check_witness
+from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_USAGE
+from crewcheck.errors import BackendError, CrewcheckError, InvalidInputError
+from crewcheck.formats import deal_json
+from crewcheck.model.instance import Instance
+
+__all__ = ["add_parsers", "run_encode", "run_decode"]
+
+
+def add_parsers(sub: Any) -> None:
+    e = sub.add_parser(
+        "encode", help="write the winnability encoding for a SAT or SMT solver",
+        description="Write the deal's winnability encoding (satisfiable <=> winnable from the "
+                    "position after the played cards). DIMACS is pure CNF with a comment header "
+                    "naming every variable; smt2 is the same clauses over named Booleans.")
+    e.add_argument("deal", help="deal JSON file, or - for standard input")
+    e.add_argument("--format", choices=("dimacs", "smt2"), default="dimacs",
+                   help="output format: dimacs or smt2 (default: dimacs)")
+    e.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+    e.set_defaults(func=run_encode)
+
+    d = sub.add_parser(
+        "decode", help="turn a solver's model of the encoding into a checked winning line",
+        description="Read a SAT solver's output ('s SATISFIABLE' / 'v ...' lines, or signed "
+                    "literals) or an SMT model ('(define-fun name () Bool true)') for the "
+                    "encoding of DEAL, decode the winning line and replay it. Exit code: 0 a "
+                    "checked win, 1 the solver said unsatisfiable (unwinnable), 2 bad input, "
+                    "4 the model does not decode to a win.")
+    d.add_argument("deal", help="deal JSON file the encoding was made from")
+    d.add_argument("model", help="solver output file, or - for standard input")
+    d.add_argument("--json", action="store_true", help="print one JSON result object")
+    d.set_defaults(func=run_decode)
+
+
+def _fail(args: argparse.Namespace, error: Exception, code: int, where: str = "") -> int:
+    if getattr(args, "json", False):
+        from crewcheck.cli.decide import error_to_dict
+
+        print(json.dumps(error_to_dict(error)))
+    prefix = f"{where}: " if where and not str(error).startswith(where) else ""
+    print(f"crewcheck: error: {prefix}{error}", file=sys.stderr)
+    return code
+
+
+def _load(path: str) -> Instance:
+    instance = deal_json.load(path)
+    state = instance.state()
+    if state.end is not None:
+        raise InvalidInputError(f"the played history has already ended the game "
+                                f"({state.end.describe(instance)}); nothing to encode")
+    return instance
+
+
+def run_encode(args: argparse.Namespace) -> int:
+    from crewcheck.solvers.encoding import encode
+    from crewcheck.solvers.encoding_cnf import to_cnf, write_dimacs, write_smt2
+
+    try:
+        instance = _load(args.deal)
+    except CrewcheckError as e:
+        return _fail(args, e, EXIT_USAGE, args.deal)
+    enc = encode(instance)
+    cnf = to_cnf(enc.formula, assume=enc.assumptions)
+    write = write_dimacs if args.format == "dimacs" else write_smt2
+    source = "<stdin>" if args.deal == "-" else Path(args.deal).name
+    try:
+        if args.output:
+            with open(args.output, "w", encoding="utf-8") as out:
+                write(enc, cnf, out, source=source)
+        else:
+            write(enc, cnf, sys.stdout, source=source)
+    except OSError as e:
+        return _fail(args, InvalidInputError(f"cannot write: {e.strerror}"), EXIT_USAGE, args.output)
+    print(f"crewcheck: {cnf.nv} variables ({cnf.formula_vars} named), {len(cnf.clauses)} clauses",
+          file=sys.stderr)
+    return EXIT_OK
+
+
+def run_decode(args: argparse.Namespace) -> int:
+    from crewcheck.cli.decide import _print_text, result_to_dict
+    from crewcheck.solvers.base import Result, Stats, Verdict
+    from crewcheck.solvers.encoding import decode, encode
+    from crewcheck.solvers.encoding_cnf import parse_model
+
+    try:
+        instance = _load(args.deal)
+    except CrewcheckError as e:
+        return _fail(args, e, EXIT_USAGE, args.deal)
+    try:
+        text = sys.stdin.read() if args.model == "-" else Path(args.model).read_text(encoding="utf-8")
+    except OSError as e:
+        return _fail(args, InvalidInputError(f"cannot read model: {e.strerror}"), EXIT_USAGE, args.model)
+    enc = encode(instance)
+    try:
+        values = parse_model(text, enc)
+    except CrewcheckError as e:
+        return _fail(args, e, EXIT_USAGE, args.model)
+    if values is None:
+        result = Result(Verdict.UNWINNABLE, None, "decode", instance.rules, Stats(),
+                        "the solver reports the encoding unsatisfiable")
+        code = EXIT_NO
+    else:
+        missing = [enc.formula.pool.name(v) for v in enc.assumptions if not values.get(v, False)]
+        try:
+            if missing:
+                raise BackendError(f"the model does not assume every task ({', '.join(missing[:3])} "
+                                   f"false); it is not a model of the encoding")
+            plays, assignment = decode(enc, lambda v: values.get(v, False))
+            witness = check_witness(instance, instance.history + plays, assignment, "decode")
+        except BackendError as e:
+            return _fail(args, e, EXIT_BACKEND, args.model)
+        result = Result(Verdict.WINNABLE, witness, "decode", instance.rules, Stats(),
+                        "the model decodes to a win that the replay checker accepts")
+        code = EXIT_OK
+    if args.json:
+        print(json.dumps(result_to_dict(instance, result)))
+    else:
+        _print_text(instance, result)
+    return code

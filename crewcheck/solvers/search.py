@@ -1,0 +1,366 @@
+"""Fast exact search: the default decider.
+
+What it is
+    A depth-first search over single card plays, from the position after the deal's
+    history, stopping at the first winning line. The hot loop
+    (:func:`crewcheck.solvers.kernel.search`) runs on ints with an explicit stack and is
+    compiled by numba when it is installed (``pip install "crewcheck[search]"``; compiled
+    code cached on disk), or runs as plain Python otherwise (same function, much slower).
+    Ingredients:
+
+    * a compact position: the cards still held (one 64-bit mask: every card's holder is
+      fixed by the deal), the leader and, under free assignment, the seats' remaining task
+      quotas. Tasks done and token progress follow from the cards played, since any
+      failure ends the game;
+    * a table of refuted trick-boundary positions (direct-mapped, 2**19 slots, reused
+      across calls by a generation stamp, so nothing is cleared between deals), keyed by
+      *relative ranks*: per suit, the holder and task flag of each card still in play in
+      rank order, plus the task cards still held. Positions that differ only by which
+      lower cards went earlier share one entry (:func:`kernel.position_key`);
+    * cheap refutations: a trick in progress holding a task card whose seat has already
+      played and is not winning, or cannot overtake the winning card; two task cards of
+      different seats in one trick; a hand holding more task cards than tricks remain;
+      more tricks needed than remain (a trick completes one seat's tasks, and one hand's
+      task cards need different tricks: sum over seats of the largest such group);
+      under free assignment, sum over seats of ceil(quota / players) tricks, and task
+      cards in a trick that no seat still able to win it has room for; with few tricks
+      left, per-task release times (the earliest trick that can complete it, e.g. after
+      the other seats shed their higher cards of its suit) scheduled per hand;
+    * card equivalence: cards of one seat and suit with no card still in play between
+      them, none a task card, are interchangeable; only the lowest is tried;
+    * move ordering: plays that keep a task trick with its seat, that complete a task,
+      that lead a seat's own top task card or draw out a suit holding its tasks first;
+      then low cards first.
+
+    The search runs in node-limited rounds (the limit grows 1.5x per round), checking the
+    deadline between rounds; the rounds take turns among three move orderings (the one
+    above, one with a bonus for "shaping" plays that unblock a seat's own low task card
+    or void a suit its seat must trump, and a seeded shuffle of the first two tricks), a
+    portfolio against the heavy-tailed times of backtracking search. The refutation table
+    survives between rounds, and any round that completes is a proof. While the compiled
+    kernel is not yet loaded in the process, the plain kernel first gets a few thousand
+    nodes, so a fresh ``crewcheck decide`` on an easy deal skips numba's start-up.
+    Statistics (nodes, table hits and stores, cheap cuts, rounds, whether the compiled
+    kernel ran, seconds in the kernel) are in ``Answer.extra``.
+Rules covered
+    Everything the model has: trumps or none, any first lead (seat, commander, free),
+    unequal hands, order tokens in both readings (strict, lenient), fixed and free
+    assignment (free: the seat that wins a task card takes it while its draft quota has
+    room, which is exactly the lazy semantics of :class:`crewcheck.model.State`), and
+    mid-game positions. Decks of at most 63 cards (the Classic deck has 40).
+Exact
+    Yes: sound and complete. Every cut above is a proof that no winning line exists
+    below it, and every winning line is replayed by :func:`crewcheck.decide`.
+Cost
+    Exponential in the worst case; 2-3 million nodes per second compiled. Easy Classic
+    deals take well under a millisecond, but constrained deals with 6-15 tasks can need
+    10**6-10**7 nodes; see ``docs/performance.md`` ("Fast search") for the measured table.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, ClassVar
+
+from crewcheck.model.analysis import refutation
+from crewcheck.model.instance import Instance
+from crewcheck.model.state import State
+from crewcheck.model.tasks import TokenKind, token_kind
+from crewcheck.solvers import kernel as _kernel
+from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
+
+__all__ = ["SearchSolver", "MAX_CARDS", "TABLE_BITS"]
+
+MAX_CARDS = 63
+"""Largest deck the kernel handles (a set of cards is one signed 64-bit mask)."""
+UNLIMITED = 1 << 40
+TABLE_BITS = 19
+"""The refutation table has ``2**TABLE_BITS`` slots (compiled kernel)."""
+PURE_TABLE_BITS = 15
+"""Slots of the plain-Python kernel's table (a list: kept small so it is quick to make)."""
+WARM_START_NODES = 3000
+"""Node budget of the plain-Python first try while the compiled kernel is not loaded."""
+
+_KIND_CODE = {TokenKind.ABSOLUTE: 1, TokenKind.RELATIVE: 2, TokenKind.LAST: 3}
+
+
+class _Table:
+    """The refutation table and work arrays, allocated once per process and kernel kind."""
+
+    def __init__(self, bits: int, numpy: bool) -> None:
+        size = 1 << bits
+        self.mask = size - 1
+        self.gen = 0
+        if numpy:
+            import numpy as np
+
+            self.keys = np.zeros(size * _kernel.KEY_WORDS, dtype=np.int64)
+            self.b = np.zeros(size, dtype=np.int64)
+            self.genarr = np.zeros(size, dtype=np.int64)
+        else:
+            self.keys = [0] * (size * _kernel.KEY_WORDS)
+            self.b = [0] * size
+            self.genarr = [0] * size
+
+
+_TABLES: dict[tuple[bool, int], _Table] = {}
+_LOADED = [False]
+"""Whether the compiled kernel has been called in this process (its first call loads it)."""
+
+
+def _kernel_funcs(pure: bool) -> tuple[Any, bool]:
+    """The kernel namespace and whether it is compiled."""
+    if not pure:
+        try:
+            return _kernel.compiled(), True
+        except ImportError:
+            pass
+    return _kernel.twin(), False
+
+
+class SearchSolver:
+    """Fast exact depth-first search (see the module docstring).
+
+    Parameters
+    ----------
+    pure
+        Run the plain-Python kernel even when numba is installed (for tests).
+    """
+
+    name: ClassVar[str] = "search"
+    exact: ClassVar[bool] = True
+    requires: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """numba is optional: without it the plain-Python kernel runs."""
+
+    probes: tuple[tuple[int, int], ...] = ()
+    """Short probes run before the complete search: ``(idle, nodes)`` looks for a win in
+    which at most ``idle`` tricks complete no task, within ``nodes`` nodes. A probe
+    finding nothing proves nothing; it only bounds the time spent on lines that stall."""
+
+    first_round_nodes: int = 1 << 16
+    """Node limit of the first round of the complete search (the plain kernel: 1/32)."""
+    shaping: int = 15
+    """Move-ordering bonus for shaping plays (kernel ``gen_moves``); 0 turns it off."""
+    warm_start: bool = True
+    """While the compiled kernel is not yet loaded in this process, first try the
+    plain-Python kernel for :data:`WARM_START_NODES` nodes (a fresh ``crewcheck decide``
+    on an easy deal then never pays numba's start-up)."""
+    restarts: bool = True
+    """Node-limited rounds take turns among three move orderings: the default, with
+    shaping bonuses, and a seeded perturbation (restarts against heavy-tailed search
+    times; the node limit grows 1.5x per round, the refutation table carries over, and
+    any round that completes is a proof)."""
+    canonical: bool = True
+    """Key the refutation table by relative ranks (see :func:`kernel.position_key`)."""
+
+    def __init__(self, *, pure: bool = False, probes: tuple[tuple[int, int], ...] | None = None,
+                 canonical: bool | None = None, restarts: bool | None = None,
+                 warm_start: bool | None = None, shaping: int | None = None) -> None:
+        self.pure = pure
+        if shaping is not None:
+            self.shaping = shaping
+        if warm_start is not None:
+            self.warm_start = warm_start
+        if restarts is not None:
+            self.restarts = restarts
+        if canonical is not None:
+            self.canonical = canonical
+        if probes is not None:
+            self.probes = probes
+
+    def supports(self, instance: Instance) -> str | None:
+        if instance.deck.size > MAX_CARDS:
+            return f"search handles decks of at most {MAX_CARDS} cards; this deal has {instance.deck.size}"
+        return None
+
+    def decide(self, instance: Instance, *, budget: Budget) -> Answer:
+        deadline = budget.start()
+        state = instance.state()
+        if state.end is not None:
+            won = state.end.won
+            return Answer(Verdict.WINNABLE if won else Verdict.UNWINNABLE, () if won else None,
+                          state.owners if won else None)
+        why = refutation(state)  # cheap sound necessary conditions (crewcheck.model.analysis)
+        if why is not None:
+            return Answer(Verdict.UNWINNABLE, extra={"refuted_before_search": True}, explanation=why)
+        pure = self.pure or os.environ.get("CREWCHECK_PURE_KERNEL", "") in ("1", "true", "yes")
+        if not pure and self.warm_start and not _kernel.is_loaded():
+            # the compiled kernel is not loaded in this process yet (~1 s): try the plain
+            # kernel on a small node budget first, so easy deals answer at once
+            quick = self._run(instance, state, budget, deadline, False, WARM_START_NODES)
+            if quick.verdict is not Verdict.UNKNOWN or deadline.expired(quick.nodes):
+                return quick
+        return self._run(instance, state, budget, deadline, not pure, None)
+
+    def _run(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
+             want_compiled: bool, ceiling: int | None) -> Answer:
+        """Run the kernel in node-limited rounds (at most ``ceiling`` nodes if given)."""
+        t0 = time.perf_counter()
+        k, compiled = _kernel_funcs(not want_compiled)
+        np: Any = None
+        if compiled:
+            import numpy as np
+        deck = instance.deck
+        p = instance.players
+        n_cards = deck.size
+        tasks = instance.tasks
+        ntasks = len(tasks)
+        free = 1 if instance.rules.assignment == "free" else 0
+        quota = [0] * p
+        if free:
+            counts = instance.task_counts or (0,) * p
+            owners = state.owners or ()
+            quota = [counts[s] - sum(1 for o in owners if o == s) for s in range(p)]
+        tseat = [(-1 if t.seat is None else t.seat) for t in tasks]
+        tkind = [0] * ntasks
+        trank = [0] * ntasks
+        for i, t in enumerate(tasks):
+            if t.token is not None:
+                kind, rank = token_kind(t.token)
+                tkind[i] = _KIND_CODE[kind]
+                trank[i] = rank
+        card_task = [-1] * n_cards
+        task_cards = 0
+        for i, t in enumerate(tasks):
+            card_task[t.card] = i
+            task_cards |= 1 << t.card
+        suit_of = list(deck.suit_of_table)
+        suit_mask = list(deck.suit_masks)
+        trump = -1 if instance.trump_suit is None else instance.trump_suit
+        strict = 1 if instance.rules.order_rule == "strict" else 0
+        has_tokens = 1 if any(t.token is not None for t in tasks) else 0
+        all_done = (1 << ntasks) - 1
+        leader = -1 if state.leader is None else state.leader
+        trick = list(state.trick)
+        tlen0 = len(trick)
+        in_hands = sum(h.bit_count() for h in state.hands)
+        depth_max = in_hands + 1
+        seq_len = tlen0 + depth_max
+
+        bits = TABLE_BITS if compiled else PURE_TABLE_BITS
+        table = _TABLES.get((compiled, bits))
+        if table is None:
+            table = _TABLES[(compiled, bits)] = _Table(bits, compiled)
+        table.gen += 1
+
+        def arr(values: list[int]) -> Any:
+            return np.array(values, dtype=np.int64) if compiled else list(values)
+
+        def zeros(n: int) -> Any:
+            return np.zeros(n, dtype=np.int64) if compiled else [0] * n
+
+        own = [0] * p
+        for t in tasks:
+            if t.seat is not None:
+                own[t.seat] |= 1 << t.card
+        c_own = arr(own)
+        c_tseat, c_tkind, c_trank = arr(tseat), arr(tkind), arr(trank)
+        c_card_task, c_suit_of, c_suit_mask = arr(card_task), arr(suit_of), arr(suit_mask)
+        moves = zeros(depth_max * _kernel.MAXM)
+        scores = zeros(depth_max * _kernel.MAXM)
+        nmoves, midx = zeros(depth_max), zeros(depth_max)
+        sv_leader, sv_seat, sv_done = zeros(depth_max), zeros(depth_max), zeros(depth_max)
+        sv_qg, sv_flag, sv_waste = zeros(depth_max), zeros(depth_max), zeros(depth_max)
+        stats = zeros(_kernel.STAT_SIZE)
+        release = zeros(max(1, ntasks))
+        keybuf = zeros(_kernel.KEY_WORDS)
+        c_holder = arr(list(instance.holder))
+        sizes = [m.bit_count() for m in suit_mask]
+        canon = 1 if (self.canonical and p <= 4 and len(sizes) <= 8 and max(sizes) <= 15
+                      and in_hands <= 60) else 0
+
+        limit = self.first_round_nodes if compiled else max(1, self.first_round_nodes >> 5)
+        rounds = 0
+        kernel_seconds = 0.0
+        rate_seconds = 0.0
+        rate_nodes = 0
+        status = _kernel.OUT_OF_NODES
+        seq: Any = None
+        phases = list(self.probes)
+        probe_won = False
+        restart = 0
+        phase = 0
+        while True:
+            rounds += 1
+            done_nodes = int(stats[_kernel.STAT_NODES])
+            cap = UNLIMITED
+            node_cap = limit
+            if phase < len(phases):
+                cap, node_cap = phases[phase]
+            if budget.nodes is not None:
+                node_cap = min(node_cap, max(1, budget.nodes - done_nodes))
+            if ceiling is not None:
+                node_cap = min(node_cap, max(1, ceiling - done_nodes))
+            remaining = deadline.remaining()
+            if remaining is not None and rate_seconds > 0 and rate_nodes > 0:
+                rate = rate_nodes / rate_seconds
+                node_cap = max(1024, min(node_cap, int(rate * remaining * 0.9) + 1))
+            seq = arr(trick + [0] * depth_max)
+            seed, shaping = 0, 0
+            if cap == UNLIMITED and self.restarts:
+                # a portfolio of move orderings, one per round, in turn
+                kind = restart % 3
+                shaping = self.shaping if kind == 1 else 0
+                seed = restart if kind == 2 else 0
+            hands = arr(list(state.hands))
+            q = arr(quota)
+            tk = time.perf_counter()
+            status = k.search(hands, p, seq, tlen0, leader, state.done, q, free, all_done, c_tseat,
+                              c_tkind, c_trank, ntasks, c_card_task, c_suit_of, c_suit_mask, trump,
+                              strict, has_tokens, task_cards, c_own, canon, c_holder, keybuf, table.keys, table.b,
+                              table.genarr, table.gen, table.mask, node_cap, cap, seed, shaping, moves,
+                              scores, nmoves, midx, sv_leader, sv_seat, sv_done, sv_qg, sv_waste,
+                              sv_flag, release, stats)
+            dt = time.perf_counter() - tk
+            kernel_seconds += dt
+            if compiled and not _LOADED[0]:
+                _LOADED[0] = True  # the first compiled call loads the kernel: not a rate sample
+            else:
+                rate_seconds += dt
+                rate_nodes += int(stats[_kernel.STAT_NODES]) - done_nodes
+            if phase < len(phases):
+                phase += 1
+                if status == _kernel.WIN:
+                    probe_won = True
+                    break
+                status = _kernel.OUT_OF_NODES  # a probe's LOSE proves nothing
+                if deadline.expired(int(stats[_kernel.STAT_NODES])):
+                    break
+                continue
+            if status != _kernel.OUT_OF_NODES:
+                break
+            if deadline.expired(int(stats[_kernel.STAT_NODES])):
+                break
+            if budget.nodes is not None and int(stats[_kernel.STAT_NODES]) >= budget.nodes:
+                break
+            if ceiling is not None and int(stats[_kernel.STAT_NODES]) >= ceiling:
+                break
+            limit = min(limit * 3 // 2 if self.restarts else limit * 2, 1 << 24)
+            restart += 1
+
+        nodes = int(stats[_kernel.STAT_NODES])
+        extra = {
+            "tt_hits": int(stats[_kernel.STAT_TT_HITS]),
+            "tt_stores": int(stats[_kernel.STAT_TT_STORES]),
+            "cuts": int(stats[_kernel.STAT_CUTS]),
+            "rounds": rounds,
+            "probe_won": probe_won,
+            "compiled": compiled,
+            "canonical": bool(canon),
+            "kernel_seconds": kernel_seconds,
+            "seconds": time.perf_counter() - t0,
+        }
+        if status == _kernel.OUT_OF_NODES:
+            return Answer(Verdict.UNKNOWN, nodes=nodes, extra=extra)
+        if status == _kernel.LOSE:
+            return Answer(Verdict.UNWINNABLE, nodes=nodes, extra=extra)
+        length = int(stats[_kernel.STAT_DEPTH])
+        plays = tuple(int(seq[tlen0 + i]) for i in range(length))
+        assignment = None
+        if free:
+            s = state
+            for c in plays:
+                s = s.apply(c)
+            assignment = s.owners
+        return Answer(Verdict.WINNABLE, plays, assignment, nodes=nodes, extra=extra)

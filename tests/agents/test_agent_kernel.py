@@ -1,0 +1,92 @@
+"""The playout kernel: compiled == plain twin, and kernel rules == crewcheck.State."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from crewcheck.agents.fast import Tables, kernel, pack, seed_state, twin  # noqa: E402
+from crewcheck.agents.simulate import deal, setup_instance  # noqa: E402
+from crewcheck.model.cards import iter_bits  # noqa: E402
+
+DECKS = ("3x4", "3x4+R2", "plain", "classic", "2x5")
+
+
+def _setup(players: int, ntasks: int, seed: int, deck: str):
+    return deal(players, ntasks, seed=seed, deck=deck)
+
+
+@pytest.mark.parametrize("deck,players", [("classic", 4), ("plain", 3), ("3x4+R2", 3)])
+def test_compiled_kernel_matches_twin(deck: str, players: int) -> None:
+    """Same seed, same state: the compiled kernel and the plain twin give identical numbers."""
+    k, t = kernel(), twin()
+    s = _setup(players, 4, 11, deck)
+    tb = Tables.build(s.deck, players, s.trump, s.tasks)
+    for owners in ([-1] * 4, [0, 1, 2, 0]):
+        st0 = pack(tb, s.hands, owners, s.commander, s.commander, (), 0, 0)
+        assert k.playouts(st0, 300, seed_state(5), *tb.args()) == t.playouts(st0, 300, seed_state(5), *tb.args())
+    st0 = pack(tb, s.hands, [0, 1, 2, 0], s.commander, s.commander, (), 0, 0)
+    moves = np.array(list(iter_bits(s.hands[s.commander]))[:4], dtype=np.int64)
+    deals = np.array([s.hands] * 3, dtype=np.int64)
+    res = []
+    for mod in (k, t):
+        w, d, tr = (np.zeros(len(moves), np.int64) for _ in range(3))
+        mod.evaluate_moves(st0, moves, deals, seed_state(9), *tb.args(), w, d, tr)
+        res.append((w.tolist(), d.tolist(), tr.tolist()))
+    assert res[0] == res[1]
+    trees = []
+    for mod in (k, t):
+        cap = 1 + 50 * 20
+        arrs = [np.zeros(cap, np.int64), np.full(cap, -1, np.int64), np.zeros(cap, np.int64),
+                np.zeros(cap, np.int64), np.zeros(cap), np.zeros(cap)]
+        n = mod.mcts_iterate(st0, 50, True, True, 2 ** 0.5, seed_state(3), *arrs, 1, *tb.args())
+        trees.append((n, arrs[4][:n].tolist(), arrs[5][:n].tolist()))
+    assert trees[0] == trees[1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(deck=st.sampled_from(DECKS), players=st.integers(3, 4), ntasks=st.integers(0, 5),
+       seed=st.integers(0, 10 ** 6))
+def test_kernel_rules_agree_with_state(deck: str, players: int, ntasks: int, seed: int) -> None:
+    """Random legal moves applied to the kernel state and to crewcheck.State stay in step:
+    same legal moves, hands, leader, completed tasks and outcome."""
+    s = _setup(players, ntasks, seed, deck)
+    rng = random.Random(seed)
+    owners = [rng.randrange(players) for _ in range(ntasks)]
+    state = setup_instance(s, owners).initial_state()
+    tb = Tables.build(s.deck, players, s.trump, s.tasks)
+    kst = pack(tb, s.hands, owners, s.commander, s.commander, (), 0, 0)
+    tw = twin()
+    args = tb.args()
+    while True:
+        status = int(kst[5])
+        if state.is_terminal():
+            assert status == (1 if state.end.won else 2)
+            break
+        assert status == 0
+        legal = tw.legal_mask(kst, players, ntasks, tb.suit_of, tb.suit_mask)
+        assert int(legal) == state.legal_mask()
+        card = rng.choice(list(iter_bits(state.legal_mask())))
+        state = state.apply(card)
+        tw.apply_move(kst, card, players, ntasks, tb.trump, tb.suit_of, tb.task_card)
+        assert tuple(int(h) for h in kst[8:8 + players]) == state.hands
+        if not state.trick and not state.is_terminal():
+            assert int(kst[1]) == state.leader
+            assert int(kst[3]) == state.done
+
+
+def test_draft_phase_in_kernel() -> None:
+    """In the task phase the kernel's moves are open task indices, drafted from the commander."""
+    s = _setup(3, 4, 2, "plain")
+    tb = Tables.build(s.deck, 3, s.trump, s.tasks)
+    kst = pack(tb, s.hands, [-1] * 4, s.commander, s.commander, (), 0, 0)
+    tw = twin()
+    assert tw.legal_mask(kst, 3, 4, tb.suit_of, tb.suit_mask) == 0b1111
+    tw.apply_move(kst, 2, 3, 4, tb.trump, tb.suit_of, tb.task_card)
+    assert int(kst[8 + 6 + 2]) == s.commander
+    assert tw.legal_mask(kst, 3, 4, tb.suit_of, tb.suit_mask) == 0b1011
+    assert tw.to_move(kst, 3, 4) == (s.commander + 1) % 3

@@ -1,0 +1,142 @@
+"""The fast search back-end against the exhaustive oracle.
+
+Properties: on random small deals with every rule feature (trumps or none, lead seat /
+commander / free, unequal hands, tokens in both readings, free assignment, mid-game
+history) ``search`` gives the oracle's verdict, and every winning line passes the
+replay checker (:func:`crewcheck.decide` replays it). Counterexamples found by these
+properties are saved in ``models/counterexamples/`` and pinned below.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from crewcheck import decide
+from crewcheck.formats.deal_json import dumps, load
+from crewcheck.model.cards import Deck
+from crewcheck.model.instance import Instance
+from crewcheck.model.tasks import Task
+from crewcheck.solvers import registry
+from crewcheck.solvers.base import Budget, Verdict
+from crewcheck.solvers.search import SearchSolver
+from tests.strategies import note_deal, instances
+
+COUNTEREXAMPLES = Path(__file__).resolve().parents[2] / "models" / "counterexamples"
+
+
+def _oracle(inst: Instance) -> Verdict:
+    """The exhaustive oracle's verdict (it enumerates free assignments explicitly)."""
+    return decide(inst, backend="exhaustive", budget=Budget()).verdict
+
+
+def _check(inst: Instance, solver: SearchSolver) -> None:
+    note_deal(dumps(inst))
+    want = _oracle(inst)
+    answer = solver.decide(inst, budget=Budget()) if inst.state().end is None else None
+    got = decide(inst, backend="search").verdict if answer is None else answer.verdict
+    assert got == want, f"`search` says {got.name}, `exhaustive` says {want.name} on {dumps(inst)}"
+    if answer is not None and answer.verdict is Verdict.WINNABLE:
+        from crewcheck.api import check_witness
+
+        check_witness(inst, inst.history + tuple(answer.plays or ()), answer.assignment, "search")
+
+
+@given(instances(max_players=4, max_cards=12, max_tasks=4))
+def test_search_agrees_with_oracle(inst: Instance) -> None:
+    """`search` (compiled kernel when numba is installed) gives the oracle's verdict and a
+    replayable witness on small deals with every rule feature."""
+    _check(inst, SearchSolver())
+
+
+@given(instances(max_players=3, max_cards=10, max_tasks=4, free=True))
+def test_search_agrees_with_oracle_free(inst: Instance) -> None:
+    """Free assignment: the lazy quota semantics agree with the oracle's enumeration of
+    assignments, and the returned assignment replays."""
+    _check(inst, SearchSolver())
+
+
+@settings(max_examples=25)
+@given(instances(max_players=4, max_cards=10, max_tasks=3))
+def test_pure_kernel_agrees_with_oracle(inst: Instance) -> None:
+    """The plain-Python kernel (used without numba) gives the oracle's verdict."""
+    _check(inst, SearchSolver(pure=True))
+
+
+@settings(max_examples=40)
+@given(instances(max_players=4, max_cards=12, max_tasks=4))
+def test_restart_rounds_agree_with_oracle(inst: Instance) -> None:
+    """Tiny node-limited rounds (so the portfolio of orderings and the carried-over
+    refutation table are exercised) still give the oracle's verdict."""
+    solver = SearchSolver(warm_start=False)
+    solver.first_round_nodes = 8
+    _check(inst, solver)
+
+
+@given(instances(max_players=4, max_cards=12, max_tasks=4))
+def test_decide_default_is_search(inst: Instance) -> None:
+    """`search` is the default back-end outside the classes of the confirmed special-case
+    deciders, and every winning witness replays (decide checks)."""
+    from crewcheck.solvers.special import CONFIRMED
+
+    r = decide(inst)
+    assert r.backend in ("search", *CONFIRMED)
+    if all(registry.get(name).supports(inst) is not None for name in CONFIRMED):
+        assert r.backend == "search"
+    assert r.verdict is not Verdict.UNKNOWN
+
+
+def _classic(seed: int, k: int, players: int = 4) -> Instance:
+    from benchmarks.corpus import random_deal
+
+    return random_deal(random.Random(seed), players=players, k=k)
+
+
+def test_stats_in_extra() -> None:
+    """Statistics (nodes, table hits, time) are exposed in the result."""
+    r = decide(_classic(3, 6), backend="search")
+    for key in ("tt_hits", "tt_stores", "cuts", "rounds", "compiled", "seconds"):
+        assert key in r.stats.extra
+    assert r.stats.nodes > 0
+
+
+def test_budget_gives_unknown() -> None:
+    """Out of budget the verdict is UNKNOWN, never a guess."""
+    inst = _classic(1, 10)
+    r = decide(inst, backend="search", budget=Budget(nodes=50))
+    assert r.verdict is Verdict.UNKNOWN
+    assert r.stats.nodes <= 50 + inst.deck.size
+
+
+def test_refuses_huge_deck() -> None:
+    """Decks over 63 cards are refused with a one-line reason."""
+    deck = Deck.from_sizes({"B": 40, "G": 30})
+    hands = (sum(1 << i for i in range(0, 70, 2)), sum(1 << i for i in range(1, 70, 2)))
+    inst = Instance(deck, hands, (Task(0, 0),))
+    why = SearchSolver().supports(inst)
+    assert why is not None and "63" in why
+
+
+@pytest.mark.parametrize("path", sorted(COUNTEREXAMPLES.glob("*.json")), ids=lambda p: p.stem)
+def test_counterexamples(path: Path) -> None:
+    """Every saved counterexample is now decided like the oracle decides it."""
+    inst = load(path)
+    _check(inst, SearchSolver())
+
+
+def test_works_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without numba the plain-Python kernel answers (same verdict, slower)."""
+    from crewcheck.solvers import kernel
+
+    def missing() -> None:
+        raise ImportError("No module named 'numba'")
+
+    monkeypatch.setattr(kernel, "compiled", missing)
+    monkeypatch.setattr(kernel, "is_loaded", lambda: False)
+    inst = _classic(5, 3)
+    r = decide(inst, backend="search")
+    assert r.stats.extra["compiled"] is False
+    assert r.verdict is decide(inst, backend="search", budget=Budget()).verdict
