@@ -174,10 +174,10 @@ PROJECT_PLAN: dict[str, dict[str, dict[str, Any]]] = {
     "exhaustive": {"quick": {"exhaustive": [(1, 1), (2, 1), (3, 1)]},
                    "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 8)]}},
     "search": {"quick": {"exhaustive": [(1, 1), (2, 1), (3, 1)], "uniform9": (1, 200), "losing9": (1, 5)},
-               "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 1)], "uniform9": (10, 1000),
+               "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 4)], "uniform9": (10, 1000),
                         "losing9": (10, 20)}},
     "two_player_one_task": {"quick": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 1)], "uniform9": (1, 1000)},
-                            "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 1), (5, 2)],
+                            "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 1)],
                                      "uniform9": (10, 10_000), "losing9": (50, 20)}},
 }
 """Which project back-ends cross-check the characterisation, and on what (per mode).
