@@ -135,7 +135,7 @@ def differential(backend: str, mode: Mode) -> Computation:
         return Computation((), holds=None, open_reason=f"{missing} (special-case issue not merged)")
     if backend == "hampath":
         return _hampath_claim(mode)
-    chunks = [{"backend": backend, "seed": 0, "index": i, "size": 50} for i in range(2 if mode == "quick" else 20)]
+    chunks = [{"backend": backend, "seed": 0, "index": i, "size": 50} for i in range(2 if mode == "quick" else 6)]
     parts = run_job(f"reiber/{backend}/v1", differential_chunk, chunks, label=f"reiber {backend}")
     checked = sum(p["checked"] for p in parts)
     disagree = sum(p["disagree"] for p in parts)
@@ -159,7 +159,7 @@ def differential(backend: str, mode: Mode) -> Computation:
 
 def _hampath_claim(mode: Mode) -> Computation:
     chunks = [{"seed": 0, "index": i, "size": 10 if mode == "quick" else 20,
-               "max_vertices": 4 if mode == "quick" else 5} for i in range(2 if mode == "quick" else 10)]
+               "max_vertices": 4 if mode == "quick" else 5} for i in range(2 if mode == "quick" else 4)]
     parts = run_job("reiber/hampath-reduction/v1", hampath_chunk, chunks, label="reiber hampath")
     checked = sum(p["checked"] for p in parts)
     disagree = sum(p["disagree"] for p in parts)

@@ -173,9 +173,10 @@ PROJECT_PLAN: dict[str, dict[str, dict[str, Any]]] = {
     # The oracle takes ~25 ms per 4x4 game and refuses more than 20 cards.
     "exhaustive": {"quick": {"exhaustive": [(1, 1), (2, 1), (3, 1)]},
                    "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 8)]}},
-    "search": {"quick": {"exhaustive": [(1, 1), (2, 1), (3, 1)], "uniform9": (1, 200), "losing9": (1, 5)},
+    # The project's search needs ~10-60 s to refute a losing 4x9 game on this machine.
+    "search": {"quick": {"exhaustive": [(1, 1), (2, 1), (3, 1)], "uniform9": (1, 200), "losing9": (1, 2)},
                "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 4)], "uniform9": (10, 1000),
-                        "losing9": (10, 20)}},
+                        "losing9": (4, 3)}},
     "two_player_one_task": {"quick": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 1)], "uniform9": (1, 1000)},
                             "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 1)],
                                      "uniform9": (10, 10_000), "losing9": (50, 20)}},
