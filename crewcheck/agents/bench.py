@@ -266,6 +266,7 @@ def plot(rows: Sequence[dict[str, Any]], prefix: str, title: str = "") -> list[s
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     by_combo: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
@@ -285,6 +286,7 @@ def plot(rows: Sequence[dict[str, Any]], prefix: str, title: str = "") -> list[s
                     label="winnable (best assignment)")
             best_drawn = True
     ax.set_xlabel("tasks")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("% of deals")
     ax.set_ylim(-2, 102)
     ax.set_title(title or "agents vs the exact oracle")
@@ -308,6 +310,7 @@ def plot(rows: Sequence[dict[str, Any]], prefix: str, title: str = "") -> list[s
             ax.plot([p[0] for p in pts], [100 * p[1] for p in pts], "--", color=color,
                     label=f"{label}: wins / winnable (best)")
     ax.set_xlabel("tasks")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("efficiency, %")
     ax.set_ylim(-2, 102)
     ax.set_title((title + ": " if title else "") + "efficiency")

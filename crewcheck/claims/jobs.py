@@ -83,8 +83,8 @@ def check_games(games: Iterable[tuple[int, int]], n: int, decider: str = "refere
         rec["losing_char"] += cls is not None
         if win != (cls is None):
             rec["disagree"] += 1
-            if len(out["examples"]) < MAX_EXAMPLES:
-                out["examples"].append({"hand1": hand1, "task_value": tv, "values": n,
+            if sum(e["case"] == case for e in out["examples"]) < MAX_EXAMPLES:
+                out["examples"].append({"hand1": hand1, "task_value": tv, "values": n, "case": case,
                                         "search_winnable": win, "class": cls})
     return out
 
@@ -100,7 +100,9 @@ def merge(parts: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
                 out[case][k] += p[case][k]
         for c in out["classes"]:
             out["classes"][c] += p["classes"][c]
-        out["examples"].extend(p["examples"][: MAX_EXAMPLES - len(out["examples"])])
+        for e in p["examples"]:
+            if sum(x["case"] == e["case"] for x in out["examples"]) < MAX_EXAMPLES:
+                out["examples"].append(e)
     return out
 
 

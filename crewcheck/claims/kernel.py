@@ -161,7 +161,7 @@ def _build() -> Callable[..., bool]:
             smask = ((np.int64(1) << values) - 1) << (suit * values)
             fs = follow_hand & smask
             allowed = fs if fs != 0 else follow_hand
-            nf = candidates(follow_hand, lead_hand ^ (np.int64(1) << c), allowed, task, values, fc)
+            nf = candidates(follow_hand, lead_hand, allowed, task, values, fc)
             for k in range(nf):
                 d = fc[k]
                 if d // values == suit and d > c:

@@ -41,24 +41,31 @@ def write_plots(verdicts: Sequence[Verdict], docs: Path) -> dict[str, str]:
             fig.savefig(docs / name, dpi=110)
             plt.close(fig)
             out[v.claim.id] = name
-        if v.claim.id.startswith("dejong-fig-3"):
+    curves = {}
+    for v in verdicts:
+        if v.claim.id.startswith("dejong-fig-3") and v.computation is not None:
             try:
-                curve = comp.value("curve")
+                curve = v.computation.value("curve")
             except KeyError:
                 continue
-            if not curve:
-                continue
-            xs = sorted(int(k) for k in curve)
-            fig, ax = plt.subplots(figsize=(6, 3.5))
-            ax.plot(xs, [100 * curve[str(x)] if str(x) in curve else 100 * curve[x] for x in xs], marker="o")
-            ax.set_xlabel("number of tasks")
-            ax.set_ylabel("winnable (%)")
-            ax.set_ylim(0, 101)
-            ax.set_title(v.claim.id)
-            ax.grid(alpha=0.3)
-            name = f"claims-{v.claim.id}.png"
-            fig.tight_layout()
-            fig.savefig(docs / name, dpi=110)
-            plt.close(fig)
-            out[v.claim.id] = name
+            if curve:
+                curves[v.claim.id.rsplit("-", 1)[-1]] = {int(k): x for k, x in curve.items()}
+    if curves:
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        for label, curve in sorted(curves.items()):
+            xs = sorted(curve)
+            ax.plot(xs, [100 * curve[x] for x in xs], marker="o", label=f"{label} objectives")
+        ax.set_xlabel("number of tasks")
+        ax.set_ylabel("winnable (%)")
+        ax.set_ylim(0, 102)
+        ax.set_title("Random CLASSIC 4-player deals (de Jong Figure 3, small sample)")
+        ax.grid(alpha=0.3)
+        ax.legend()
+        name = "claims-dejong-figure-3.png"
+        fig.tight_layout()
+        fig.savefig(docs / name, dpi=110)
+        plt.close(fig)
+        for v in verdicts:
+            if v.claim.id.startswith("dejong-fig-3"):
+                out[v.claim.id] = name
     return out

@@ -33,7 +33,11 @@ CardIndex: TypeAlias = int
 
 
 def _candidates(hand: Mask, other: Mask, allowed: Mask, task: CardIndex, values: int) -> list[CardIndex]:
-    """Lowest card of each run of touching cards of `hand` within `allowed`."""
+    """Lowest card of each run of touching cards of `hand` within `allowed`.
+
+    `other` must include the card already led to the trick, if any: it
+    separates the follower's cards below it from those above it.
+    """
     out: list[CardIndex] = []
     live = hand | other
     prev_taken = False  # previous live card of this suit was a candidate run of hand
@@ -131,7 +135,7 @@ def is_winnable(hand1: Mask, hand2: Mask, task: CardIndex, values: int, suits: i
             suit = c // values
             follow_suit = follow_hand & suit_masks[suit]
             allowed = follow_suit if follow_suit else follow_hand
-            for d in _candidates(follow_hand, lead_hand ^ (1 << c), allowed, task, values):
+            for d in _candidates(follow_hand, lead_hand, allowed, task, values):
                 if d // values == suit and d > c:
                     winner = 1 - leader
                 else:

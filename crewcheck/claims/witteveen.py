@@ -169,6 +169,23 @@ def cor_3_21(mode: Mode) -> Computation:
 
 
 # -- Thm 3.15 / 3.18 ---------------------------------------------------------
+PROJECT_PLAN: dict[str, dict[str, dict[str, Any]]] = {
+    # The oracle takes ~25 ms per 4x4 game and refuses more than 20 cards.
+    "exhaustive": {"quick": {"exhaustive": [(1, 1), (2, 1), (3, 1)]},
+                   "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 8)]}},
+    # The project's search needs ~10-60 s to refute a losing 4x9 game on this machine.
+    "search": {"quick": {"exhaustive": [(1, 1), (2, 1), (3, 1)], "uniform9": (1, 200), "losing9": (1, 2)},
+               "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 4)], "uniform9": (10, 1000),
+                        "losing9": (4, 3)}},
+    "two_player_one_task": {"quick": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 1)], "uniform9": (1, 1000)},
+                            "full": {"exhaustive": [(1, 1), (2, 1), (3, 1), (4, 1)],
+                                     "uniform9": (10, 10_000), "losing9": (50, 20)}},
+}
+"""Which project back-ends cross-check the characterisation, and on what (per mode).
+``exhaustive``: ``(n, stride)`` decks; ``uniform9`` / ``losing9``: ``(chunks, size)``
+prefixes of the reference search's n = 9 samples (same seeds, same games)."""
+
+
 def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, Any]:
     """Run (or fetch from the store) the exhaustive and sampled checks."""
     quick = mode == "quick"
@@ -178,22 +195,22 @@ def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, 
     for n in range(1, max_n + 1):
         chunks = [{"n": n, "tv": tv, "part": p, "parts": parts[n], "decider": decider}
                   for tv in range(1, n + 1) for p in range(parts[n])]
-        exhaustive[n] = jobs.merge(run_job(f"witteveen-char/exhaustive/{decider}/v2", jobs.exhaustive_chunk,
+        exhaustive[n] = jobs.merge(run_job(f"witteveen-char/exhaustive/{decider}/v3", jobs.exhaustive_chunk,
                                            chunks, label=f"exhaustive 4x{n}"))
     uniform_chunks, uniform_size = (2, 1000) if quick else (100, 10_000)
     uniform = jobs.merge(run_job(
-        f"witteveen-char/uniform9/{decider}/v2", jobs.sample_chunk,
+        f"witteveen-char/uniform9/{decider}/v3", jobs.sample_chunk,
         [{"n": 9, "seed": 0, "index": i, "size": uniform_size, "decider": decider} for i in range(uniform_chunks)],
         label="uniform 4x9"))
     losing_chunks, losing_size = (2, 10) if quick else (50, 20)
     losing = jobs.merge(run_job(
-        f"witteveen-char/losing9/{decider}/v2", jobs.losing_sample_chunk,
+        f"witteveen-char/losing9/{decider}/v3", jobs.losing_sample_chunk,
         [{"n": 9, "seed": 0, "index": i, "size": losing_size, "decider": decider} for i in range(losing_chunks)],
         label="losing-conditioned 4x9"))
     down = None
     if not quick:
         down = jobs.merge(run_job(
-            f"witteveen-char/downsets9/{decider}/v2", jobs.down_set_chunk,
+            f"witteveen-char/downsets9/{decider}/v3", jobs.down_set_chunk,
             [{"n": 9, "tv": tv, "decider": decider} for tv in range(1, 10)], label="down-sets 4x9"))
     project = {}
     if decider == "reference":
@@ -202,15 +219,27 @@ def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, 
         for name in _deciders():
             if not name.startswith("project-"):
                 continue
-            # The oracle takes ~25 ms per 4x4 game: all of 4x1..4x3, and in --full
-            # every 8th hand of 4x4 (a fixed stride, all task values).
-            for n in range(1, (3 if quick else 4) + 1):
-                split = 8 if n == 4 else 1
+            plan = PROJECT_PLAN.get(name[len("project-"):], {}).get(mode, {})
+            # Exhaustive decks: every hand of 4 x n, or every k-th hand (a fixed stride).
+            for n, split in plan.get("exhaustive", ()):
                 chunks = [{"n": n, "tv": tv, "part": 0, "parts": split, "decider": name}
                           for tv in range(1, n + 1)]
-                label = f"{name} 4x{n}" + (" (every 8th hand)" if split > 1 else "")
+                label = f"{name} 4x{n}" + (f" (every {split}th hand)" if split > 1 else "")
                 project[label] = jobs.merge(run_job(
-                    f"witteveen-char/exhaustive/{name}/v2", jobs.exhaustive_chunk, chunks, label=label))
+                    f"witteveen-char/exhaustive/{name}/v3", jobs.exhaustive_chunk, chunks, label=label))
+            # The same n = 9 samples as the reference search (same seeds), or a prefix.
+            if plan.get("uniform9"):
+                k, size = plan["uniform9"]
+                project[f"{name} uniform 4x9"] = jobs.merge(run_job(
+                    f"witteveen-char/uniform9/{name}/v3", jobs.sample_chunk,
+                    [{"n": 9, "seed": 0, "index": i, "size": size, "decider": name} for i in range(k)],
+                    label=f"{name} uniform 4x9"))
+            if plan.get("losing9"):
+                k, size = plan["losing9"]
+                project[f"{name} losing-conditioned 4x9"] = jobs.merge(run_job(
+                    f"witteveen-char/losing9/{name}/v3", jobs.losing_sample_chunk,
+                    [{"n": 9, "seed": 0, "index": i, "size": size, "decider": name} for i in range(k)],
+                    label=f"{name} losing 4x9"))
     return {"exhaustive": exhaustive, "uniform": uniform, "losing": losing, "down_sets": down,
             "project": project}
 
@@ -224,8 +253,7 @@ def _char_claim(case: str, mode: Mode) -> Computation:
     parts += [(f"exhaustive {name} (crewcheck.decide)", r) for name, r in res["project"].items()]
     table = {name: r[case] for name, r in parts}
     disagree = sum(r["disagree"] for r in table.values())
-    examples = [e for _, r in parts for e in r["examples"]
-                if (e["hand1"] >> (e["task_value"] - 1) & 1) == (case == "A")]
+    examples = [e for _, r in parts for e in r["examples"] if e["case"] == case]
     values = (
         Value("checked", table, f"per set: games with the task in player {1 if case == 'A' else 2}'s "
               "hand, losing by the exact search (the claims' reference search, or crewcheck.decide "
@@ -233,7 +261,8 @@ def _char_claim(case: str, mode: Mode) -> Computation:
         Value("disagreements", disagree, "games where search and characterisation differ"),
     )
     if disagree:
-        path = _save_counterexample(f"witteveen-thm-{'3.15' if case == 'A' else '3.18'}", examples[0])
+        path = _save_counterexample(f"witteveen-thm-{'3.15' if case == 'A' else '3.18'}", examples[0]) \
+            if examples else None
         return Computation(values, holds=False, counterexample=path,
                            evidence=f"{disagree} disagreements, e.g. {examples[:3]}")
     return Computation(values, holds=True, evidence="no disagreement between the exact search and the characterisation")

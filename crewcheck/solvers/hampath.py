@@ -45,10 +45,11 @@ Rule features
     whose equivalence is false (``junk="text"`` with ``trumps``); ``paper=True``
     decides it as Lemma 6.2 claims anyway (for pinning the finding).
 Exact
-    Yes on the variants it accepts by default, by Lemma 6.2's argument for the figure
-    junk count (every trick must complete one task because |O| equals the number of
-    tricks), re-checked against the exhaustive oracle on every graph of the networkx
-    atlas up to 6 vertices (7 in the slow suite), all readings and variants.
+    Yes on the variants it accepts by default, by Lemma 6.2's argument (for the text's
+    junk count without trumps by the argument in ``docs/special-cases.md``), re-checked
+    against an exact search (the oracle with two sound cuts) on every graph of the
+    networkx atlas with 2-4 vertices for every variant, 5 for the figure and text
+    readings, and 6 for the figure reading (156 graphs, slow suite).
 Cost
     O(2^|V| · |V|²) time for the dynamic programme; the reduction is O(|V|²).
 

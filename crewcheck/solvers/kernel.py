@@ -134,14 +134,14 @@ def can_beat(hand: int, led: int, best_suit: int, best_card: int, trump: int, su
     follow = hand & suit_mask[led]
     if follow != 0:
         if best_suit == led:
-            return (follow >> (best_card + 1)) != 0
+            return bool((follow >> (best_card + 1)) != 0)
         return False
     if trump < 0:
         return False
     trumps = hand & suit_mask[trump]
     if best_suit == trump:
-        return (trumps >> (best_card + 1)) != 0
-    return trumps != 0
+        return bool((trumps >> (best_card + 1)) != 0)
+    return bool(trumps != 0)
 
 
 def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int,
@@ -353,7 +353,7 @@ def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, fr
 
 def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, card_task: Any,
                   suit_of: Any, suit_mask: Any, trump: int, own_mask: Any, quota: Any,
-                  release: Any) -> bool:
+                  release: Any, leader: int) -> bool:
     """Cheap refutation at a trick boundary: a hand holds more task cards than tricks
     remain (two cards of one hand are never in one trick), or under fixed assignment a
     task whose seat holds no card that could ever win a trick with it."""
@@ -374,25 +374,58 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
             need = n
     if need > tricks:
         return True
+    need = 0
     if free:
         # every seat with quota left wins a trick of its own, taking at most p task cards
-        need = 0
         for s in range(p):
             need += (quota[s] + p - 1) // p
-        return need > tricks
-    # a trick completes tasks of one seat only, and the tasks of one seat whose cards
-    # one hand holds need different tricks
-    need = 0
-    for w in range(p):
-        most = 0
-        for h in range(p):
-            n = popcount(hands[h] & own_mask[w])
-            if n > most:
-                most = n
-        need += most
+    else:
+        # a trick completes tasks of one seat only, and the tasks of one seat whose cards
+        # one hand holds need different tricks
+        for w in range(p):
+            most = 0
+            for h in range(p):
+                n = popcount(hands[h] & own_mask[w])
+                if n > most:
+                    most = n
+            need += most
     if need > tricks:
         return True
-    if tricks > RELEASE_TRICKS:
+    # lead reachability (crewcheck.model.analysis): seats that can still win a trick are
+    # the leader and, closing over them as leaders, seats that can beat a card they
+    # could lead; every seat still owing a task must be among them
+    owing = 0
+    for w in range(p):
+        if free:
+            if quota[w] > 0:
+                owing |= 1 << w
+        elif (own_mask[w] & left) != 0:
+            owing |= 1 << w
+    reach = 1 << leader
+    if (owing & ~reach) != 0:
+        grown = True
+        while grown:
+            grown = False
+            for ld in range(p):
+                if not (reach >> ld) & 1:
+                    continue
+                for s in range(p):
+                    if (reach >> s) & 1:
+                        continue
+                    hs = hands[s]
+                    has_trump = trump >= 0 and (hs & suit_mask[trump]) != 0
+                    for su in range(len(suit_mask)):
+                        led = hands[ld] & suit_mask[su]
+                        if led == 0:
+                            continue
+                        mine = hs & suit_mask[su]
+                        if (mine >> (lowbit_index(led) + 1)) != 0 or (has_trump and su != trump):
+                            reach |= 1 << s
+                            grown = True
+                            break
+        if (owing & ~reach) != 0:
+            return True
+    if free or tricks > RELEASE_TRICKS:
         return False
     # release times: the earliest trick (1 = the next one) that can complete each task
     nsuits = len(suit_mask)
@@ -593,7 +626,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
             stats[STAT_TT_HITS] += 1
             return LOSE
         if boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of, suit_mask, trump,
-                         own_mask, quota, release):
+                         own_mask, quota, release, leader):
             stats[STAT_CUTS] += 1
             return LOSE
     seat0 = -1 if leader < 0 else (leader + tlen) % p
@@ -700,7 +733,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
                         stats[STAT_TT_HITS] += 1
                         ok = False
                     elif boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of,
-                                       suit_mask, trump, own_mask, quota, release):
+                                       suit_mask, trump, own_mask, quota, release, leader):
                         stats[STAT_CUTS] += 1
                         ok = False
                 if not ok:

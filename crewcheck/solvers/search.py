@@ -23,8 +23,10 @@ What it is
       more tricks needed than remain (a trick completes one seat's tasks, and one hand's
       task cards need different tricks: sum over seats of the largest such group);
       under free assignment, sum over seats of ceil(quota / players) tricks, and task
-      cards in a trick that no seat still able to win it has room for; with few tricks
-      left, per-task release times (the earliest trick that can complete it, e.g. after
+      cards in a trick that no seat still able to win it has room for; lead
+      reachability (a seat still owing a task must be able to win some future trick,
+      :mod:`crewcheck.model.analysis`; checked at the root and at every trick boundary);
+      with few tricks left, per-task release times (the earliest trick that can complete it, e.g. after
       the other seats shed their higher cards of its suit) scheduled per hand;
     * card equivalence: cards of one seat and suit with no card still in play between
       them, none a task card, are interchangeable; only the lowest is tried;
@@ -92,6 +94,9 @@ class _Table:
         size = 1 << bits
         self.mask = size - 1
         self.gen = 0
+        self.keys: Any
+        self.b: Any
+        self.genarr: Any
         if numpy:
             import numpy as np
 
@@ -300,9 +305,9 @@ class SearchSolver:
             seed, shaping = 0, 0
             if cap == UNLIMITED and self.restarts:
                 # a portfolio of move orderings, one per round, in turn
-                kind = restart % 3
-                shaping = self.shaping if kind == 1 else 0
-                seed = restart if kind == 2 else 0
+                strategy = restart % 3
+                shaping = self.shaping if strategy == 1 else 0
+                seed = restart if strategy == 2 else 0
             hands = arr(list(state.hands))
             q = arr(quota)
             tk = time.perf_counter()

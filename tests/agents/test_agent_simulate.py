@@ -101,3 +101,21 @@ def test_mcts_finds_the_only_winning_line() -> None:
         rec = play_game(s, make_agent("mcts-smart", "300"), make_agent("mcts-smart", "300"), seed=seed)
         verdict, _ = oracle(setup_instance(s, rec.owners), "exhaustive")
         assert rec.won == (verdict == "winnable")
+
+
+def test_time_budgets() -> None:
+    """Tree search and Monte Carlo players also run on a time budget per move."""
+    from crewcheck.agents import parse_budget
+    from crewcheck.agents.mcts import TreeSearchAgent
+    from crewcheck.agents.montecarlo import MonteCarloAgent
+
+    assert parse_budget("0.5s") == (None, 0.5) and parse_budget("200") == (200, None)
+    s = deal(4, 3, seed=1, deck="classic")
+    owners = [(s.commander + j) % 4 for j in range(3)]
+    full = observe(s.hands, s, owners, (), s.commander, (), 0, 0, s.commander, "play", cheating=True)
+    moves, visits, _, done = TreeSearchAgent(iterations=None, seconds=0.05).search(full, random.Random(0))
+    assert done >= TreeSearchAgent.chunk and visits.sum() == done and len(moves) == len(full.legal())
+    fair = observe(s.hands, s, owners, (), s.commander, (), 0, 0, s.commander, "play")
+    legal, _, _, _, n = MonteCarloAgent("smart", playouts=None, seconds=0.002).scores(fair, random.Random(0))
+    assert n > 0 and legal == fair.legal()
+    assert make_agent("mc-smart", "0.001s").choose(fair, random.Random(0)) in fair.legal()

@@ -38,3 +38,9 @@ def test_kernel_equals_python_search_exhaustively(n: int) -> None:
     for hand in all_hands(4 * n, 2 * n):
         for task in range(4 * n):
             assert is_winnable_compiled(int(hand), task, n, 4) == reference_decider(int(hand), task, n, 4)
+
+
+def test_kernel_on_the_led_card_regressions() -> None:
+    """The compiled kernel gets the 4 x 5 regression games right (winnable)."""
+    for hand, tv in [(109795, 1), (114017, 1), (232803, 1), (240739, 1), (363875, 1), (109795, 2)]:
+        assert is_winnable_compiled(hand, tv - 1, 5, 4) is True

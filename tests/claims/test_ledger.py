@@ -117,3 +117,21 @@ def test_reiber_random_deals_are_valid_and_decidable() -> None:
         for _ in range(5):
             inst = from_dict(reiber.random_deal(rng, **case))
             assert decide(inst, backend="exhaustive").verdict.name in {"WINNABLE", "UNWINNABLE"}
+
+
+def test_brute_force_hamiltonian_path() -> None:
+    """Paths and stars of 3 have one, two isolated vertices do not, a 4-star does not."""
+    from crewcheck.claims.reiber import has_hamiltonian_path
+
+    assert has_hamiltonian_path(3, {(0, 1), (1, 2)})
+    assert not has_hamiltonian_path(2, set())
+    assert not has_hamiltonian_path(4, {(0, 1), (0, 2), (0, 3)})
+
+
+def test_hampath_chunk_agrees_on_small_graphs() -> None:
+    """Reduced deals of random graphs with up to 3 vertices: winnable iff Hamiltonian."""
+    pytest.importorskip("networkx")
+    from crewcheck.claims.reiber import hampath_chunk
+
+    out = hampath_chunk({"seed": 1, "index": 0, "size": 4, "max_vertices": 3})
+    assert out["disagree"] == 0 and out["backend_disagree"] == 0

@@ -47,3 +47,28 @@ def test_characterisation_exact_on_small_decks(n: int) -> None:
     """Thm 3.15 / 3.18 (generalised to n values) agree with the search on every 4 x n game."""
     res = jobs.merge(jobs.exhaustive_chunk({"n": n, "tv": tv, "part": 0, "parts": 1}) for tv in range(1, n + 1))
     assert res["A"]["disagree"] == 0 and res["B"]["disagree"] == 0
+
+
+# Games where an earlier version of the touching-card reduction dropped the led
+# card from the live cards, so the follower's cards below and above it looked
+# equivalent: the searches said "losing", the oracle "winnable" (found by
+# `prove --full`, exhaustive 4 x 5).
+REGRESSIONS = [(109795, 1), (114017, 1), (232803, 1), (240739, 1), (363875, 1), (109795, 2)]
+
+
+@pytest.mark.parametrize("hand,task_value", REGRESSIONS)
+def test_led_card_separates_the_followers_cards(hand: int, task_value: int) -> None:
+    """These 4 x 5 games are winnable (checked by the project oracle too)."""
+    assert jobs.reference_decider(hand, task_value - 1, 5, 4) is True
+    assert is_winnable_plain(hand, (1 << 20) - 1 ^ hand, task_value - 1, 5, 4) is True
+
+
+def test_reference_search_agrees_with_project_oracle_on_4x5() -> None:
+    """The claims' search and the project oracle agree on random 4 x 5 deals, any task card."""
+    bridge = pytest.importorskip("crewcheck.claims.solver_bridge")
+    oracle = bridge.make_decider("exhaustive")
+    rng = random.Random(5)
+    for _ in range(120):
+        h = sum(1 << c for c in rng.sample(range(20), 10))
+        t = rng.randrange(20)
+        assert oracle(h, t, 5, 4) == jobs.reference_decider(h, t, 5, 4)

@@ -38,9 +38,11 @@ def _graphs(max_n: int) -> list[nx.Graph]:
     return [g for g in ATLAS if g.number_of_nodes() <= max_n]
 
 
-def test_dp_matches_brute_force() -> None:
-    """The Hamiltonian path search agrees with brute force on every atlas graph (<= 7 vertices)."""
-    for g in ATLAS:
+@pytest.mark.parametrize("max_n", [6, pytest.param(7, marks=pytest.mark.slow)])
+def test_dp_matches_brute_force(max_n: int) -> None:
+    """The Hamiltonian path search agrees with brute force on every atlas graph (<= 6 vertices;
+    7 in the slow suite)."""
+    for g in _graphs(max_n):
         path = hamiltonian_path(g)
         assert (path is not None) == _brute_hp(g), list(g.edges)
         if path is not None:
@@ -78,16 +80,17 @@ def test_equivalence_small(variant: Variant) -> None:
     assert _equivalence(4, variant) == []
 
 
-@pytest.mark.parametrize("variant", [Variant("figure"), Variant("text")], ids=str)
+@pytest.mark.parametrize("variant", [Variant("figure"), pytest.param(Variant("text"), marks=pytest.mark.slow)],
+                         ids=str)
 def test_equivalence_five(variant: Variant) -> None:
-    """Every atlas graph with 5 vertices (51 graphs up to 5): HP <=> winnable."""
+    """Every atlas graph with up to 5 vertices (51 graphs): HP <=> winnable (text: slow suite)."""
     assert _equivalence(5, variant) == []
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", SOUND, ids=str)
 def test_equivalence_six(variant: Variant) -> None:
-    """Every atlas graph with up to 6 vertices (163 graphs): HP <=> winnable."""
+    """Every atlas graph with up to 6 vertices (207 graphs): HP <=> winnable."""
     assert _equivalence(6, variant) == []
 
 

@@ -74,6 +74,9 @@ def test_compiled_kernel_matches_twin(inst: Instance) -> None:
     probes = ((0, 50), (1, 200))
     a = SearchSolver(pure=True, probes=probes).decide(inst, budget=Budget())
     b = SearchSolver(probes=probes, warm_start=False).decide(inst, budget=Budget())
+    if "refuted_before_search" in a.extra:
+        assert a.verdict == b.verdict
+        return
     assert b.extra["compiled"] is True
     assert (a.verdict, a.plays, a.assignment, a.nodes) == (b.verdict, b.plays, b.assignment, b.nodes)
     for key in ("tt_hits", "tt_stores", "cuts", "rounds"):

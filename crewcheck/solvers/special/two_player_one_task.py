@@ -35,8 +35,9 @@ Rule features
 Exact
     Claimed exact by the thesis; checked against the exhaustive oracle on every deal
     with 4 suits of n <= 3 values (n = 4 in the slow suite) and on 2- and 3-suit decks
-    (``tests/solvers/special/test_two_player_one_task.py``). WINNABLE answers carry the
-    proof's playout, which the replay checker verifies.
+    and on random standard 4 x 9 deals against the exact ``search`` back-end
+    (``tests/solvers/special/test_two_player_one_task.py``): no disagreement. WINNABLE
+    answers carry the proof's playout, which the replay checker verifies.
 Cost
     O(N) to count the cards and find a directly winning pair; O(N) for the playout.
 
