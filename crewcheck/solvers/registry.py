@@ -21,6 +21,8 @@ BACKENDS: dict[str, str] = {
     "search": "crewcheck.solvers.search:SearchSolver",
     "z3": "crewcheck.solvers.smt:Z3Solver",
     "cpsat": "crewcheck.solvers.cpsat:CpSatSolver",
+    "sat": "crewcheck.solvers.encoding_sat:SatSolver",
+    "portfolio": "crewcheck.solvers.portfolio:PortfolioSolver",
     "single_value": "crewcheck.solvers.special.single_value:SingleValueSolver",
     "single_suit_owned": "crewcheck.solvers.special.single_suit_owned:SingleSuitOwnedSolver",
     "single_suit": "crewcheck.solvers.special.single_suit:SingleSuitSolver",
