@@ -52,7 +52,7 @@ def _path(parts: Any) -> str:
 
 
 def _check_shape(data: Any) -> None:
-    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+    from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(schema())
     errors = sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
