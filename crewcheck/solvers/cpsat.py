@@ -26,7 +26,7 @@ Cost
     Building is linear in the model (as for Z3), plus CP-SAT's presolve, a fixed cost of
     some tens of milliseconds; on easy Classic deals it is about twice Z3's time, on free
     assignment with many tasks it is usually faster and its integer counts decide cases
-    Z3 cannot (see ``docs/performance-logic.md``). ``CpSatOptions.workers`` > 1 runs
+    Z3 cannot (see ``docs/performance.md``). ``CpSatOptions.workers`` > 1 runs
     CP-SAT's parallel portfolio (only worth it on an idle machine).
 
 References

@@ -25,7 +25,7 @@ Cost
     clauses for a Classic deal; ~0.1 s of Python and Z3 parsing on an idle core);
     solving is NP-hard in general: 0.1-0.5 s on most Classic deals, seconds to minutes on
     hard refutations with many fixed tasks, and heavy-tailed on free assignment with 25+
-    tasks (see ``docs/performance-logic.md``). Explanations cost one extra solve per task
+    tasks (see ``docs/performance.md``). Explanations cost one extra solve per task
     in the first core.
 
 References
