@@ -250,7 +250,7 @@ def _char_claim(case: str, mode: Mode) -> Computation:
     parts += [("uniform sample 4x9", res["uniform"]), ("losing-conditioned sample 4x9", res["losing"])]
     if res["down_sets"] is not None:
         parts.append(("all down-set deals 4x9 (contain every S1/S3 game)", res["down_sets"]))
-    parts += [(f"exhaustive {name} (crewcheck.decide)", r) for name, r in res["project"].items()]
+    parts += [(f"{name} (crewcheck.decide)", r) for name, r in res["project"].items()]
     table = {name: r[case] for name, r in parts}
     disagree = sum(r["disagree"] for r in table.values())
     examples = [e for _, r in parts for e in r["examples"] if e["case"] == case]
