@@ -20,6 +20,7 @@ __all__ = [
     "IllegalPlayError",
     "UnknownBackendError",
     "UnknownRulesError",
+    "UnknownClaimError",
     "NotApplicableError",
     "BackendError",
     "BackendUnavailableError",
@@ -68,6 +69,10 @@ class UnknownBackendError(InvalidInputError):
 
 class UnknownRulesError(InvalidInputError):
     """No rule preset of that name exists."""
+
+
+class UnknownClaimError(InvalidInputError):
+    """No published claim of that id (``crewcheck prove CLAIM``)."""
 
 
 class NotApplicableError(CrewcheckError):

@@ -7,6 +7,8 @@ Each :class:`~crewcheck.claims.base.Claim` keeps the paper's number(s) as
 
 from __future__ import annotations
 
+from crewcheck.errors import UnknownClaimError
+
 from crewcheck.claims import dejong, reiber, witteveen
 from crewcheck.claims.base import Claim
 
@@ -137,12 +139,6 @@ CLAIMS += (
 BY_ID: dict[str, Claim] = {c.id: c for c in CLAIMS}
 
 
-class UnknownClaimError(ValueError):
-    """A claim id that is not in the registry.
-
-    Belongs in ``crewcheck.errors`` (as an ``InvalidInputError``) once that
-    module exists on this branch.
-    """
 
 
 def get(claim_id: str) -> Claim:

@@ -64,7 +64,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _select(names: list[str]) -> list[Any]:
-    from crewcheck.claims.registry import CLAIMS, UnknownClaimError
+    from crewcheck.claims.registry import CLAIMS
+    from crewcheck.errors import UnknownClaimError
 
     if not names:
         return list(CLAIMS)
@@ -90,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
     from crewcheck.claims import ledger
     from crewcheck.claims.execution import Executor, using
     from crewcheck.claims.plots import write_plots
-    from crewcheck.claims.registry import CLAIMS, UnknownClaimError
+    from crewcheck.claims.registry import CLAIMS
+    from crewcheck.errors import UnknownClaimError
     from crewcheck.store import DEFAULT_PATH, ResultStore
 
     try:
