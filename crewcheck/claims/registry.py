@@ -134,6 +134,15 @@ CLAIMS += (
         compute=reiber.lemma_6_2,
         needs=("crewcheck.solvers.hampath",),
     ),
+    Claim(
+        id="reiber-cor-6.4",
+        source="002 §6, Cor 6.4 (junk count of the text)",
+        statement="With trumps dealt to all but one player, the reduction still holds: the deal is "
+        "winnable iff the graph has a Hamiltonian path (junk count |V| - deg(v) + 1 as in the text).",
+        expected={"disagreements": 0},
+        compute=reiber.cor_6_4_text,
+        needs=("crewcheck.solvers.hampath",),
+    ),
 )
 
 BY_ID: dict[str, Claim] = {c.id: c for c in CLAIMS}

@@ -81,6 +81,63 @@ def differential_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+CENSUS: dict[str, tuple[str, bool]] = {
+    "single_value": ("values", False),
+    "single_suit_owned": ("suit", True),
+    "single_suit": ("suit", False),
+}
+"""Back-end -> (how its small cards are laid out, tasks owned by their holder)."""
+
+
+def census_deals(n: int, players: int, layout: str, owned: bool) -> list[dict[str, Any]]:
+    """Every deal of ``n`` cards among ``players`` seats (each seat at least one card) with
+    every non-empty task set and every seat for each task, in Reiber's model.
+
+    ``layout="suit"``: one suit with values 1..n; ``"values"``: n suits with value 1.
+    """
+    import itertools
+
+    cards = [f"B{v}" for v in range(1, n + 1)] if layout == "suit" else [f"{SUIT_LETTERS[i]}1" for i in range(n)]
+    out = []
+    for holders in itertools.product(range(players), repeat=n):
+        if len(set(holders)) < players:
+            continue
+        hands = [[c for c, h in zip(cards, holders) if h == seat] for seat in range(players)]
+        for size in range(1, n + 1):
+            for chosen in itertools.combinations(range(n), size):
+                seat_choices = ([(holders[i],) for i in chosen] if owned
+                                else [range(players) for _ in chosen])
+                for seats in itertools.product(*seat_choices):
+                    tasks = [{"card": cards[i], "seat": s} for i, s in zip(chosen, seats)]
+                    out.append({"schema": "crewcheck-deal/1", "hands": hands, "trump": None,
+                                "lead": "any", "tasks": tasks})
+    return out
+
+
+def census_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Decide every small deal of one shape with the back-end and with the oracle."""
+    from crewcheck import decide, from_dict
+    from crewcheck.solvers import registry
+
+    backend = str(params["backend"])
+    solver = registry.get(backend)
+    layout, owned = CENSUS[backend]
+    out: dict[str, Any] = {"checked": 0, "disagree": 0, "winnable": 0, "examples": []}
+    for deal in census_deals(int(params["n"]), int(params["players"]), layout, owned):
+        inst = from_dict(deal)
+        if solver.supports(inst) is not None:
+            continue
+        a = decide(inst, backend=backend).verdict
+        b = decide(inst, backend="exhaustive").verdict
+        out["checked"] += 1
+        out["winnable"] += b.name == "WINNABLE"
+        if a != b:
+            out["disagree"] += 1
+            if len(out["examples"]) < 3:
+                out["examples"].append({"deal": deal, "backend": a.name, "oracle": b.name})
+    return out
+
+
 def has_hamiltonian_path(n: int, edges: set[tuple[int, int]]) -> bool:
     """Brute force over all vertex orders (independent of the back-ends)."""
     import itertools
@@ -137,24 +194,73 @@ def differential(backend: str, mode: Mode) -> Computation:
         return _hampath_claim(mode)
     chunks = [{"backend": backend, "seed": 0, "index": i, "size": 50} for i in range(2 if mode == "quick" else 6)]
     parts = run_job(f"reiber/{backend}/v1", differential_chunk, chunks, label=f"reiber {backend}")
+    shapes = [(n, p) for n in range(2, 5) for p in (2, 3) if p <= n and (mode == "full" or p == 2 or n < 4)]
+    census = run_job(f"reiber/{backend}/census/v1", census_chunk,
+                     [{"backend": backend, "n": n, "players": p} for n, p in shapes], label=f"reiber {backend} census")
     checked = sum(p["checked"] for p in parts)
-    disagree = sum(p["disagree"] for p in parts)
-    examples = [e for p in parts for e in p["examples"]]
+    disagree = sum(p["disagree"] for p in parts) + sum(c["disagree"] for c in census)
+    examples = [e for c in census for e in c["examples"]] + [e for p in parts for e in p["examples"]]
     values = (
         Value("checked", checked, "random deals in the back-end's domain decided by it and by "
               "crewcheck.decide(backend='exhaustive')"),
-        Value("winnable", sum(p["winnable"] for p in parts), "of those, winnable per the oracle"),
-        Value("disagreements", disagree, "verdicts that differ"),
+        Value("census_checked", sum(c["checked"] for c in census),
+              f"every deal of 2-4 cards in the class ({CENSUS.get(backend, ('', False))[0]} layout), "
+              f"2-3 seats, every task set and seats, shapes {shapes}: back-end vs oracle"),
+        Value("winnable", sum(p["winnable"] for p in parts), "of the random deals, winnable per the oracle"),
+        Value("disagreements", disagree, "verdicts that differ (random deals and census)"),
     )
     if checked == 0:
         return Computation(values, holds=None, open_reason="no sampled deal was in the back-end's domain")
     if disagree:
-        path = Path("models") / "counterexamples" / f"reiber-{backend}-{len(examples)}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(examples[0]["deal"], indent=2) + "\n")
+        path = _pinned(backend) or Path("models") / "counterexamples" / f"reiber-{backend}-{len(examples)}.json"
+        if not path.exists():  # a new finding: save it for review and pinning
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(examples[0]["deal"], indent=2) + "\n")
         return Computation(values, holds=False, counterexample=str(path),
                            evidence=f"{disagree} disagreements; first: {examples[0]}")
     return Computation(values, holds=True, evidence="no disagreement with the exhaustive oracle")
+
+
+def _pinned(backend: str) -> Path | None:
+    """A saved counterexample that already refutes ``backend`` (when run from a checkout)."""
+    folder = Path("models") / "counterexamples"
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        if backend in json.loads(path.read_text()).get("refutes", []):
+            return path
+    return None
+
+
+def cor_6_4_text(mode: Mode) -> Computation:
+    """Cor 6.4 with the text's junk count, on every graph of 2-4 vertices (networkx atlas)."""
+    import networkx as nx  # type: ignore[import-untyped, unused-ignore]
+
+    from crewcheck import decide
+    from crewcheck.solvers.hampath import reduce_hampath
+
+    checked = disagree = 0
+    first = None
+    for graph in nx.graph_atlas_g()[1:]:
+        n = graph.number_of_nodes()
+        if not 2 <= n <= (4 if mode == "quick" else 5):
+            continue
+        inst = reduce_hampath(graph, junk="text", trumps=True, tokens=False)
+        verdict = decide(inst, backend="exhaustive" if inst.deck.size <= 20 else "search", timeout=60).verdict
+        if verdict.name == "UNKNOWN":
+            continue
+        hp = has_hamiltonian_path(n, {tuple(sorted(e)) for e in graph.edges()})
+        checked += 1
+        if (verdict.name == "WINNABLE") != hp:
+            disagree += 1
+            first = first or {"edges": sorted(graph.edges()), "vertices": n, "verdict": verdict.name,
+                              "hamiltonian_path": hp}
+    values = (Value("checked", checked, "graphs of the networkx atlas, reduced with junk='text', trumps=True "
+                    "and decided by the oracle (search above 20 cards); HP by brute force"),
+              Value("disagreements", disagree, "winnable != has a Hamiltonian path"))
+    if disagree:
+        pinned = Path("models") / "counterexamples" / "hampath_text_trumps.json"
+        return Computation(values, holds=False, counterexample=str(pinned) if pinned.exists() else None,
+                           evidence=f"first: {first}")
+    return Computation(values, holds=True, evidence="equivalence held on every graph checked")
 
 
 def _hampath_claim(mode: Mode) -> Computation:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -135,3 +136,16 @@ def test_hampath_chunk_agrees_on_small_graphs() -> None:
 
     out = hampath_chunk({"seed": 1, "index": 0, "size": 4, "max_vertices": 3})
     assert out["disagree"] == 0 and out["backend_disagree"] == 0
+
+
+def test_prove_quick_matches_every_established_verdict(tmp_path, monkeypatch, capsys):
+    """`crewcheck prove --quick` (what CI runs): every recomputed verdict equals the one the
+    project has established (exit 0), including the refutations."""
+    from crewcheck.cli import main
+
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(root)  # the pinned counterexamples are found from the checkout
+    code = main(["prove", "--quick", "--no-docs", "--store", str(tmp_path / "store.sqlite")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "REFUTED" in out and "witteveen-thm-3.12" in out
