@@ -49,7 +49,7 @@ Exact
     junk count without trumps by the argument in ``docs/special-cases.md``), re-checked
     against an exact search (the oracle with two sound cuts) on every graph of the
     networkx atlas with 2-4 vertices for every variant, 5 for the figure and text
-    readings, and 6 for the figure reading (156 graphs, slow suite).
+    readings, and 6 for the figure reading with and without trumps (156 graphs, slow suite).
 Cost
     O(2^|V| · |V|²) time for the dynamic programme; the reduction is O(|V|²).
 
