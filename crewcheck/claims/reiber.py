@@ -55,29 +55,33 @@ def random_deal(rng: random.Random, *, values: tuple[int, int], suits: tuple[int
             "hands": hands, "trump": None, "lead": "any", "tasks": tasks}
 
 
-def differential_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Draw deals until ``size`` are supported by the back-end; compare with the oracle."""
+def _compare(backend: str, deal: dict[str, Any], out: dict[str, Any]) -> None:
+    """Decide ``deal`` with ``backend`` and the oracle if the back-end supports it; tally."""
     from crewcheck import decide, from_dict
     from crewcheck.solvers import registry
 
+    inst = from_dict(deal)
+    if registry.get(backend).supports(inst) is not None:
+        return
+    a = decide(inst, backend=backend).verdict
+    b = decide(inst, backend="exhaustive").verdict
+    out["checked"] += 1
+    out["winnable"] += b.name == "WINNABLE"
+    if a != b:
+        out["disagree"] += 1
+        if len(out["examples"]) < 3:
+            out["examples"].append({"deal": deal, "backend": a.name, "oracle": b.name})
+
+
+def differential_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Draw deals until ``size`` are supported by the back-end; compare with the oracle."""
     backend = str(params["backend"])
-    solver = registry.get(backend)
     rng = random.Random(f"reiber:{backend}:{params['seed']}:{params['index']}")
     out: dict[str, Any] = {"checked": 0, "drawn": 0, "disagree": 0, "winnable": 0, "examples": []}
     while out["checked"] < int(params["size"]) and out["drawn"] < 50 * int(params["size"]):
         deal = random_deal(rng, **CASES[backend])
         out["drawn"] += 1
-        inst = from_dict(deal)
-        if solver.supports(inst) is not None:
-            continue
-        a = decide(inst, backend=backend).verdict
-        b = decide(inst, backend="exhaustive").verdict
-        out["checked"] += 1
-        out["winnable"] += b.name == "WINNABLE"
-        if a != b:
-            out["disagree"] += 1
-            if len(out["examples"]) < 3:
-                out["examples"].append({"deal": deal, "backend": a.name, "oracle": b.name})
+        _compare(backend, deal, out)
     return out
 
 
@@ -116,25 +120,11 @@ def census_deals(n: int, players: int, layout: str, owned: bool) -> list[dict[st
 
 def census_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
     """Decide every small deal of one shape with the back-end and with the oracle."""
-    from crewcheck import decide, from_dict
-    from crewcheck.solvers import registry
-
     backend = str(params["backend"])
-    solver = registry.get(backend)
     layout, owned = CENSUS[backend]
     out: dict[str, Any] = {"checked": 0, "disagree": 0, "winnable": 0, "examples": []}
     for deal in census_deals(int(params["n"]), int(params["players"]), layout, owned):
-        inst = from_dict(deal)
-        if solver.supports(inst) is not None:
-            continue
-        a = decide(inst, backend=backend).verdict
-        b = decide(inst, backend="exhaustive").verdict
-        out["checked"] += 1
-        out["winnable"] += b.name == "WINNABLE"
-        if a != b:
-            out["disagree"] += 1
-            if len(out["examples"]) < 3:
-                out["examples"].append({"deal": deal, "backend": a.name, "oracle": b.name})
+        _compare(backend, deal, out)
     return out
 
 
