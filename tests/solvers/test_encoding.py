@@ -63,7 +63,7 @@ def save_counterexample(inst: Instance, backend: str, expected: Verdict) -> Path
     data = deal_json.to_dict(inst)
     data["expected"] = expected.value
     data["refutes"] = [backend]
-    data["comment"] = f"found by tests/solvers/test_{'smt' if backend == 'z3' else backend}.py"
+    data["comment"] = f"found by tests/solvers/test_logic_backends.py ({backend})"
     path = COUNTEREXAMPLES / f"{backend}-disagrees-{abs(hash(to_notation(inst))) % 10**8:08d}.json"
     path.write_text(json.dumps(data, indent=2))
     return path

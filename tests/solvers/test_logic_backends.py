@@ -1,86 +1,100 @@
-"""The CP-SAT back-end against the exhaustive oracle (differential, hypothesis)."""
+"""The logic back-ends (z3, cpsat) against the exhaustive oracle (differential, hypothesis).
+
+Every test runs once per back-end; a back-end whose solver is not installed is skipped.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import pytest
 from hypothesis import example, given, settings
-from hypothesis import strategies as st
 
 from crewcheck.api import decide
 from crewcheck.formats import deal_json
 from crewcheck.formats.notation import parse_deal
 from crewcheck.model.instance import Instance
+from crewcheck.solvers import registry
 from crewcheck.solvers.base import Budget, Verdict
 from tests.solvers.test_encoding import COUNTEREXAMPLES, check_against_oracle, check_explanation
 from tests.strategies import instances
 
-pytest.importorskip("ortools")
+_NEEDS = {"z3": "z3", "cpsat": "ortools"}
+LOGIC = [pytest.param(name, marks=pytest.mark.skipif(importlib.util.find_spec(module) is None,
+                                                     reason=f"{module} is not installed"))
+         for name, module in _NEEDS.items()]
 
-BACKEND = "cpsat"
 
-
+@pytest.mark.parametrize("backend", LOGIC)
 @given(instances(max_players=3, max_tasks=4))
-def test_agrees_with_the_oracle(inst: Instance) -> None:
+def test_agrees_with_the_oracle(backend: str, inst: Instance) -> None:
     """Every rule feature (trumps, lead modes, unequal hands, tokens both ways, free
-    assignment, histories): cp-sat's verdict is the oracle's and its witnesses replay."""
-    check_against_oracle(inst, BACKEND)
+    assignment, histories): the verdict is the oracle's and the witnesses replay."""
+    check_against_oracle(inst, backend)
 
 
+@pytest.mark.parametrize("backend", LOGIC)
 @given(instances(min_players=3, max_players=4, max_tasks=5, max_cards=14, equal_hands=True))
-def test_agrees_with_the_oracle_on_more_seats(inst: Instance) -> None:
+def test_agrees_with_the_oracle_on_more_seats(backend: str, inst: Instance) -> None:
     """Three and four seats with equal hands and up to five tasks."""
-    check_against_oracle(inst, BACKEND)
+    check_against_oracle(inst, backend)
 
 
+@pytest.mark.parametrize("backend", LOGIC)
 @settings(max_examples=40)
 @given(instances(max_players=3, max_tasks=4, free=False))
-def test_explanations_are_minimal_cores(inst: Instance) -> None:
+def test_explanations_are_minimal_cores(backend: str, inst: Instance) -> None:
     """An unwinnable answer names tasks that alone already lose, none of them superfluous."""
-    check_explanation(inst, BACKEND)
+    check_explanation(inst, backend)
 
 
+@pytest.mark.parametrize("backend", LOGIC)
 @settings(max_examples=40)
 @given(instances(max_players=2, max_suits=2, max_tasks=5, tokens=False, free=False))
-@example(parse_deal("B3 B4 G2 | B1 B2 G1 G3 G4 R1 ; trump R ; lead rocket ; tasks G1@0 B3@1 B4@1 ; strict/fixed"))
-def test_explanations_with_alike_task_cards(inst: Instance) -> None:
+@example(inst=parse_deal("B3 B4 G2 | B1 B2 G1 G3 G4 R1 ; trump R ; lead rocket ; tasks G1@0 B3@1 B4@1 ; strict/fixed"))
+def test_explanations_with_alike_task_cards(backend: str, inst: Instance) -> None:
     """Two seats, many tasks: adjacent task cards of one seat (symmetric while both are
     required) do not make a winnable sub-deal look lost."""
-    check_explanation(inst, BACKEND)
+    check_explanation(inst, backend)
 
 
 def _saved() -> list:
-    """Saved counterexamples; those refuting this back-end are strict xfails (pinned: a
-    fix turns them into failures, so the file gets updated, never quietly)."""
+    """(back-end, saved counterexample); those refuting the back-end are strict xfails
+    (pinned: a fix turns them into failures, so the file gets updated, never quietly)."""
     out = []
-    for path in sorted(COUNTEREXAMPLES.glob("*.json")) if COUNTEREXAMPLES.exists() else []:
-        refutes = json.loads(path.read_text()).get("refutes", [])
-        marks = [pytest.mark.xfail(strict=True, reason="known disagreement")] if BACKEND in refutes else []
-        out.append(pytest.param(path, id=path.stem, marks=marks))
+    paths = sorted(COUNTEREXAMPLES.glob("*.json")) if COUNTEREXAMPLES.exists() else []
+    for param in LOGIC:
+        backend = param.values[0]
+        for path in paths:
+            refutes = json.loads(path.read_text()).get("refutes", [])
+            marks = list(param.marks)
+            if backend in refutes:
+                marks.append(pytest.mark.xfail(strict=True, reason="known disagreement"))
+            out.append(pytest.param(backend, path, id=f"{backend}-{path.stem}", marks=marks))
     return out
 
 
-@pytest.mark.parametrize("path", _saved())
-def test_saved_counterexamples(path) -> None:
+@pytest.mark.parametrize(("backend", "path"), _saved())
+def test_saved_counterexamples(backend: str, path) -> None:
     """Every deal that once split a back-end from the oracle stays decided right."""
-    check_against_oracle(deal_json.load(path), BACKEND)
+    check_against_oracle(deal_json.load(path), backend)
 
 
-def test_tiny_budget_gives_unknown_or_an_answer() -> None:
+@pytest.mark.parametrize("backend", LOGIC)
+def test_tiny_budget_gives_unknown_or_an_answer(backend: str) -> None:
     """An exhausted budget returns UNKNOWN, never a guess."""
-    from crewcheck.solvers.cpsat import CpSatSolver
-
     inst = deal_json.loads('{"hands": [["B1", "B3"], ["B2", "B4"]], "tasks": [{"card": "B3", "seat": 0}]}')
-    ans = CpSatSolver().decide(inst, budget=Budget(seconds=0.0))
+    ans = registry.get(backend).decide(inst, budget=Budget(seconds=0.0))
     assert ans.verdict in (Verdict.UNKNOWN, Verdict.WINNABLE)
 
 
-def test_explanation_text() -> None:
+@pytest.mark.parametrize("backend", LOGIC)
+def test_explanation_text(backend: str) -> None:
     """The explanation names the tasks as card@seat."""
     inst = deal_json.loads('{"hands": [["B1", "B2"], ["B3", "B4"]], "tasks": [{"card": "B4", "seat": 0}, '
                            '{"card": "B1", "seat": 1}]}')
-    r = decide(inst, backend=BACKEND)
+    r = decide(inst, backend=backend)
     assert r.verdict is Verdict.UNWINNABLE
     assert r.explanation == "task B4@0 cannot be completed"
 
@@ -93,6 +107,7 @@ def test_all_36_free_tasks_with_four_players_is_unwinnable(seed: int) -> None:
     there are four rockets for four seats. CP-SAT's integer task counts prove it."""
     import random
 
+    pytest.importorskip("ortools")
     from crewcheck.model.cards import CLASSIC_DECK
     from crewcheck.model.rules import Rules
     from crewcheck.model.tasks import Task
