@@ -37,7 +37,7 @@ class PortfolioSolver:
 
     name: ClassVar[str] = "portfolio"
     exact: ClassVar[bool] = True
-    requires: ClassVar[tuple[tuple[str, str], ...]] = (("numba", "search"),)
+    requires: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def supports(self, instance: Instance) -> str | None:
         return registry.get("search").supports(instance)
