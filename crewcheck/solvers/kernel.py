@@ -300,15 +300,13 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
     return n
 
 
-def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, free: int, quota: Any,
-               tseat: Any, card_task: Any, suit_of: Any, suit_mask: Any, trump: int) -> bool:
-    """Whether the trick in progress (``1 <= tlen < p`` cards) can no longer end well:
-    a task card in it whose seat has played and is not winning, or cannot overtake."""
-    led = suit_of[seq[ts]]
+def trick_best(seq: Any, ts: int, n: int, suit_of: Any, trump: int) -> int:
+    """Position of the best of the ``n`` cards ``seq[ts:ts+n]`` (the first is the lead):
+    the highest trump if one was played, else the highest card of the led suit."""
     best = 0
     best_card = seq[ts]
-    best_suit = led
-    for i in range(1, tlen):
+    best_suit = suit_of[best_card]
+    for i in range(1, n):
         c = seq[ts + i]
         s = suit_of[c]
         if s == best_suit and c > best_card:
@@ -318,6 +316,17 @@ def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, fr
             best = i
             best_card = c
             best_suit = s
+    return best
+
+
+def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, free: int, quota: Any,
+               tseat: Any, card_task: Any, suit_of: Any, suit_mask: Any, trump: int) -> bool:
+    """Whether the trick in progress (``1 <= tlen < p`` cards) can no longer end well:
+    a task card in it whose seat has played and is not winning, or cannot overtake."""
+    led = suit_of[seq[ts]]
+    best = trick_best(seq, ts, tlen, suit_of, trump)
+    best_card = seq[ts + best]
+    best_suit = suit_of[best_card]
     cw = (leader + best) % p
     g = 0
     owner = -1
@@ -678,21 +687,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
         ok = True
         if tlen == p:
             # the trick is complete: who wins it, which tasks it completes
-            lead_suit = suit_of[seq[ts]]
-            best = 0
-            best_card = seq[ts]
-            best_suit = lead_suit
-            for i in range(1, p):
-                x = seq[ts + i]
-                sx = suit_of[x]
-                if sx == best_suit and x > best_card:
-                    best = i
-                    best_card = x
-                elif sx == trump and best_suit != trump:
-                    best = i
-                    best_card = x
-                    best_suit = sx
-            w = (leader + best) % p
+            w = (leader + trick_best(seq, ts, p, suit_of, trump)) % p
             group = 0
             g = 0
             for i in range(p):
@@ -763,7 +758,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
 
 
 KERNEL_FUNCTIONS: tuple[str, ...] = (
-    "popcount", "lowbit_index", "order_ok", "can_beat", "gen_moves", "trick_dead", "boundary_dead",
+    "popcount", "lowbit_index", "order_ok", "can_beat", "gen_moves", "trick_best", "trick_dead", "boundary_dead",
     "position_key", "tt_slot", "tt_refuted", "tt_store", "search",
 )
 """The functions :func:`compiled` compiles (callees before callers)."""
