@@ -53,9 +53,8 @@ STAT_DEPTH = 4
 """Length of the winning line (WIN only)."""
 STAT_SIZE = 8
 
-RELEASE_TRICKS = 99
-"""The release-time test (:func:`boundary_dead`) runs only with at most this many tricks
-left: earlier it almost never fires and costs more than it saves."""
+PRED = 64
+"""Offset in ``boundary_dead``'s scratch array of the per-task precedence sets."""
 
 _DEBRUIJN = 0x03F79D71B4CB0A89
 _DB_TABLE = [0] * 64
@@ -434,10 +433,16 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
                             break
         if (owing & ~reach) != 0:
             return True
-    if free or tricks > RELEASE_TRICKS:
+    if free:
         return False
-    # release times: the earliest trick (1 = the next one) that can complete each task
+    # Release times: the earliest trick (1 = the next one) that can complete each task.
+    # Precedence: a seat's own task card that is not a trump must win its trick itself, so
+    # a seat that holds no card of its suit it may duck with (lower, and no task card of
+    # another seat) must have played every card of that suit before; the task cards among
+    # those complete earlier tricks. release[PRED + i] is the set of tasks that come
+    # before task i; a cycle is a contradiction.
     nsuits = len(suit_mask)
+    duck = ~task_cards
     t = left
     while t != 0:
         lb = t & -t
@@ -449,17 +454,23 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
         sc = suit_of[c]
         sm = suit_mask[sc]
         above = sm & ~((1 << (c + 1)) - 1)
-        below = sm & ((1 << c) - 1)
         e = 1
+        pm = 0
         if (hw >> c) & 1:
-            # w wins with c itself: every other seat holding only higher cards of c's
-            # suit must first shed them (one per trick)
+            # w wins with c itself: every other seat that cannot duck under c must first
+            # play all its cards of c's suit (one per trick)
             if sc != trump:
                 for o in range(p):
-                    if o != w and (hands[o] & below) == 0:
-                        n = popcount(hands[o] & above)
+                    ho = hands[o] & sm
+                    if o != w and ho != 0 and (ho & (lb - 1) & (duck | own_mask[w])) == 0:
+                        n = popcount(ho)
                         if n + 1 > e:
                             e = n + 1
+                        u = ho & task_cards
+                        while u != 0:
+                            lb2 = u & -u
+                            u ^= lb2
+                            pm |= 1 << card_task[lowbit_index(lb2)]
         else:
             h = 0
             for o in range(p):
@@ -483,30 +494,64 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
                         n = popcount(hands[h] & suit_mask[lsuit]) + 1
                         if n < e:
                             e = n
-                if e > tricks:
-                    return True
-        release[ti] = e
         if e > tricks:
             return True
-    # the task cards one hand holds need different tricks, each no earlier than its release
-    for h in range(p):
-        mine = hands[h] & left
-        if popcount(mine) < 2:
-            continue
-        t = mine
+        release[ti] = e
+        release[PRED + ti] = pm
+    # close the precedence over chains (a task before itself: dead), raising release times
+    grown = True
+    while grown:
+        grown = False
+        t = left
         while t != 0:
             lb = t & -t
             t ^= lb
-            e = release[card_task[lowbit_index(lb)]]
-            later = 0
-            u = mine
+            ti = card_task[lowbit_index(lb)]
+            pm = release[PRED + ti]
+            if pm == 0:
+                continue
+            acc = pm
+            e = release[ti]
+            u = pm
             while u != 0:
                 lb2 = u & -u
                 u ^= lb2
-                if release[card_task[lowbit_index(lb2)]] >= e:
-                    later += 1
-            if later > tricks - e + 1:
+                j = lowbit_index(lb2)
+                acc |= release[PRED + j]
+                if release[j] + 1 > e:
+                    e = release[j] + 1
+            if (acc >> ti) & 1 or e > tricks:
                 return True
+            if acc != pm or e != release[ti]:
+                release[PRED + ti] = acc
+                release[ti] = e
+                grown = True
+    # Hall: the tasks released at trick e or later need, per owner, as many tricks as one
+    # hand holds of them (a trick completes one seat's tasks and takes one card per hand),
+    # all among the last tricks - e + 1
+    t = left
+    while t != 0:
+        lb = t & -t
+        t ^= lb
+        e = release[card_task[lowbit_index(lb)]]
+        if e <= 1:
+            continue
+        need = 0
+        for w in range(p):
+            most = 0
+            for h in range(p):
+                n = 0
+                u = hands[h] & own_mask[w] & left
+                while u != 0:
+                    lb2 = u & -u
+                    u ^= lb2
+                    if release[card_task[lowbit_index(lb2)]] >= e:
+                        n += 1
+                if n > most:
+                    most = n
+            need += most
+        if need > tricks - e + 1:
+            return True
     return False
 
 

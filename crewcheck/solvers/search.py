@@ -268,7 +268,7 @@ class SearchSolver:
         sv_leader, sv_seat, sv_done = zeros(depth_max), zeros(depth_max), zeros(depth_max)
         sv_qg, sv_flag, sv_waste = zeros(depth_max), zeros(depth_max), zeros(depth_max)
         stats = zeros(_kernel.STAT_SIZE)
-        release = zeros(max(1, ntasks))
+        release = zeros(2 * _kernel.PRED)
         keybuf = zeros(_kernel.KEY_WORDS)
         c_holder = arr(list(instance.holder))
         sizes = [m.bit_count() for m in suit_mask]
