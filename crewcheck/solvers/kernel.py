@@ -628,20 +628,36 @@ def tt_slot(key: Any, tt_mask: int) -> int:
 
 
 def tt_refuted(key: Any, tt_keys: Any, tt_b: Any, tt_gen: Any, gen: int, tt_mask: int, allow: int) -> bool:
-    """Whether the table says the position was refuted with at least ``allow`` idle tricks allowed."""
-    slot = tt_slot(key, tt_mask)
-    if tt_gen[slot] != gen or tt_b[slot] < allow:
-        return False
-    base = slot * KEY_WORDS
-    for i in range(KEY_WORDS):
-        if tt_keys[base + i] != key[i]:
-            return False
-    return True
+    """Whether the table says the position was refuted with at least ``allow`` idle tricks
+    allowed. The table is two-way set-associative: a key may sit in either slot of its pair."""
+    slot = tt_slot(key, tt_mask) & ~1
+    for e in range(2):
+        sl = slot + e
+        if tt_gen[sl] != gen or tt_b[sl] < allow:
+            continue
+        base = sl * KEY_WORDS
+        same = True
+        for i in range(KEY_WORDS):
+            if tt_keys[base + i] != key[i]:
+                same = False
+                break
+        if same:
+            return True
+    return False
 
 
 def tt_store(key: Any, tt_keys: Any, tt_b: Any, tt_gen: Any, gen: int, tt_mask: int, allow: int) -> None:
-    """Record the position as refuted (overwriting whatever held its slot)."""
-    slot = tt_slot(key, tt_mask)
+    """Record the position as refuted: it takes the first slot of its pair, and the entry
+    it displaces moves to the second (the older second entry is lost)."""
+    slot = tt_slot(key, tt_mask) & ~1
+    # the new entry goes first; the entry it displaces moves to second place
+    if tt_gen[slot] == gen:
+        b0 = slot * KEY_WORDS
+        b1 = b0 + KEY_WORDS
+        for i in range(KEY_WORDS):
+            tt_keys[b1 + i] = tt_keys[b0 + i]
+        tt_b[slot + 1] = tt_b[slot]
+        tt_gen[slot + 1] = gen
     base = slot * KEY_WORDS
     for i in range(KEY_WORDS):
         tt_keys[base + i] = key[i]
