@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -42,6 +42,9 @@ class Budget:
     """Wall-clock seconds."""
     nodes: int | None = None
     """Search nodes (back-ends that count nodes)."""
+    cancel: Callable[[], bool] | None = field(default=None, compare=False)
+    """Polled by back-ends that can stop early (``search``, ``sat``): once it returns
+    true the back-end stops and answers UNKNOWN. Used by the parallel portfolio."""
 
     def __repr__(self) -> str:
         parts = [f"{k}={v!r}" for k, v in (("seconds", self.seconds), ("nodes", self.nodes)) if v is not None]
@@ -58,14 +61,17 @@ class BudgetExceeded(Exception):
 class Deadline:
     """A started budget: ``check(nodes)`` raises :class:`BudgetExceeded` once it is spent."""
 
-    __slots__ = ("until", "nodes")
+    __slots__ = ("until", "nodes", "cancel")
 
     def __init__(self, budget: Budget) -> None:
         self.until = None if budget.seconds is None else time.monotonic() + budget.seconds
         self.nodes = budget.nodes
+        self.cancel = budget.cancel
 
     def expired(self, nodes: int = 0) -> bool:
         if self.nodes is not None and nodes > self.nodes:
+            return True
+        if self.cancel is not None and self.cancel():
             return True
         return self.until is not None and time.monotonic() > self.until
 

@@ -39,7 +39,10 @@ from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 from crewcheck.solvers.encoding import decode, encode, explain_core, minimise_core, size_limit
 from crewcheck.solvers.encoding_cnf import to_cnf
 
-__all__ = ["SatSolver", "SatOptions"]
+__all__ = ["SatSolver", "SatOptions", "POLL_SECONDS"]
+
+POLL_SECONDS = 0.005
+"""How often a running solve checks its deadline and the budget's ``cancel``."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,8 @@ class SatSolver:
         start = time.perf_counter()
         deadline = budget.start()
         enc = encode(instance)
+        if deadline.expired():
+            return Answer(Verdict.UNKNOWN, extra={"build_seconds": round(time.perf_counter() - start, 4)})
         # The decision gets the tasks as unit clauses (the solver simplifies with them);
         # the explanation uses a second solver with the tasks as assumptions.
         cnf = to_cnf(enc.formula, assume=enc.assumptions)
@@ -116,18 +121,29 @@ class SatSolver:
 
     @staticmethod
     def _solve(sat: Any, assumptions: list[int], deadline: Deadline, cap: Deadline | None) -> bool | None:
-        """Solve under the tighter of two deadlines (``None``: interrupted)."""
-        lefts = [x for x in (deadline.remaining(), cap.remaining() if cap else None) if x is not None]
-        if lefts and min(lefts) <= 0:
+        """Solve until done, or until either deadline expires or the budget's ``cancel``
+        says stop (``None``: interrupted). A watcher thread polls every
+        :data:`POLL_SECONDS` and interrupts the solver (which runs without the GIL)."""
+        if deadline.expired() or (cap is not None and cap.expired()):
             return None
-        if not lefts:
+        if deadline.until is None and deadline.cancel is None and cap is None:
             return sat.solve(assumptions=assumptions)  # type: ignore[no-any-return]
-        timer = threading.Timer(min(lefts), sat.interrupt)
-        timer.start()
+        finished = threading.Event()
+
+        def watch() -> None:
+            # keeps interrupting until the solve returns (an interrupt sent just before
+            # the solve starts may be cleared by it)
+            while not finished.wait(POLL_SECONDS):
+                if deadline.expired() or (cap is not None and cap.expired()):
+                    sat.interrupt()
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
         try:
             return sat.solve_limited(assumptions=assumptions, expect_interrupt=True)  # type: ignore[no-any-return]
         finally:
-            timer.cancel()
+            finished.set()
+            watcher.join()
             try:
                 sat.clear_interrupt()
             except NotImplementedError:

@@ -87,6 +87,9 @@ TABLE_BITS = 21
 """The refutation table has ``2**TABLE_BITS`` slots (compiled kernel)."""
 PURE_TABLE_BITS = 15
 """Slots of the plain-Python kernel's table (a list: kept small so it is quick to make)."""
+CANCEL_ROUND_SECONDS = 0.02
+"""Longest round (estimated from the measured rate) when the budget has a ``cancel``
+callable, which is polled between rounds."""
 WARM_START_NODES = 3000
 """Node budget of the plain-Python first try while the compiled kernel is not loaded."""
 
@@ -291,12 +294,13 @@ class SearchSolver:
         phases = list(self.probes)
         probe_won = False
         restart = 0
+        round_used = 0
         phase = 0
         while True:
             rounds += 1
             done_nodes = int(stats[_kernel.STAT_NODES])
             cap = UNLIMITED
-            node_cap = limit
+            node_cap = limit - round_used
             if phase < len(phases):
                 cap, node_cap = phases[phase]
             if budget.nodes is not None:
@@ -304,9 +308,12 @@ class SearchSolver:
             if ceiling is not None:
                 node_cap = min(node_cap, max(1, ceiling - done_nodes))
             remaining = deadline.remaining()
-            if remaining is not None and rate_seconds > 0 and rate_nodes > 0:
+            if rate_seconds > 0 and rate_nodes > 0:
                 rate = rate_nodes / rate_seconds
-                node_cap = max(1024, min(node_cap, int(rate * remaining * 0.9) + 1))
+                if remaining is not None:
+                    node_cap = max(1024, min(node_cap, int(rate * remaining * 0.9) + 1))
+                if deadline.cancel is not None:  # keep rounds short so a cancel is seen soon
+                    node_cap = max(1024, min(node_cap, int(rate * CANCEL_ROUND_SECONDS) + 1))
             seq = arr(trick + [0] * depth_max)
             seed, shaping = 0, 0
             if cap == UNLIMITED and self.restarts:
@@ -347,6 +354,10 @@ class SearchSolver:
                 break
             if ceiling is not None and int(stats[_kernel.STAT_NODES]) >= ceiling:
                 break
+            round_used += int(stats[_kernel.STAT_NODES]) - done_nodes
+            if round_used < limit:
+                continue  # a round cut into slices (cancel polling): same ordering, go on
+            round_used = 0
             limit = min(limit * 3 // 2 if self.restarts else limit * 2, 1 << 24)
             restart += 1
 

@@ -1,7 +1,9 @@
-"""The portfolio back-end: the search's answer when it has one, CP-SAT's otherwise."""
+"""The portfolio back-end: the search alone, then the search racing the SAT solver."""
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -9,8 +11,9 @@ from hypothesis import given, note, settings
 
 from crewcheck import decide, load
 from crewcheck.formats.notation import to_notation
-from crewcheck.solvers import portfolio
-from crewcheck.solvers.base import Verdict
+from crewcheck.model.instance import Instance
+from crewcheck.solvers import portfolio, registry
+from crewcheck.solvers.base import Answer, Budget, Verdict
 from tests.strategies import instances
 
 pytest.importorskip("numba")
@@ -24,13 +27,76 @@ def test_portfolio_agrees_with_the_oracle(inst):
     assert decide(inst, backend="portfolio").verdict is decide(inst, backend="exhaustive").verdict
 
 
-def test_cpsat_stage_takes_over_when_the_search_slice_runs_out(monkeypatch):
-    """With a zero search slice the CP-SAT stage decides (and says so)."""
+class _StallingSearch:
+    """Stands in for `search`: UNKNOWN at once in the first slice; in the race it waits
+    for the budget's cancel (so only the SAT stage can answer) and records that it came."""
+
+    name = "search"
+    exact = True
+    cancelled: list[bool] = []
+
+    def supports(self, instance: Instance) -> str | None:
+        return None
+
+    def decide(self, instance: Instance, *, budget: Budget) -> Answer:
+        if budget.cancel is None:
+            return Answer(Verdict.UNKNOWN)
+        until = time.monotonic() + 60
+        while not budget.cancel() and time.monotonic() < until:
+            time.sleep(0.001)
+        self.cancelled.append(budget.cancel())
+        return Answer(Verdict.UNKNOWN)
+
+
+def _stall_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_get = registry.get
+    monkeypatch.setattr(registry, "get",
+                        lambda name: _StallingSearch() if name == "search" else real_get(name))
+
+
+def test_sat_wins_the_race_and_cancels_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the search cannot answer, the SAT thread decides, and its answer cancels the
+    search through the budget's hook."""
+    pytest.importorskip("pysat")
+    _stall_search(monkeypatch)
+    _StallingSearch.cancelled.clear()
+    deal = load(DEALS / "classic-4p-10-tasks-tokens.json")
+    result = decide(deal, backend="portfolio", timeout=120)
+    assert result.verdict is Verdict.UNWINNABLE and result.stats.extra["stage"] == "sat"
+    assert _StallingSearch.cancelled == [True]
+
+
+def test_race_winnable_witness_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A SAT win in the race is a witness that decide replays."""
+    pytest.importorskip("pysat")
+    _stall_search(monkeypatch)
+    result = decide(load(DEALS / "classic-3p-14-13-13.json"), backend="portfolio", timeout=120)
+    assert result.verdict is Verdict.WINNABLE and result.stats.extra["stage"] == "sat"
+    assert result.witness is not None
+
+
+def test_cpsat_stage_without_pysat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without PySAT the CP-SAT model follows the search slice (and says so)."""
     pytest.importorskip("ortools")
+    real = registry.available
+    monkeypatch.setattr(registry, "available", lambda: {**real(), "sat": "needs pysat"})
     monkeypatch.setattr(portfolio, "SEARCH_SECONDS", 0.0)
     result = decide(load(DEALS / "classic-4p-10-tasks-tokens.json"), backend="portfolio", timeout=120)
     assert result.verdict is Verdict.UNWINNABLE
-    assert result.stats.extra["stage"] == "cpsat"
+    assert result.stats.extra["stage"] in ("search", "cpsat")
+
+
+def test_sat_poll_stops_on_cancel() -> None:
+    """The SAT back-end stops soon after the budget's cancel turns true (UNKNOWN, no guess)."""
+    pytest.importorskip("pysat")
+    from benchmarks.corpus import Cell, load_cell
+    from crewcheck.solvers.encoding_sat import SatSolver
+
+    hard = load_cell(Cell.parse("3p-fixed-k02"), 59)[58]  # beyond every solver here in 60 s
+    flag = threading.Event()
+    threading.Timer(0.3, flag.set).start()
+    answer = SatSolver().decide(hard, budget=Budget(seconds=60, cancel=flag.is_set))
+    assert answer.verdict is Verdict.UNKNOWN
 
 
 def test_easy_deal_is_answered_by_the_search_stage():
