@@ -1,7 +1,7 @@
 """Time the ``search`` back-end on the benchmark corpus, cell by cell.
 
 For every cell (see :mod:`benchmarks.corpus`) each deal is decided with
-:func:`crewcheck.decide` (``backend="search"``, which includes the replay of every
+:func:`crewcheck.decide` (``backend="search"`` unless ``--backend`` says otherwise, which includes the replay of every
 winning line), timing each call. Per cell it reports the median, p90, p99 and max
 seconds per deal, the winnable / unwinnable / unknown counts and the median and max
 nodes. Deals that hit ``--timeout`` count as UNKNOWN and at the timeout.
@@ -11,6 +11,7 @@ Usage::
     python -m benchmarks.run_search                          # every cell, 100 deals
     python -m benchmarks.run_search --deals 40 --timeout 2 --cells 4p-fixed-k10 3p-free-k36
     python -m benchmarks.run_search --markdown results.md --raw results.jsonl
+    python -m benchmarks.run_search --backend portfolio            # the search/SAT race
 
 Before the first timed call the compiled kernel is loaded and run once, so the table
 measures warm calls; the fresh-process start-up is measured separately (``--startup``).
@@ -73,6 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--raw", help="append one JSON line per deal to this file")
     parser.add_argument("--markdown", help="write the table to this file")
     parser.add_argument("--startup", action="store_true", help="also time a fresh-process decide")
+    parser.add_argument("--backend", default="search",
+                        help="back-end to time (default %(default)s; e.g. portfolio for the search/SAT race)")
     args = parser.parse_args(argv)
 
     cells = find_cells(args.cells)
@@ -94,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _warm_up(inst)
                 warmed = True
             t = time.perf_counter()
-            r = decide(inst, backend="search", timeout=args.timeout)
+            r = decide(inst, backend=args.backend, timeout=args.timeout)
             dt = time.perf_counter() - t
             times.append(dt)
             nodes.append(r.stats.nodes)
