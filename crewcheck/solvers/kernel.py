@@ -361,7 +361,7 @@ def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, fr
 
 def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, card_task: Any,
                   suit_of: Any, suit_mask: Any, trump: int, own_mask: Any, quota: Any,
-                  release: Any, leader: int) -> bool:
+                  release: Any, leader: int, has_tokens: int, tkind: Any, trank: Any) -> bool:
     """Cheap refutation at a trick boundary: a hand holds more task cards than tricks
     remain (two cards of one hand are never in one trick), or under fixed assignment a
     task whose seat holds no card that could ever win a trick with it."""
@@ -526,6 +526,30 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
                 release[PRED + ti] = acc
                 release[ti] = e
                 grown = True
+    if has_tokens:
+        # the order the tokens ask for against the order precedence forces: task j strictly
+        # before task i (j in i's closed set) must be allowed to complete before it
+        ndone = popcount(task_cards) - popcount(left)
+        t = left
+        while t != 0:
+            lb = t & -t
+            t ^= lb
+            ti = card_task[lowbit_index(lb)]
+            pm = release[PRED + ti]
+            if pm == 0:
+                continue
+            if tkind[ti] == 1 and ndone + popcount(pm) > trank[ti] - 1:
+                return True  # more tasks before it than its absolute rank allows
+            u = pm
+            while u != 0:
+                lb2 = u & -u
+                u ^= lb2
+                j = lowbit_index(lb2)
+                kj = tkind[j]
+                if kj == 3:
+                    return True  # "last" before another task
+                if kj != 0 and kj == tkind[ti] and trank[j] > trank[ti]:
+                    return True  # two absolute or two relative tokens out of order
     # Hall: the tasks released at trick e or later need, per owner, as many tricks as one
     # hand holds of them (a trick completes one seat's tasks and takes one card per hand),
     # all among the last tricks - e + 1
@@ -696,7 +720,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
             stats[STAT_TT_HITS] += 1
             return LOSE
         if boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of, suit_mask, trump,
-                         own_mask, quota, release, leader):
+                         own_mask, quota, release, leader, has_tokens, tkind, trank):
             stats[STAT_CUTS] += 1
             return LOSE
     seat0 = -1 if leader < 0 else (leader + tlen) % p
@@ -789,7 +813,8 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
                         stats[STAT_TT_HITS] += 1
                         ok = False
                     elif boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of,
-                                       suit_mask, trump, own_mask, quota, release, leader):
+                                       suit_mask, trump, own_mask, quota, release, leader,
+                                       has_tokens, tkind, trank):
                         stats[STAT_CUTS] += 1
                         ok = False
                 if not ok:
