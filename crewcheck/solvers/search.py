@@ -32,8 +32,11 @@ What it is
       *precedence*: a seat's own task card that is not a trump must win its trick itself,
       so a seat with no card of that suit to duck under it with (a lower card that is not
       another seat's task) must first play out the suit, and the task cards among those
-      complete earlier tricks; a cycle in this order is a contradiction (on the benchmark
-      corpus this decides at the root many 12-task deals that took millions of nodes);
+      complete earlier tricks; a cycle in this order is a contradiction, and so is an
+      order the tokens forbid (a task with absolute token r and r or more tasks that must
+      come first, two tokens of one kind out of order, "last" before another task). On the
+      benchmark corpus this decides at the root many 12-task deals that took millions of
+      nodes;
     * card equivalence: cards of one seat and suit with no card still in play between
       them, none a task card, are interchangeable; only the lowest is tried;
     * move ordering: plays that keep a task trick with its seat, that complete a task,
