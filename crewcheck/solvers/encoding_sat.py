@@ -1,4 +1,4 @@
-"""A plain-SAT back-end: the pure CNF of the winnability encoding solved by CaDiCaL (PySAT).
+"""A plain-SAT back-end: the pure CNF of the winnability encoding solved by a CDCL solver (PySAT).
 
 What it is
     :func:`crewcheck.solvers.encoding.encode` (de Jong's encoding, generalised) expanded to
@@ -23,8 +23,8 @@ Cost
     0.56 s, two timeouts); Glucose 0.21 s and 1.4 s median. Like Z3 it cannot do the
     arithmetic that refutes 36 free tasks with four players.
 
-Not yet in the registry: register it as
-``"sat": "crewcheck.solvers.encoding_sat:SatSolver"`` (extra ``sat`` = python-sat).
+Registered as ``sat`` (extra ``sat`` = python-sat); also the second racer of
+:mod:`crewcheck.solvers.portfolio`, which stops it through ``Budget.cancel``.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class SatOptions:
 
 
 class SatSolver:
-    """CaDiCaL (via PySAT) on the pure CNF of the encoding; see the module docstring."""
+    """A CDCL solver (Glucose 4.2 by default, via PySAT) on the pure CNF of the encoding; see the module docstring."""
 
     name: ClassVar[str] = "sat"
     exact: ClassVar[bool] = True
