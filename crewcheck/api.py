@@ -38,7 +38,7 @@ def choose_backend(instance: Instance) -> str:
 
     reasons = []
     for name in (*CONFIRMED, *registry.DEFAULT_ORDER):
-        if name not in registry.BACKENDS or registry.available().get(name) is not None:
+        if name not in registry.BACKENDS or registry.missing(name) is not None:
             continue
         why = registry.get(name).supports(instance)
         if why is None:

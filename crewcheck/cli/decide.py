@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from crewcheck.api import decide
 from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
-from crewcheck.errors import BackendError, CrewcheckError, InvalidInputError, NotApplicableError
+from crewcheck.errors import BackendError, CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
 from crewcheck.formats import deal_json
 from crewcheck.formats.notation import format_trick, format_tasks
 from crewcheck.model.instance import Instance
@@ -31,9 +33,11 @@ def add_parsers(sub: Any) -> None:
                     "Prints the verdict first, then a winning line one trick per line. Exit code: "
                     "0 winnable, 1 unwinnable, 2 bad input or usage, 3 unknown (timeout), 4 back-end failure.")
     p.add_argument("deal", nargs="?", help="deal JSON file, or - for standard input")
-    p.add_argument("--batch", metavar="DEALS.jsonl",
-                   help="decide one deal per line; writes one JSON result per line in input order "
-                        "and a summary on stderr")
+    p.add_argument("--batch", metavar="DEALS.jsonl", nargs="+",
+                   help="decide one deal per line (files, or - for standard input); a line may carry "
+                        "an \"id\" string, echoed in its result. Writes one JSON result per line in "
+                        "input order, and on stderr per cell (the id's part before '/', else the file "
+                        "name) the median, p90, p99 and max seconds per deal, the verdicts and nodes")
     p.add_argument("--backend", default="auto", metavar="NAME",
                    help=f"back-end: {names} (default: auto = the best exact one for the deal)")
     p.add_argument("--timeout", type=float, metavar="S", help="seconds per deal; then the answer is "
@@ -156,36 +160,94 @@ def run_decide(args: argparse.Namespace) -> int:
     return _EXIT[result.verdict]
 
 
-def _run_batch(args: argparse.Namespace) -> int:
+def _batch_line(line: str) -> tuple[str | None, Instance]:
+    """The deal on one batch line and its optional ``"id"`` (a string, echoed in the result)."""
+    ident = None
     try:
-        stream = sys.stdin if args.batch == "-" else open(args.batch, encoding="utf-8")  # noqa: SIM115
-    except OSError as e:
-        return _fail(args, InvalidInputError(f"cannot read batch file: {e.strerror}", field=args.batch),
-                     EXIT_USAGE)
+        data = json.loads(line)
+    except json.JSONDecodeError:
+        return None, deal_json.loads(line)  # raises the usual one-line error
+    if isinstance(data, dict) and "id" in data:
+        ident = data.pop("id")
+        if not isinstance(ident, str):
+            raise InvalidDealError("'id' must be a string", field="id")
+    if not isinstance(data, dict):
+        raise InvalidDealError(f"expected a JSON object, got {type(data).__name__}", field="deal")
+    return ident, deal_json.from_dict(data)
+
+
+def _quantile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))]
+
+
+def _cell_summary(rows: dict[str, list[tuple[Verdict, float, int]]]) -> list[str]:
+    """One line per cell: seconds per deal (median, p90, p99, max), verdicts, nodes."""
+    out = ["cell: deals, seconds per deal median / p90 / p99 / max, winnable / unwinnable / unknown, "
+           "nodes median / max"]
+    for cell, got in rows.items():
+        secs = [t for _, t, _ in got]
+        nodes = [n for _, _, n in got]
+        won = sum(1 for v, _, _ in got if v is Verdict.WINNABLE)
+        lost = sum(1 for v, _, _ in got if v is Verdict.UNWINNABLE)
+        unknown = len(got) - won - lost
+        out.append(f"{cell}: {len(got)}, {statistics.median(secs):.4f} / {_quantile(secs, .9):.4f} / "
+                   f"{_quantile(secs, .99):.4f} / {max(secs):.4f} s, {won} ({100 * won / len(got):.0f} %) / "
+                   f"{lost} / {unknown}, {int(statistics.median(nodes))} / {max(nodes)}")
+    return out
+
+
+def _run_batch(args: argparse.Namespace) -> int:
     counts = {v: 0 for v in Verdict}
     errors = backend_failures = 0
+    cells: dict[str, list[tuple[Verdict, float, int]]] = {}
     start = time.perf_counter()
-    with stream:
-        for lineno, line in enumerate(stream, 1):
-            if not line.strip():
-                continue
-            t0 = time.perf_counter()
-            try:
-                instance = deal_json.loads(line)
-                result = decide(instance, backend=args.backend, timeout=args.timeout)
-                out = result_to_dict(instance, result)
-                counts[result.verdict] += 1
-            except CrewcheckError as e:
-                out = error_to_dict(e)
-                out["seconds"] = round(time.perf_counter() - t0, 6)
-                if _code_for(e) == EXIT_USAGE:
-                    errors += 1
-                else:
-                    backend_failures += 1
-            out["line"] = lineno
-            print(json.dumps(out), flush=True)
+    if args.backend in ("auto", "search", "portfolio"):
+        from crewcheck.solvers.search import load_compiled
+
+        loaded = load_compiled()  # once, so the per-deal times are the warm kernel's
+        if loaded is not None:
+            print(f"crewcheck: compiled search kernel loaded in {loaded:.2f} s (not in the per-deal times)",
+                  file=sys.stderr)
+    for source in args.batch:
+        try:
+            stream = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
+        except OSError as e:
+            return _fail(args, InvalidInputError(f"cannot read batch file: {e.strerror}", field=source),
+                         EXIT_USAGE)
+        default_cell = "stdin" if source == "-" else Path(source).stem
+        with stream:
+            for lineno, line in enumerate(stream, 1):
+                if not line.strip():
+                    continue
+                t0 = time.perf_counter()
+                ident = None
+                try:
+                    ident, instance = _batch_line(line)
+                    t1 = time.perf_counter()  # the summary times decide only, not parsing
+                    result = decide(instance, backend=args.backend, timeout=args.timeout)
+                    t2 = time.perf_counter()
+                    out = result_to_dict(instance, result)
+                    counts[result.verdict] += 1
+                    cell = ident.split("/")[0] if ident and "/" in ident else default_cell
+                    cells.setdefault(cell, []).append((result.verdict, t2 - t1, result.stats.nodes))
+                except CrewcheckError as e:
+                    out = error_to_dict(e)
+                    out["seconds"] = round(time.perf_counter() - t0, 6)
+                    if _code_for(e) == EXIT_USAGE:
+                        errors += 1
+                    else:
+                        backend_failures += 1
+                if ident is not None:
+                    out["id"] = ident
+                if len(args.batch) > 1:
+                    out["file"] = source
+                out["line"] = lineno
+                print(json.dumps(out), flush=True)
     total = time.perf_counter() - start
     n = sum(counts.values()) + errors + backend_failures
+    if cells:
+        print("\n".join(_cell_summary(cells)), file=sys.stderr)
     print(f"crewcheck: decided {n} deal(s) in {total:.2f} s: {counts[Verdict.WINNABLE]} winnable, "
           f"{counts[Verdict.UNWINNABLE]} unwinnable, {counts[Verdict.UNKNOWN]} unknown, "
           f"{errors} bad input, {backend_failures} back-end failure(s)", file=sys.stderr)

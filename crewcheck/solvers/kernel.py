@@ -651,18 +651,25 @@ def tt_slot(key: Any, tt_mask: int) -> int:
     return (h ^ (h >> 20)) & tt_mask
 
 
-def tt_refuted(key: Any, tt_keys: Any, tt_b: Any, tt_gen: Any, gen: int, tt_mask: int, allow: int) -> bool:
+TT_STRIDE = 8
+"""Words per slot of the refutation table: the key (:data:`KEY_WORDS`), the idle tricks
+allowed, the generation, one spare; a slot is one 64-byte cache line and a pair of slots
+never straddles a page, so a probe touches one line and a store at most one new page."""
+TT_ALLOW = KEY_WORDS
+TT_GEN = KEY_WORDS + 1
+
+
+def tt_refuted(key: Any, tt: Any, gen: int, tt_mask: int, allow: int) -> bool:
     """Whether the table says the position was refuted with at least ``allow`` idle tricks
     allowed. The table is two-way set-associative: a key may sit in either slot of its pair."""
     slot = tt_slot(key, tt_mask) & ~1
     for e in range(2):
-        sl = slot + e
-        if tt_gen[sl] != gen or tt_b[sl] < allow:
+        base = (slot + e) * TT_STRIDE
+        if tt[base + TT_GEN] != gen or tt[base + TT_ALLOW] < allow:
             continue
-        base = sl * KEY_WORDS
         same = True
         for i in range(KEY_WORDS):
-            if tt_keys[base + i] != key[i]:
+            if tt[base + i] != key[i]:
                 same = False
                 break
         if same:
@@ -670,30 +677,24 @@ def tt_refuted(key: Any, tt_keys: Any, tt_b: Any, tt_gen: Any, gen: int, tt_mask
     return False
 
 
-def tt_store(key: Any, tt_keys: Any, tt_b: Any, tt_gen: Any, gen: int, tt_mask: int, allow: int) -> None:
+def tt_store(key: Any, tt: Any, gen: int, tt_mask: int, allow: int) -> None:
     """Record the position as refuted: it takes the first slot of its pair, and the entry
     it displaces moves to the second (the older second entry is lost)."""
-    slot = tt_slot(key, tt_mask) & ~1
-    # the new entry goes first; the entry it displaces moves to second place
-    if tt_gen[slot] == gen:
-        b0 = slot * KEY_WORDS
-        b1 = b0 + KEY_WORDS
-        for i in range(KEY_WORDS):
-            tt_keys[b1 + i] = tt_keys[b0 + i]
-        tt_b[slot + 1] = tt_b[slot]
-        tt_gen[slot + 1] = gen
-    base = slot * KEY_WORDS
+    base = (tt_slot(key, tt_mask) & ~1) * TT_STRIDE
+    if tt[base + TT_GEN] == gen:
+        for i in range(TT_STRIDE):
+            tt[base + TT_STRIDE + i] = tt[base + i]
     for i in range(KEY_WORDS):
-        tt_keys[base + i] = key[i]
-    tt_b[slot] = allow
-    tt_gen[slot] = gen
+        tt[base + i] = key[i]
+    tt[base + TT_ALLOW] = allow
+    tt[base + TT_GEN] = gen
 
 
 def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quota: Any, free: int,
            all_done: int, tseat: Any, tkind: Any, trank: Any, ntasks: int, card_task: Any,
            suit_of: Any, suit_mask: Any, trump: int, strict: int, has_tokens: int, task_cards: int, own_mask: Any,
            canon: int, holder: Any, key: Any,
-           tt_keys: Any, tt_b: Any, tt_gen: Any, gen: int, tt_mask: int, node_limit: int,
+           tt: Any, gen: int, tt_mask: int, node_limit: int,
            waste_cap: int, seed: int, shaping: int, moves: Any, scores: Any, nmoves: Any, midx: Any, sv_leader: Any,
            sv_seat: Any, sv_done: Any, sv_qg: Any, sv_waste: Any, sv_flag: Any, release: Any,
            stats: Any) -> int:
@@ -701,13 +702,13 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
 
     ``hands``, ``quota`` and ``seq`` are modified (the caller passes copies). On WIN
     the winning cards are ``seq[tlen0 : tlen0 + stats[STAT_DEPTH]]``. Refuted trick
-    boundary positions are stored in the table ``tt_*`` under generation ``gen``
+    boundary positions are stored in the table ``tt`` under generation ``gen``
     (entries of other generations are ignored), so a search cut short by
     ``node_limit`` can be restarted with a larger limit without losing them.
 
     ``waste_cap`` limits the tricks that complete no task (a large value: no limit).
     A position refuted with ``a`` such tricks still allowed is stored with
-    ``tt_b = a`` and counts as refuted only for searches allowing at most ``a``.
+    allowance ``a`` and counts as refuted only for searches allowing at most ``a``.
     """
     nodes = 0
     waste = 0
@@ -716,7 +717,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
     # the root position
     if tlen == 0 and leader >= 0:
         position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
-        if tt_refuted(key, tt_keys, tt_b, tt_gen, gen, tt_mask, waste_cap):
+        if tt_refuted(key, tt, gen, tt_mask, waste_cap):
             stats[STAT_TT_HITS] += 1
             return LOSE
         if boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of, suit_mask, trump,
@@ -732,7 +733,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
             # every move failed: refute this position (trick boundaries only) and back up
             if tlen == 0 and leader >= 0:
                 position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
-                tt_store(key, tt_keys, tt_b, tt_gen, gen, tt_mask, waste_cap - waste)
+                tt_store(key, tt, gen, tt_mask, waste_cap - waste)
                 stats[STAT_TT_STORES] += 1
             if depth == 0:
                 stats[STAT_NODES] += nodes
@@ -809,7 +810,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
                     ok = False
                 if ok:
                     position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
-                    if tt_refuted(key, tt_keys, tt_b, tt_gen, gen, tt_mask, waste_cap - waste):
+                    if tt_refuted(key, tt, gen, tt_mask, waste_cap - waste):
                         stats[STAT_TT_HITS] += 1
                         ok = False
                     elif boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of,

@@ -61,6 +61,12 @@ def get(name: str) -> Solver:
     return _load_class(key)()  # type: ignore[no-any-return]
 
 
+def missing(name: str) -> str | None:
+    """``None`` if back-end ``name`` is usable here, else the install hint (one back-end's
+    part of :func:`available`, cheaper when only one is asked about)."""
+    return _missing(canonical(name))
+
+
 def _missing(name: str) -> str | None:
     try:
         cls = _load_class(name)

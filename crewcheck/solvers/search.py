@@ -12,8 +12,9 @@ What it is
       fixed by the deal), the leader and, under free assignment, the seats' remaining task
       quotas. Tasks done and token progress follow from the cards played, since any
       failure ends the game;
-    * a table of refuted trick-boundary positions (two-way set-associative, 2**21 slots,
-      about 120 MB of address space touched only as it fills, reused across calls by a generation stamp, so nothing is cleared between deals), keyed by
+    * a table of refuted trick-boundary positions (two-way set-associative, 2**20 slots
+      of one cache line each: 64 MB of address space on huge pages, touched only as it
+      fills; reused across calls by a generation stamp, so nothing is cleared between deals), keyed by
       *relative ranks*: per suit, the holder and task flag of each card still in play in
       rank order, plus the task cards still held. Positions that differ only by which
       lower cards went earlier share one entry (:func:`kernel.position_key`);
@@ -81,12 +82,12 @@ from crewcheck.model.tasks import TokenKind, token_kind
 from crewcheck.solvers import kernel as _kernel
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 
-__all__ = ["SearchSolver", "MAX_CARDS", "TABLE_BITS"]
+__all__ = ["SearchSolver", "MAX_CARDS", "TABLE_BITS", "load_compiled"]
 
 MAX_CARDS = 63
 """Largest deck the kernel handles (a set of cards is one signed 64-bit mask)."""
 UNLIMITED = 1 << 40
-TABLE_BITS = 21
+TABLE_BITS = 20
 """The refutation table has ``2**TABLE_BITS`` slots (compiled kernel)."""
 PURE_TABLE_BITS = 15
 """Slots of the plain-Python kernel's table (a list: kept small so it is quick to make)."""
@@ -100,25 +101,35 @@ _KIND_CODE = {TokenKind.ABSOLUTE: 1, TokenKind.RELATIVE: 2, TokenKind.LAST: 3}
 
 
 class _Table:
-    """The refutation table and work arrays, allocated once per process and kernel kind."""
+    """The refutation table (:data:`kernel.TT_STRIDE` words per slot), allocated once per
+    process and kernel kind.
+
+    The compiled kernel's table is an anonymous memory map advised to use huge pages
+    where the system allows it (Linux ``madvise``): the table is touched at random, and
+    on the virtual machines measured here each first touch of a 4 KiB page cost ~85 us,
+    which made the first deals of a process pay up to 0.2 s for a table of 4 KiB pages."""
 
     def __init__(self, bits: int, numpy: bool) -> None:
         size = 1 << bits
         self.mask = size - 1
         self.gen = 0
-        self.keys: Any
-        self.b: Any
-        self.genarr: Any
+        self.words: Any
+        self._map: Any = None
         if numpy:
+            import mmap
+
             import numpy as np
 
-            self.keys = np.zeros(size * _kernel.KEY_WORDS, dtype=np.int64)
-            self.b = np.zeros(size, dtype=np.int64)
-            self.genarr = np.zeros(size, dtype=np.int64)
+            nbytes = size * _kernel.TT_STRIDE * 8
+            self._map = mmap.mmap(-1, nbytes)
+            if hasattr(mmap, "MADV_HUGEPAGE"):
+                try:
+                    self._map.madvise(mmap.MADV_HUGEPAGE)
+                except OSError:
+                    pass
+            self.words = np.frombuffer(self._map, dtype=np.int64)
         else:
-            self.keys = [0] * (size * _kernel.KEY_WORDS)
-            self.b = [0] * size
-            self.genarr = [0] * size
+            self.words = [0] * (size * _kernel.TT_STRIDE)
 
 
 _TABLES: dict[tuple[bool, int], _Table] = {}
@@ -134,6 +145,25 @@ def _kernel_funcs(pure: bool) -> tuple[Any, bool]:
         except ImportError:
             pass
     return _kernel.twin(), False
+
+
+def load_compiled() -> float | None:
+    """Load the compiled kernel now (import numba, load the cached machine code) by
+    deciding a two-card deal with it; the seconds it took, or ``None`` without numba or
+    when it is already loaded. Batch runs call it before timing their first deal."""
+    if _LOADED[0]:
+        return None
+    t0 = time.perf_counter()
+    try:
+        _kernel.compiled()
+    except ImportError:
+        return None
+    from crewcheck.model.cards import Deck
+    from crewcheck.model.tasks import Task
+
+    tiny = Instance(Deck.from_sizes({"B": 2}), (0b10, 0b01), (Task(0, 0),), lead=0)
+    SearchSolver(warm_start=False).decide(tiny, budget=Budget())
+    return time.perf_counter() - t0
 
 
 class SearchSolver:
@@ -329,8 +359,8 @@ class SearchSolver:
             tk = time.perf_counter()
             status = k.search(hands, p, seq, tlen0, leader, state.done, q, free, all_done, c_tseat,
                               c_tkind, c_trank, ntasks, c_card_task, c_suit_of, c_suit_mask, trump,
-                              strict, has_tokens, task_cards, c_own, canon, c_holder, keybuf, table.keys, table.b,
-                              table.genarr, table.gen, table.mask, node_cap, cap, seed, shaping, moves,
+                              strict, has_tokens, task_cards, c_own, canon, c_holder, keybuf, table.words,
+                              table.gen, table.mask, node_cap, cap, seed, shaping, moves,
                               scores, nmoves, midx, sv_leader, sv_seat, sv_done, sv_qg, sv_waste,
                               sv_flag, release, stats)
             dt = time.perf_counter() - tk

@@ -99,6 +99,31 @@ def test_batch_keeps_order_and_isolates_bad_lines(tmp_path, capsys):
     assert "decided 3 deal(s)" in captured.err and "1 bad input" in captured.err
 
 
+def test_batch_over_corpus_files_reports_per_cell(tmp_path, capsys):
+    """The benchmark corpus format (one deal per line with an "id") decides as a batch:
+    ids are echoed, several files are read in order, and stderr has one summary line per
+    cell (median, p90, p99, max seconds per deal, verdicts, nodes)."""
+    corpus = Path(__file__).resolve().parents[2] / "benchmarks" / "corpus"
+    a = write(tmp_path, "".join(Path(corpus / "4p-fixed-k01.jsonl").read_text().splitlines(True)[:3]), "a.jsonl")
+    b = write(tmp_path, "".join(Path(corpus / "3p-fixed-k02.jsonl").read_text().splitlines(True)[:2]), "b.jsonl")
+    assert main(["decide", "--batch", a, b, "--timeout", "10"]) == 0
+    captured = capsys.readouterr()
+    rows = [json.loads(line) for line in captured.out.splitlines()]
+    assert [r["id"] for r in rows] == ["4p-fixed-k01/0", "4p-fixed-k01/1", "4p-fixed-k01/2",
+                                       "3p-fixed-k02/0", "3p-fixed-k02/1"]
+    assert [r["file"] for r in rows] == [a, a, a, b, b]
+    cells = [line for line in captured.err.splitlines() if line.startswith(("4p-fixed-k01:", "3p-fixed-k02:"))]
+    assert len(cells) == 2 and cells[0].startswith("4p-fixed-k01: 3, ") and " s, " in cells[0]
+    assert "decided 5 deal(s)" in captured.err
+
+
+def test_batch_rejects_a_non_string_id(tmp_path, capsys):
+    path = write(tmp_path, '{"id": 7, "hands": [["B1"], ["B2"]], "lead": 0, "tasks": []}\n', "d.jsonl")
+    assert main(["decide", "--batch", path]) == 2
+    row = json.loads(capsys.readouterr().out)
+    assert row["error"]["field"] == "id"
+
+
 def test_validate_and_show(capsys):
     assert main(["validate", MIDGAME]) == 0
     assert capsys.readouterr().out.startswith("valid: 4 players")
