@@ -14,7 +14,8 @@ What it is
       failure ends the game;
     * a table of refuted trick-boundary positions (two-way set-associative, 2**20 slots
       of one cache line each: 64 MB of address space on huge pages, touched only as it
-      fills; reused across calls by a generation stamp, so nothing is cleared between deals), keyed by
+      fills; one per thread, reused across calls by a generation stamp, so nothing is cleared
+      between deals), keyed by
       *relative ranks*: per suit, the holder and task flag of each card still in play in
       rank order, plus the task cards still held. Positions that differ only by which
       lower cards went earlier share one entry (:func:`kernel.position_key`);
@@ -72,6 +73,7 @@ Cost
 from __future__ import annotations
 
 import os
+import threading
 import time
 from typing import Any, ClassVar
 
@@ -132,7 +134,21 @@ class _Table:
             self.words = [0] * (size * _kernel.TT_STRIDE)
 
 
-_TABLES: dict[tuple[bool, int], _Table] = {}
+_THREAD = threading.local()
+"""Per-thread refutation tables: the compiled kernel runs without the GIL, so two threads
+searching at once must never share a table (a torn entry could refute a winnable
+position)."""
+
+
+def _table(compiled: bool, bits: int) -> _Table:
+    """This thread's table for the kernel kind (made on first use)."""
+    tables: dict[tuple[bool, int], _Table] | None = getattr(_THREAD, "tables", None)
+    if tables is None:
+        tables = _THREAD.tables = {}
+    table = tables.get((compiled, bits))
+    if table is None:
+        table = tables[(compiled, bits)] = _Table(bits, compiled)
+    return table
 _LOADED = [False]
 """Whether the compiled kernel has been called in this process (its first call loads it)."""
 
@@ -286,9 +302,7 @@ class SearchSolver:
         seq_len = tlen0 + depth_max
 
         bits = TABLE_BITS if compiled else PURE_TABLE_BITS
-        table = _TABLES.get((compiled, bits))
-        if table is None:
-            table = _TABLES[(compiled, bits)] = _Table(bits, compiled)
+        table = _table(compiled, bits)
         table.gen += 1
 
         def arr(values: list[int]) -> Any:

@@ -133,6 +133,20 @@ def test_budget_gives_unknown() -> None:
     assert r.stats.nodes <= 50 + inst.deck.size
 
 
+def test_threads_do_not_share_a_table() -> None:
+    """The compiled kernel runs without the GIL: searches in two threads at once (each
+    with its own refutation table) give the verdicts of the same searches in turn."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    deals = [_classic(seed, k) for seed in (2, 3, 5) for k in (6, 8)]
+    alone = [decide(d, backend="search", budget=Budget(nodes=3_000_000)).verdict for d in deals]
+    with ThreadPoolExecutor(2) as pool:
+        together = list(pool.map(lambda d: decide(d, backend="search", budget=Budget(nodes=3_000_000)).verdict,
+                                 deals))
+    assert together == alone
+    assert Verdict.UNWINNABLE in alone and Verdict.WINNABLE in alone
+
+
 def test_refuses_huge_deck() -> None:
     """Decks over 63 cards are refused with a one-line reason."""
     deck = Deck.from_sizes({"B": 40, "G": 30})
