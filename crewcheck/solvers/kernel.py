@@ -399,6 +399,28 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
             need += most
     if need > tricks:
         return True
+    if free:
+        # Counting modulo the players: a trick holds p cards, each a task or not, so a seat
+        # that still takes q tasks in t tricks has m = p * t - q cards that are no task in
+        # them: m = (-q) mod p at least. A seat without trumps wins no trick holding a
+        # trump, so its m comes from non-task cards of the other suits. All these cards
+        # must be in play, and the tricks left hold at most p * tricks - |left| of them.
+        nontask = inplay & ~task_cards
+        n_all = popcount(nontask)
+        n_colour = n_all
+        if trump >= 0:
+            n_colour = popcount(nontask & ~suit_mask[trump])
+        sum_r = 0
+        sum_r_trumpless = 0
+        for s in range(p):
+            r = (p - quota[s] % p) % p
+            if r == 0:
+                continue
+            sum_r += r
+            if trump >= 0 and (hands[s] & suit_mask[trump]) == 0:
+                sum_r_trumpless += r
+        if sum_r > n_all or sum_r > p * tricks - popcount(left) or sum_r_trumpless > n_colour:
+            return True
     # lead reachability (crewcheck.model.analysis): seats that can still win a trick are
     # the leader and, closing over them as leaders, seats that can beat a card they
     # could lead; every seat still owing a task must be among them

@@ -74,6 +74,13 @@ def test_search_agrees_with_oracle_own_tasks(inst: Instance) -> None:
     _check(inst, SearchSolver())
 
 
+@given(instances(max_players=3, max_cards=10, max_tasks=9, free=True, history=False))
+def test_search_agrees_with_oracle_free_many_tasks(inst: Instance) -> None:
+    """Free assignment with most cards tasks: the counting of non-task cards modulo the
+    players (kernel ``boundary_dead``) fires here; the verdict is still the oracle's."""
+    _check(inst, SearchSolver())
+
+
 @given(instances(max_players=3, max_cards=10, max_tasks=4, free=True))
 def test_search_agrees_with_oracle_free(inst: Instance) -> None:
     """Free assignment: the lazy quota semantics agree with the oracle's enumeration of
