@@ -575,13 +575,18 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
     # Hall: the tasks released at trick e or later need, per owner, as many tricks as one
     # hand holds of them (a trick completes one seat's tasks and takes one card per hand),
     # all among the last tricks - e + 1
+    seen = 0  # the distinct release times above 1 (each needs one check)
     t = left
     while t != 0:
         lb = t & -t
         t ^= lb
         e = release[card_task[lowbit_index(lb)]]
-        if e <= 1:
-            continue
+        if e > 1:
+            seen |= 1 << e
+    while seen != 0:
+        lb = seen & -seen
+        seen ^= lb
+        e = lowbit_index(lb)
         need = 0
         for w in range(p):
             most = 0
