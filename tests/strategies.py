@@ -8,6 +8,8 @@ value.
 
 from __future__ import annotations
 
+import dataclasses
+
 from hypothesis import strategies as st
 
 from crewcheck.model.cards import Deck
@@ -144,3 +146,16 @@ def note_deal(text: str) -> None:
         note(text)
     except InvalidArgument:
         pass
+
+
+@st.composite
+def own_task_instances(draw: st.DrawFn) -> Instance:
+    """Fixed-assignment deals in which most task cards are owned by the seat holding them,
+    in two or three long suits, with or without order tokens: the case of the precedence
+    refutation (a seat's own task card must win its trick itself, so seats that cannot duck
+    under it must first play out its suit) and of its check against the tokens' order."""
+    inst = draw(instances(min_players=2, max_players=3, max_suits=3, max_values=6, max_cards=12,
+                          max_tasks=5, free=False, tokens=draw(st.booleans()), history=False))
+    tasks = tuple(Task(t.card, inst.holder[t.card] if draw(st.integers(0, 3)) else t.seat, t.token)
+                  for t in inst.tasks)
+    return dataclasses.replace(inst, tasks=tasks)

@@ -12,7 +12,7 @@ from crewcheck.model.tasks import TOKENS, Task, token_kind
 from crewcheck.solvers import kernel
 from crewcheck.solvers.base import Budget
 from crewcheck.solvers.search import SearchSolver
-from tests.strategies import instances
+from tests.strategies import instances, own_task_instances
 
 _CODE = {"absolute": 1, "relative": 2, "last": 3}
 
@@ -68,6 +68,19 @@ def test_order_ok_matches_rules(case: tuple[list[Task], int, int, str]) -> None:
 @given(instances(max_players=4, max_cards=12, max_tasks=4))
 def test_compiled_kernel_matches_twin(inst: Instance) -> None:
     """Same verdict, same line, same node and table counts from both kernels."""
+    _same_from_both_kernels(inst)
+
+
+@settings(max_examples=30)
+@given(st.one_of(own_task_instances(),
+                 instances(max_players=3, max_cards=10, max_tasks=9, free=True, history=False)))
+def test_compiled_kernel_matches_twin_on_the_new_cuts(inst: Instance) -> None:
+    """The same on deals where the precedence, token-order and modulo-p cuts fire (own
+    task cards; free assignment with most cards tasks)."""
+    _same_from_both_kernels(inst)
+
+
+def _same_from_both_kernels(inst: Instance) -> None:
     pytest.importorskip("numba")
     if inst.state().end is not None:
         return

@@ -9,7 +9,6 @@ properties are saved in ``models/counterexamples/`` and pinned below.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from crewcheck.model.tasks import Task
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.search import SearchSolver
-from tests.strategies import note_deal, instances
+from tests.strategies import instances, note_deal, own_task_instances
 
 COUNTEREXAMPLES = Path(__file__).resolve().parents[2] / "models" / "counterexamples"
 
@@ -54,20 +53,7 @@ def test_search_agrees_with_oracle(inst: Instance) -> None:
     _check(inst, SearchSolver())
 
 
-@st.composite
-def _own_task_deals(draw: st.DrawFn) -> Instance:
-    """Fixed-assignment deals in which most task cards are owned by the seat holding them,
-    in two or three long suits, with or without order tokens: the case of the precedence
-    refutation (a seat's own task card must win its trick itself, so seats that cannot duck
-    under it must first play out its suit) and of its check against the tokens' order."""
-    inst = draw(instances(min_players=2, max_players=3, max_suits=3, max_values=6, max_cards=12,
-                          max_tasks=5, free=False, tokens=draw(st.booleans()), history=False))
-    tasks = tuple(Task(t.card, inst.holder[t.card] if draw(st.integers(0, 3)) else t.seat, t.token)
-                  for t in inst.tasks)
-    return dataclasses.replace(inst, tasks=tasks)
-
-
-@given(_own_task_deals())
+@given(own_task_instances())
 def test_search_agrees_with_oracle_own_tasks(inst: Instance) -> None:
     """On deals full of seats' own task cards `search` (whose precedence and release-time
     cuts fire there) gives the oracle's verdict."""
