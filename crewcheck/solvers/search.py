@@ -104,7 +104,7 @@ _KIND_CODE = {TokenKind.ABSOLUTE: 1, TokenKind.RELATIVE: 2, TokenKind.LAST: 3}
 
 class _Table:
     """The refutation table (:data:`kernel.TT_STRIDE` words per slot), allocated once per
-    process and kernel kind.
+    thread and kernel kind.
 
     The compiled kernel's table is an anonymous memory map advised to use huge pages
     where the system allows it (Linux ``madvise``): the table is touched at random, and
@@ -149,6 +149,8 @@ def _table(compiled: bool, bits: int) -> _Table:
     if table is None:
         table = tables[(compiled, bits)] = _Table(bits, compiled)
     return table
+
+
 _LOADED = [False]
 """Whether the compiled kernel has been called in this process (its first call loads it)."""
 
