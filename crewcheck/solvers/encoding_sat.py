@@ -60,7 +60,8 @@ class SatOptions:
 
 
 class SatSolver:
-    """A CDCL solver (Glucose 4.2 by default, via PySAT) on the pure CNF of the encoding; see the module docstring."""
+    """A CDCL solver (Glucose 4.2 by default, via PySAT) on the pure CNF of the encoding;
+    see the module docstring."""
 
     name: ClassVar[str] = "sat"
     exact: ClassVar[bool] = True

@@ -59,24 +59,28 @@ class PortfolioSolver:
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
         deadline = budget.start()
+        second = self._second_stage(instance)
         remaining = deadline.remaining()
-        slice_ = SEARCH_SECONDS if remaining is None else min(SEARCH_SECONDS, remaining)
-        search = registry.get("search")
-        first = search.decide(instance, budget=Budget(seconds=slice_, nodes=budget.nodes))
-        if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
+        slice_ = remaining if second is None else (
+            SEARCH_SECONDS if remaining is None else min(SEARCH_SECONDS, remaining))
+        first = registry.get("search").decide(instance, budget=Budget(seconds=slice_, nodes=budget.nodes))
+        if first.verdict is not Verdict.UNKNOWN or second is None or deadline.expired(first.nodes):
             return Answer(first.verdict, first.plays, first.assignment, first.nodes,
                           {**first.extra, "stage": "search"}, first.explanation)
-        available = registry.available()
-        if available.get("sat") is None and registry.get("sat").supports(instance) is None:
+        if second == "sat":
             return self._race(instance, budget, deadline.remaining(), first.nodes)
-        if available.get("cpsat") is None and registry.get("cpsat").supports(instance) is None:
-            second = registry.get("cpsat").decide(instance, budget=Budget(seconds=deadline.remaining()))
-            extra = {"stage": "cpsat", "search_nodes": first.nodes, **second.extra}
-            return Answer(second.verdict, second.plays, second.assignment, first.nodes, extra,
-                          second.explanation)
-        rest = search.decide(instance, budget=Budget(seconds=deadline.remaining(), nodes=budget.nodes))
-        return Answer(rest.verdict, rest.plays, rest.assignment, first.nodes + rest.nodes,
-                      {**rest.extra, "stage": "search"}, rest.explanation)
+        late = registry.get("cpsat").decide(instance, budget=Budget(seconds=deadline.remaining()))
+        extra = {"stage": "cpsat", "search_nodes": first.nodes, **late.extra}
+        return Answer(late.verdict, late.plays, late.assignment, first.nodes, extra, late.explanation)
+
+    @staticmethod
+    def _second_stage(instance: Instance) -> str | None:
+        """``"sat"`` (raced) if PySAT is installed and supports the deal, else ``"cpsat"``
+        (after the slice) likewise, else ``None``: the search alone, with the whole budget."""
+        for name in ("sat", "cpsat"):
+            if registry.missing(name) is None and registry.get(name).supports(instance) is None:
+                return name
+        return None
 
     def _race(self, instance: Instance, budget: Budget, seconds: float | None, slice_nodes: int) -> Answer:
         """The search (this thread) against ``sat`` (a second thread), first answer wins."""

@@ -65,7 +65,8 @@ Exact
     Yes: sound and complete. Every cut above is a proof that no winning line exists
     below it, and every winning line is replayed by :func:`crewcheck.decide`.
 Cost
-    Exponential in the worst case; 2-3 million nodes per second compiled. Easy Classic
+    Exponential in the worst case; 5-6 million nodes per second compiled (2.5 million on
+    a loaded machine). Easy Classic
     deals take well under a millisecond, but constrained deals with 6-15 tasks can need
     10**6-10**7 nodes; see ``docs/performance.md`` ("Fast search") for the measured table.
 """

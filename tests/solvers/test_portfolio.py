@@ -78,8 +78,8 @@ def test_race_winnable_witness_replays(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_cpsat_stage_without_pysat(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without PySAT the CP-SAT model follows the search slice (and says so)."""
     pytest.importorskip("ortools")
-    real = registry.available
-    monkeypatch.setattr(registry, "available", lambda: {**real(), "sat": "needs pysat"})
+    real = registry.missing
+    monkeypatch.setattr(registry, "missing", lambda name: "needs pysat" if name == "sat" else real(name))
     monkeypatch.setattr(portfolio, "SEARCH_SECONDS", 0.0)
     result = decide(load(DEALS / "classic-4p-10-tasks-tokens.json"), backend="portfolio", timeout=120)
     assert result.verdict is Verdict.UNWINNABLE
@@ -102,3 +102,28 @@ def test_sat_poll_stops_on_cancel() -> None:
 def test_easy_deal_is_answered_by_the_search_stage():
     result = decide(load(DEALS / "classic-3p-14-13-13.json"), backend="portfolio")
     assert result.verdict is Verdict.WINNABLE and result.stats.extra["stage"] == "search"
+
+
+def test_search_alone_gets_the_whole_budget_without_a_second_stage(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With neither PySAT nor OR-Tools the search runs once, with the whole budget."""
+    real = registry.missing
+    monkeypatch.setattr(registry, "missing",
+                        lambda name: "not installed" if name in ("sat", "cpsat") else real(name))
+    calls: list[Budget] = []
+    search = registry.get("search")
+    real_get = registry.get
+
+    class Counting:
+        name, exact = "search", True
+
+        def supports(self, instance: Instance) -> str | None:
+            return search.supports(instance)
+
+        def decide(self, instance: Instance, *, budget: Budget) -> Answer:
+            calls.append(budget)
+            return search.decide(instance, budget=budget)
+
+    monkeypatch.setattr(registry, "get", lambda name: Counting() if name == "search" else real_get(name))
+    result = decide(load(DEALS / "classic-3p-14-13-13.json"), backend="portfolio", timeout=30)
+    assert result.verdict is Verdict.WINNABLE and result.stats.extra["stage"] == "search"
+    assert len(calls) == 1 and calls[0].seconds is not None and calls[0].seconds > portfolio.SEARCH_SECONDS
