@@ -144,8 +144,8 @@ def can_beat(hand: int, led: int, best_suit: int, best_card: int, trump: int, su
 
 
 def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int,
-              free: int, tseat: Any, card_task: Any, suit_of: Any, suit_mask: Any, trump: int,
-              task_cards: int, moves: Any, scores: Any, seed: int, shaping: int) -> int:
+              free: int, quota: Any, tseat: Any, card_task: Any, suit_of: Any, suit_mask: Any,
+              trump: int, task_cards: int, moves: Any, scores: Any, seed: int, shaping: int) -> int:
     """Write the moves to try at ``depth`` into ``moves[depth*MAXM ...]``, best first.
 
     Legal plays of the seat on turn (any card of any hand for a free first lead), one
@@ -174,6 +174,7 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
     best_suit = -1
     cw = -1
     owner = -1  # fixed: seat that must win this trick (-1 none, -2 conflict)
+    gcur = 0  # free: task cards in the trick so far
     if tlen > 0:
         led = suit_of[seq[ts]]
         best = 0
@@ -190,7 +191,11 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
                 best_card = c
                 best_suit = s
         cw = (leader + best) % p
-        if not free:
+        if free:
+            for i in range(tlen):
+                if card_task[seq[ts + i]] >= 0:
+                    gcur += 1
+        else:
             for i in range(tlen):
                 ti = card_task[seq[ts + i]]
                 if ti >= 0:
@@ -227,7 +232,10 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
         if tlen == 0:
             if ti >= 0:
                 if free:
-                    score = 20 if higher_live == 0 else 5
+                    if higher_live == 0:
+                        score = 20 if quota[holder] > 0 else -20
+                    else:
+                        score = 5
                 elif tseat[ti] == holder:
                     score = 60 if higher_live == 0 else 10
                 else:
@@ -249,6 +257,13 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
             elif sc == trump and best_suit != trump:
                 beats = True
             newcw = holder if beats else cw
+            if free:
+                gnew = gcur + (1 if ti >= 0 else 0)
+                room = quota[newcw] - gnew
+                if room < 0:
+                    score = -30
+                else:  # prefer the winner with the most tasks still to take
+                    score = 10 + 4 * quota[newcw]
             need = owner
             if ti >= 0 and not free:
                 if need == -1:
@@ -752,7 +767,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
             stats[STAT_CUTS] += 1
             return LOSE
     seat0 = -1 if leader < 0 else (leader + tlen) % p
-    nmoves[0] = gen_moves(0, seat0, hands, p, seq, 0, tlen, leader, free, tseat, card_task, suit_of,
+    nmoves[0] = gen_moves(0, seat0, hands, p, seq, 0, tlen, leader, free, quota, tseat, card_task, suit_of,
                           suit_mask, trump, task_cards, moves, scores, seed, shaping)
     midx[0] = 0
     while True:
@@ -866,7 +881,7 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
             return OUT_OF_NODES
         depth += 1
         nseat = (leader + tlen) % p
-        nmoves[depth] = gen_moves(depth, nseat, hands, p, seq, tlen0 + depth - tlen, tlen, leader, free,
+        nmoves[depth] = gen_moves(depth, nseat, hands, p, seq, tlen0 + depth - tlen, tlen, leader, free, quota,
                                   tseat, card_task, suit_of, suit_mask, trump, task_cards, moves, scores, seed, shaping)
         midx[depth] = 0
 
