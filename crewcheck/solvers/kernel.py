@@ -257,7 +257,7 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
             elif sc == trump and best_suit != trump:
                 beats = True
             newcw = holder if beats else cw
-            if free:
+            if free and shaping == 0:
                 gnew = gcur + (1 if ti >= 0 else 0)
                 room = quota[newcw] - gnew
                 if room < 0:
