@@ -150,7 +150,11 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
 
     Legal plays of the seat on turn (any card of any hand for a free first lead), one
     card per class of equivalent cards (same seat and suit, nothing still in play
-    between them, none a task card), ordered by a task-aware score.
+    between them, none a task card), ordered by a task-aware score. Under free
+    assignment the score prefers, while a trick is in progress, the current winner with
+    the most tasks still to take (never one without room for the trick's task cards);
+    ``shaping != 0`` is the alternative ordering of the restarts: under fixed assignment a
+    bonus for shaping plays, under free assignment the quota preference left out.
     """
     base = depth * MAXM
     inplay = 0

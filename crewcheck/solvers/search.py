@@ -43,12 +43,14 @@ What it is
       them, none a task card, are interchangeable; only the lowest is tried;
     * move ordering: plays that keep a task trick with its seat, that complete a task,
       that lead a seat's own top task card or draw out a suit holding its tasks first;
-      then low cards first.
+      under free assignment, plays that leave the trick with the seat that has the most
+      tasks still to take (and room for the trick's); then low cards first.
 
     The search runs in node-limited rounds (the limit grows 1.5x per round), checking the
     deadline between rounds; the rounds take turns among three move orderings (the one
     above, one with a bonus for "shaping" plays that unblock a seat's own low task card
-    or void a suit its seat must trump, and a seeded shuffle of the first two tricks), a
+    or void a suit its seat must trump (under free assignment: without the quota
+    preference), and a seeded shuffle of the first two tricks), a
     portfolio against the heavy-tailed times of backtracking search. The refutation table
     survives between rounds, and any round that completes is a proof. While the compiled
     kernel is not yet loaded in the process, the plain kernel first gets a few thousand
