@@ -159,3 +159,22 @@ def own_task_instances(draw: st.DrawFn) -> Instance:
     tasks = tuple(Task(t.card, inst.holder[t.card] if draw(st.integers(0, 3)) else t.seat, t.token)
                   for t in inst.tasks)
     return dataclasses.replace(inst, tasks=tasks)
+
+
+@st.composite
+def trump_pad_instances(draw: st.DrawFn) -> Instance:
+    """Free-assignment deals with trumps in which (nearly) every card that is not a trump
+    is a task, in hands of unequal length, sometimes after a few plays: the case of the
+    trump-sharing refutation (the cards that are no task are trumps, and each seat's
+    tricks must come out whole)."""
+    inst = draw(instances(min_players=2, max_players=3, max_suits=2, max_values=4, max_cards=11,
+                          max_tasks=0, trumps=True, free=True, tokens=False, history=False))
+    trump = inst.trump_suit
+    colour = [c for c in range(inst.deck.size) if inst.deck.suit_of(c) != trump]
+    spared = draw(st.integers(0, 1))  # sometimes one colour card is no task (the rule must not fire)
+    cards = colour[spared:]
+    tasks = tuple(Task(c, None, None) for c in cards)
+    inst = dataclasses.replace(inst, tasks=tasks)
+    if draw(st.booleans()):
+        inst = inst.with_history(draw(playouts(inst, max_plays=inst.players * 2)))
+    return inst

@@ -24,6 +24,8 @@ Examples
 
 from __future__ import annotations
 
+from itertools import combinations, product
+
 from crewcheck.model.cards import Mask, iter_bits
 from crewcheck.model.state import State
 
@@ -113,9 +115,88 @@ def refutation(state: State) -> str | None:
                 return f"seat {seat} can never win a trick, but must win {card}"
         return None
     counts = inst.task_counts or ()
-    room = sum(counts[s] - sum(1 for o in state.owners if o == s)
-               for s in range(inst.players) if reach >> s & 1)
+    quota = [counts[s] - sum(1 for o in state.owners if o == s) for s in range(inst.players)]
+    room = sum(quota[s] for s in range(inst.players) if reach >> s & 1)
     if room < len(open_tasks):
         return (f"{len(open_tasks)} tasks are open but the seats that can still win tricks "
                 f"have room for only {room}")
-    return None
+    return _trump_split(state, quota)
+
+
+def _trump_split(state: State, quota: list[int]) -> str | None:
+    """Free assignment, at a trick boundary, when every card left that is not an open
+    task is a trump (and no trump is a task): the trumps cannot be shared out.
+
+    Each trick holds one card per seat, so a seat that takes ``q`` more tasks in ``t``
+    tricks takes ``p * t - q`` cards that are no task, here trumps. A seat plays all its
+    task cards, so if ``P`` more tricks are played it plays ``P`` minus that many trumps
+    (which ones is free). A trick with trumps in it goes to the seat that played the
+    highest, with all of them. This tries every ``P``, every choice of the trumps played
+    and every way of putting them into tricks (one per seat and trick), and refutes if
+    no seat then takes a multiple of ``p`` cards (with at least one trick per trump trick
+    it wins). Unequal hands make it bite: a longer hand keeps cards that must be trumps.
+    """
+    inst = state.instance
+    trump = inst.trump_suit
+    if state.trick or trump is None:
+        return None
+    deck = inst.deck
+    p = inst.players
+    open_cards = 0
+    for i, task in enumerate(inst.tasks):
+        if not state.done >> i & 1:
+            open_cards |= 1 << task.card
+    trumps_mask = deck.suit_mask(trump)
+    inplay = 0
+    for hand in state.hands:
+        inplay |= hand
+    if open_cards & trumps_mask or inplay & ~open_cards & ~trumps_mask:
+        return None
+    trumps_of = [sorted(iter_bits(hand & trumps_mask), reverse=True) for hand in state.hands]
+    if sum(len(t) for t in trumps_of) > 8:
+        return None  # the enumeration below grows fast; no refutation claimed
+    tasks_of = [(hand & open_cards).bit_count() for hand in state.hands]
+    tricks = min(hand.bit_count() for hand in state.hands)
+
+    def shares(played: list[tuple[int, int]]) -> bool:
+        """Whether the played (card, seat) pairs, highest first, go into tricks so that
+        every seat's tricks come out whole."""
+        groups: list[list[int]] = []  # [winner, size, seats mask]
+
+        def place(k: int) -> bool:
+            if k == len(played):
+                r = [0] * p
+                g = [0] * p
+                for winner, size, _ in groups:
+                    r[winner] += size
+                    g[winner] += 1
+                return all((quota[s] + r[s]) % p == 0 and (quota[s] + r[s]) // p >= g[s]
+                           for s in range(p))
+            seat = played[k][1]
+            for group in groups:
+                if not group[2] >> seat & 1:
+                    group[1] += 1
+                    group[2] |= 1 << seat
+                    if place(k + 1):
+                        return True
+                    group[1] -= 1
+                    group[2] &= ~(1 << seat)
+            groups.append([seat, 1, 1 << seat])
+            if place(k + 1):
+                return True
+            groups.pop()
+            return False
+
+        return place(0)
+
+    for played_tricks in range(max(tasks_of), tricks + 1):
+        plays = [played_tricks - tasks_of[s] for s in range(p)]
+        if any(plays[s] > len(trumps_of[s]) for s in range(p)):
+            continue
+        for choice in product(*(combinations(trumps_of[s], plays[s]) for s in range(p))):
+            played = sorted(((c, s) for s in range(p) for c in choice[s]), reverse=True)
+            if shares(played):
+                return None
+    names = " ".join(str(deck.card(c)) for c in iter_bits(inplay & trumps_mask))
+    return (f"every card left that is no task is a trump ({names}), and no way of playing "
+            f"them lets each seat take whole tricks of {p} cards with its task quota")

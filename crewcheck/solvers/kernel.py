@@ -378,6 +378,105 @@ def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, fr
     return True
 
 
+TS_MAX = 4
+"""Most trumps in play for which :func:`trump_split_dead` is tried (its work grows as n**n)."""
+
+
+def trump_split_dead(hands: Any, p: int, left: int, trumps: int, quota: Any, tricks: int) -> bool:
+    """Free assignment, every card in play that is no task a trump (``trumps``, no task
+    among them): whether no way of playing them gives every seat whole tricks.
+
+    A seat taking q more tasks in t tricks takes p * t - q trumps. If P more tricks are
+    played, each seat plays all its task cards and P minus that many of its trumps; a
+    trick holding trumps goes, with all of them, to the seat that played the highest.
+    Tries every P, every choice of trumps played and every partition of them into tricks
+    (at most one per seat in a trick); the same check as
+    :func:`crewcheck.model.analysis.refutation` makes at the root (there with more
+    trumps). Seats and sizes are packed 4 and 8 bits to an int (no arrays).
+    """
+    n = popcount(trumps)
+    if n > TS_MAX:
+        return False
+    seats = 0  # holder of the k-th lowest trump in play, 4 bits each
+    t = trumps
+    k = 0
+    while t != 0:
+        lb = t & -t
+        t ^= lb
+        for s in range(p):
+            if (hands[s] & lb) != 0:
+                seats |= s << (4 * k)
+        k += 1
+    amax = 0
+    for s in range(p):
+        a = popcount(hands[s] & left)
+        if a > amax:
+            amax = a
+    for played_tricks in range(amax, tricks + 1):
+        for sub in range(1 << n):
+            fits = True
+            for s in range(p):
+                cnt = 0
+                for j in range(n):
+                    if (sub >> j) & 1 and ((seats >> (4 * j)) & 15) == s:
+                        cnt += 1
+                if cnt != played_tricks - popcount(hands[s] & left):
+                    fits = False
+                    break
+            if not fits:
+                continue
+            # the played trumps, highest first: their seats, 4 bits each
+            m = 0
+            pseats = 0
+            for j in range(n - 1, -1, -1):
+                if (sub >> j) & 1:
+                    pseats |= ((seats >> (4 * j)) & 15) << (4 * m)
+                    m += 1
+            codes = 1
+            for j in range(m):
+                codes *= m
+            for code in range(codes):
+                # code's base-m digits put the j-th highest played trump in group d_j;
+                # only restricted growth strings (d_0 = 0, d_j <= 1 + max before) count
+                x = code
+                ngroups = 0
+                gmask = 0  # seats in each group, 8 bits each
+                gwin = 0  # winner of each group (the seat of its first, highest, trump)
+                gsize = 0  # size of each group, 8 bits each
+                valid = True
+                for j in range(m):
+                    d = x % m
+                    x //= m
+                    sj = (pseats >> (4 * j)) & 15
+                    if d > ngroups:
+                        valid = False
+                        break
+                    if d == ngroups:
+                        ngroups += 1
+                        gwin |= sj << (4 * d)
+                    if (gmask >> (8 * d + sj)) & 1:
+                        valid = False
+                        break
+                    gmask |= 1 << (8 * d + sj)
+                    gsize += 1 << (8 * d)
+                if not valid:
+                    continue
+                whole = True
+                for s in range(p):
+                    r = 0
+                    g = 0
+                    for d in range(ngroups):
+                        if ((gwin >> (4 * d)) & 15) == s:
+                            r += (gsize >> (8 * d)) & 255
+                            g += 1
+                    if (quota[s] + r) % p != 0 or (quota[s] + r) // p < g:
+                        whole = False
+                        break
+                if whole:
+                    return False
+    return True
+
+
 def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, card_task: Any,
                   suit_of: Any, suit_mask: Any, trump: int, own_mask: Any, quota: Any,
                   release: Any, leader: int, has_tokens: int, tkind: Any, trank: Any) -> bool:
@@ -440,6 +539,9 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
                 sum_r_trumpless += r
         if sum_r > n_all or sum_r > p * tricks - popcount(left) or sum_r_trumpless > n_colour:
             return True
+        if n_colour == 0 and trump >= 0 and (left & suit_mask[trump]) == 0:
+            if trump_split_dead(hands, p, left, inplay & suit_mask[trump], quota, tricks):
+                return True
     # lead reachability (crewcheck.model.analysis): seats that can still win a trick are
     # the leader and, closing over them as leaders, seats that can beat a card they
     # could lead; every seat still owing a task must be among them
@@ -891,7 +993,8 @@ def search(hands: Any, p: int, seq: Any, tlen0: int, leader: int, done: int, quo
 
 
 KERNEL_FUNCTIONS: tuple[str, ...] = (
-    "popcount", "lowbit_index", "order_ok", "can_beat", "gen_moves", "trick_best", "trick_dead", "boundary_dead",
+    "popcount", "lowbit_index", "order_ok", "can_beat", "gen_moves", "trick_best", "trick_dead",
+    "trump_split_dead", "boundary_dead",
     "position_key", "tt_slot", "tt_refuted", "tt_store", "search",
 )
 """The functions :func:`compiled` compiles (callees before callers)."""

@@ -12,7 +12,7 @@ from crewcheck.model.tasks import TOKENS, Task, token_kind
 from crewcheck.solvers import kernel
 from crewcheck.solvers.base import Budget
 from crewcheck.solvers.search import SearchSolver
-from tests.strategies import instances, own_task_instances
+from tests.strategies import instances, own_task_instances, trump_pad_instances
 
 _CODE = {"absolute": 1, "relative": 2, "last": 3}
 
@@ -94,3 +94,38 @@ def _same_from_both_kernels(inst: Instance) -> None:
     assert (a.verdict, a.plays, a.assignment, a.nodes) == (b.verdict, b.plays, b.assignment, b.nodes)
     for key in ("tt_hits", "tt_stores", "cuts", "rounds"):
         assert a.extra[key] == b.extra[key], key
+
+
+@given(trump_pad_instances())
+def test_trump_split_matches_the_root_rule(inst: Instance) -> None:
+    """The kernel's trump-sharing check (twin and compiled) says dead exactly when the
+    root rule of :mod:`crewcheck.model.analysis` refutes, wherever both apply (trick
+    boundary, every card that is no task a trump, at most ``TS_MAX`` trumps)."""
+    import numpy as np
+
+    from crewcheck.model.analysis import _trump_split
+
+    state = inst.state()
+    trump = inst.trump_suit
+    if state.end is not None or state.trick or trump is None:
+        return
+    trumps_mask = inst.deck.suit_mask(trump)
+    left = 0
+    for i, t in enumerate(inst.tasks):
+        if not state.done >> i & 1:
+            left |= 1 << t.card
+    inplay = 0
+    for h in state.hands:
+        inplay |= h
+    if left & trumps_mask or inplay & ~left & ~trumps_mask or (inplay & trumps_mask).bit_count() > kernel.TS_MAX:
+        return
+    counts = inst.task_counts or ()
+    owners = state.owners or ()
+    quota = [counts[s] - sum(1 for o in owners if o == s) for s in range(inst.players)]
+    want = _trump_split(state, quota) is not None
+    tricks = min(h.bit_count() for h in state.hands)
+    for k in _twins():
+        compiled = k is not _twins()[0]
+        hands = np.array(state.hands, dtype=np.int64) if compiled else list(state.hands)
+        q = np.array(quota, dtype=np.int64) if compiled else quota
+        assert k.trump_split_dead(hands, inst.players, left, inplay & trumps_mask, q, tricks) == want

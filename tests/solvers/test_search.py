@@ -24,7 +24,7 @@ from crewcheck.model.tasks import Task
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.search import SearchSolver
-from tests.strategies import instances, note_deal, own_task_instances
+from tests.strategies import instances, note_deal, own_task_instances, trump_pad_instances
 
 COUNTEREXAMPLES = Path(__file__).resolve().parents[2] / "models" / "counterexamples"
 
@@ -64,6 +64,14 @@ def test_search_agrees_with_oracle_own_tasks(inst: Instance) -> None:
 def test_search_agrees_with_oracle_free_many_tasks(inst: Instance) -> None:
     """Free assignment with most cards tasks: the counting of non-task cards modulo the
     players (kernel ``boundary_dead``) fires here; the verdict is still the oracle's."""
+    _check(inst, SearchSolver())
+
+
+@given(trump_pad_instances())
+def test_search_agrees_with_oracle_trumps_left(inst: Instance) -> None:
+    """Free assignment with every card that is no task a trump: the trump-sharing check
+    (root rule and kernel ``trump_split_dead``, which fires inside the search) keeps the
+    oracle's verdict."""
     _check(inst, SearchSolver())
 
 
