@@ -124,17 +124,20 @@ def refutation(state: State) -> str | None:
 
 
 def _trump_split(state: State, quota: list[int]) -> str | None:
-    """Free assignment, at a trick boundary, when every card left that is not an open
-    task is a trump (and no trump is a task): the trumps cannot be shared out.
+    """Free assignment, at a trick boundary, no trump a task: the cards that are no task
+    cannot be shared out so that every seat's tricks come out whole.
 
     Each trick holds one card per seat, so a seat that takes ``q`` more tasks in ``t``
-    tricks takes ``p * t - q`` cards that are no task, here trumps. A seat plays all its
-    task cards, so if ``P`` more tricks are played it plays ``P`` minus that many trumps
-    (which ones is free). A trick with trumps in it goes to the seat that played the
-    highest, with all of them. This tries every ``P``, every choice of the trumps played
-    and every way of putting them into tricks (one per seat and trick), and refutes if
-    no seat then takes a multiple of ``p`` cards (with at least one trick per trump trick
-    it wins). Unequal hands make it bite: a longer hand keeps cards that must be trumps.
+    tricks takes ``p * t - q`` cards that are no task: a multiple of ``p`` minus ``q``. A
+    seat plays all its task cards, so if ``P`` more tricks are played it plays ``P`` minus
+    that many cards that are no task, some trumps and the rest other cards ("plain").
+    A trick with trumps in it goes, with all of them, to the seat that played the
+    highest; a plain card is let go to any seat (a relaxation). This tries every ``P``,
+    every choice of the trumps played and every way of putting them into tricks (one per
+    seat and trick), gives each seat the fewest plain cards that make its count whole (at
+    least one trick per trump trick it wins), and refutes if that is always more plain
+    cards than are played. It bites when the plain cards are few: on Classic deals whose
+    36 colour cards are all tasks, a longer hand keeps cards that must be trumps.
     """
     inst = state.instance
     trump = inst.trump_suit
@@ -147,20 +150,18 @@ def _trump_split(state: State, quota: list[int]) -> str | None:
         if not state.done >> i & 1:
             open_cards |= 1 << task.card
     trumps_mask = deck.suit_mask(trump)
-    inplay = 0
-    for hand in state.hands:
-        inplay |= hand
-    if open_cards & trumps_mask or inplay & ~open_cards & ~trumps_mask:
+    if open_cards & trumps_mask:
         return None
     trumps_of = [sorted(iter_bits(hand & trumps_mask), reverse=True) for hand in state.hands]
     if sum(len(t) for t in trumps_of) > 8:
         return None  # the enumeration below grows fast; no refutation claimed
     tasks_of = [(hand & open_cards).bit_count() for hand in state.hands]
+    plain_of = [(hand & ~open_cards & ~trumps_mask).bit_count() for hand in state.hands]
     tricks = min(hand.bit_count() for hand in state.hands)
 
-    def shares(played: list[tuple[int, int]]) -> bool:
+    def shares(played: list[tuple[int, int]], plain: int) -> bool:
         """Whether the played (card, seat) pairs, highest first, go into tricks so that
-        every seat's tricks come out whole."""
+        ``plain`` plain cards can make every seat's count whole."""
         groups: list[list[int]] = []  # [winner, size, seats mask]
 
         def place(k: int) -> bool:
@@ -170,8 +171,12 @@ def _trump_split(state: State, quota: list[int]) -> str | None:
                 for winner, size, _ in groups:
                     r[winner] += size
                     g[winner] += 1
-                return all((quota[s] + r[s]) % p == 0 and (quota[s] + r[s]) // p >= g[s]
-                           for s in range(p))
+                need = 0
+                for s in range(p):
+                    extra = -(quota[s] + r[s]) % p
+                    short = g[s] - (quota[s] + r[s] + extra) // p
+                    need += extra + p * max(0, short)
+                return need <= plain
             seat = played[k][1]
             for group in groups:
                 if not group[2] >> seat & 1:
@@ -191,12 +196,14 @@ def _trump_split(state: State, quota: list[int]) -> str | None:
 
     for played_tricks in range(max(tasks_of), tricks + 1):
         plays = [played_tricks - tasks_of[s] for s in range(p)]
-        if any(plays[s] > len(trumps_of[s]) for s in range(p)):
-            continue
-        for choice in product(*(combinations(trumps_of[s], plays[s]) for s in range(p))):
+        options = [[c for x in range(max(0, plays[s] - plain_of[s]), min(plays[s], len(trumps_of[s])) + 1)
+                    for c in combinations(trumps_of[s], x)] for s in range(p)]
+        for choice in product(*options):
             played = sorted(((c, s) for s in range(p) for c in choice[s]), reverse=True)
-            if shares(played):
+            if shares(played, sum(plays) - len(played)):
                 return None
-    names = " ".join(str(deck.card(c)) for c in iter_bits(inplay & trumps_mask))
-    return (f"every card left that is no task is a trump ({names}), and no way of playing "
-            f"them lets each seat take whole tricks of {p} cards with its task quota")
+    names = " ".join(str(deck.card(c)) for c in sorted(c for t in trumps_of for c in t))
+    plain = sum(plain_of)
+    others = f" and {plain} other cards that are no task" if plain else ""
+    return (f"the trumps left ({names or 'none'}){others} cannot be shared out so that each "
+            f"seat takes its task quota in whole tricks of {p} cards")

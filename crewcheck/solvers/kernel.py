@@ -383,16 +383,18 @@ TS_MAX = 4
 
 
 def trump_split_dead(hands: Any, p: int, left: int, trumps: int, quota: Any, tricks: int) -> bool:
-    """Free assignment, every card in play that is no task a trump (``trumps``, no task
-    among them): whether no way of playing them gives every seat whole tricks.
+    """Free assignment, no task among the trumps in play (``trumps``): whether the cards
+    that are no task cannot be shared out so that every seat's tricks come out whole.
 
-    A seat taking q more tasks in t tricks takes p * t - q trumps. If P more tricks are
-    played, each seat plays all its task cards and P minus that many of its trumps; a
-    trick holding trumps goes, with all of them, to the seat that played the highest.
-    Tries every P, every choice of trumps played and every partition of them into tricks
-    (at most one per seat in a trick); the same check as
-    :func:`crewcheck.model.analysis.refutation` makes at the root (there with more
-    trumps). Seats and sizes are packed 4 and 8 bits to an int (no arrays).
+    A seat taking q more tasks in t tricks takes p * t - q cards that are no task. If P
+    more tricks are played, each seat plays all its task cards and P minus that many
+    cards that are no task, trumps or plain; a trick holding trumps goes, with all of
+    them, to the seat that played the highest; plain cards may go anywhere (a
+    relaxation). Tries every P, every choice of trumps played and every partition of
+    them into tricks (at most one per seat in a trick), and asks whether the plain cards
+    played can make every seat's count whole. The check of
+    :func:`crewcheck.model.analysis.refutation` at the root (there with up to 8 trumps).
+    Seats and sizes are packed 4 and 8 bits to an int (no arrays).
     """
     n = popcount(trumps)
     if n > TS_MAX:
@@ -415,14 +417,17 @@ def trump_split_dead(hands: Any, p: int, left: int, trumps: int, quota: Any, tri
     for played_tricks in range(amax, tricks + 1):
         for sub in range(1 << n):
             fits = True
+            plain = 0  # plain cards played
             for s in range(p):
                 cnt = 0
                 for j in range(n):
                     if (sub >> j) & 1 and ((seats >> (4 * j)) & 15) == s:
                         cnt += 1
-                if cnt != played_tricks - popcount(hands[s] & left):
+                y = played_tricks - popcount(hands[s] & left) - cnt
+                if y < 0 or y > popcount(hands[s] & ~left & ~trumps):
                     fits = False
                     break
+                plain += y
             if not fits:
                 continue
             # the played trumps, highest first: their seats, 4 bits each
@@ -461,7 +466,7 @@ def trump_split_dead(hands: Any, p: int, left: int, trumps: int, quota: Any, tri
                     gsize += 1 << (8 * d)
                 if not valid:
                     continue
-                whole = True
+                need = 0  # the fewest plain cards that make every seat's count whole
                 for s in range(p):
                     r = 0
                     g = 0
@@ -469,10 +474,12 @@ def trump_split_dead(hands: Any, p: int, left: int, trumps: int, quota: Any, tri
                         if ((gwin >> (4 * d)) & 15) == s:
                             r += (gsize >> (8 * d)) & 255
                             g += 1
-                    if (quota[s] + r) % p != 0 or (quota[s] + r) // p < g:
-                        whole = False
-                        break
-                if whole:
+                    extra = (p - (quota[s] + r) % p) % p
+                    short = g - (quota[s] + r + extra) // p
+                    need += extra
+                    if short > 0:
+                        need += p * short
+                if need <= plain:
                     return False
     return True
 
@@ -539,7 +546,9 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
                 sum_r_trumpless += r
         if sum_r > n_all or sum_r > p * tricks - popcount(left) or sum_r_trumpless > n_colour:
             return True
-        if n_colour == 0 and trump >= 0 and (left & suit_mask[trump]) == 0:
+        # the same count with the trumps placed: each trick holding trumps goes, with all
+        # of them, to the highest (trump_split_dead)
+        if trump >= 0 and (left & suit_mask[trump]) == 0:
             if trump_split_dead(hands, p, left, inplay & suit_mask[trump], quota, tricks):
                 return True
     # lead reachability (crewcheck.model.analysis): seats that can still win a trick are

@@ -100,7 +100,7 @@ def _same_from_both_kernels(inst: Instance) -> None:
 def test_trump_split_matches_the_root_rule(inst: Instance) -> None:
     """The kernel's trump-sharing check (twin and compiled) says dead exactly when the
     root rule of :mod:`crewcheck.model.analysis` refutes, wherever both apply (trick
-    boundary, every card that is no task a trump, at most ``TS_MAX`` trumps)."""
+    boundary, no trump a task, at most ``TS_MAX`` trumps)."""
     import numpy as np
 
     from crewcheck.model.analysis import _trump_split
@@ -117,7 +117,7 @@ def test_trump_split_matches_the_root_rule(inst: Instance) -> None:
     inplay = 0
     for h in state.hands:
         inplay |= h
-    if left & trumps_mask or inplay & ~left & ~trumps_mask or (inplay & trumps_mask).bit_count() > kernel.TS_MAX:
+    if left & trumps_mask or (inplay & trumps_mask).bit_count() > kernel.TS_MAX:
         return
     counts = inst.task_counts or ()
     owners = state.owners or ()
