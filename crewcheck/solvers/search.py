@@ -78,6 +78,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from math import comb
 from typing import Any, ClassVar
 
 from crewcheck.model.analysis import refutation
@@ -101,6 +102,9 @@ CANCEL_ROUND_SECONDS = 0.02
 callable, which is polled between rounds."""
 WARM_START_NODES = 3000
 """Node budget of the plain-Python first try while the compiled kernel is not loaded."""
+SPLIT_MAX = 24
+"""Free assignment: the most ways of giving the open tasks to seats (within the quotas)
+for which the search also tries each as a fixed deal (:meth:`SearchSolver.decide`)."""
 
 _KIND_CODE = {TokenKind.ABSOLUTE: 1, TokenKind.RELATIVE: 2, TokenKind.LAST: 3}
 
@@ -187,6 +191,38 @@ def load_compiled() -> float | None:
     return time.perf_counter() - t0
 
 
+def _assignments(instance: Instance, state: State) -> list[tuple[int, ...]] | None:
+    """Free assignment: every way to give the open tasks to seats within the quotas left
+    (tasks already taken keep their seat), or ``None`` when there are more than
+    :data:`SPLIT_MAX`."""
+    counts = instance.task_counts or ()
+    owners = state.owners or ()
+    room = [counts[s] - sum(1 for o in owners if o == s) for s in range(instance.players)]
+    open_tasks = [i for i, o in enumerate(owners) if o < 0]
+    total, left = 1, len(open_tasks)
+    for r in room:
+        total *= comb(left, max(r, 0))
+        left -= max(r, 0)
+    if total > SPLIT_MAX or left != 0:
+        return None
+    out: list[tuple[int, ...]] = []
+    seats = list(owners)
+
+    def place(k: int) -> None:
+        if k == len(open_tasks):
+            out.append(tuple(seats))
+            return
+        for s in range(instance.players):
+            if room[s] > 0:
+                room[s] -= 1
+                seats[open_tasks[k]] = s
+                place(k + 1)
+                room[s] += 1
+
+    place(0)
+    return out
+
+
 class SearchSolver:
     """Fast exact depth-first search (see the module docstring).
 
@@ -221,11 +257,17 @@ class SearchSolver:
     any round that completes is a proof)."""
     canonical: bool = True
     """Key the refutation table by relative ranks (see :func:`kernel.position_key`)."""
+    split_nodes: int = 1 << 16
+    """Free assignment with at most :data:`SPLIT_MAX` ways to give the open tasks to seats:
+    nodes the free search gets alone before the fixed deals of those ways join it."""
 
     def __init__(self, *, pure: bool = False, probes: tuple[tuple[int, int], ...] | None = None,
                  canonical: bool | None = None, restarts: bool | None = None,
-                 warm_start: bool | None = None, shaping: int | None = None) -> None:
+                 warm_start: bool | None = None, shaping: int | None = None,
+                 split_nodes: int | None = None) -> None:
         self.pure = pure
+        if split_nodes is not None:
+            self.split_nodes = split_nodes
         if shaping is not None:
             self.shaping = shaping
         if warm_start is not None:
@@ -259,7 +301,55 @@ class SearchSolver:
             quick = self._run(instance, state, budget, deadline, False, WARM_START_NODES)
             if quick.verdict is not Verdict.UNKNOWN or deadline.expired(quick.nodes):
                 return quick
-        return self._run(instance, state, budget, deadline, not pure, None)
+        ways = _assignments(instance, state) if state.owners is not None else None
+        if ways is None:
+            return self._run(instance, state, budget, deadline, not pure, None)
+        first = self._run(instance, state, budget, deadline, not pure, self.split_nodes)
+        if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
+            return first
+        return self._split(instance, state, ways, budget, deadline, not pure, first.nodes)
+
+    def _split(self, instance: Instance, state: State, ways: list[tuple[int, ...]], budget: Budget,
+               deadline: Deadline, compiled: bool, spent: int) -> Answer:
+        """Free assignment, few ways to give the open tasks to seats: run the free search
+        and the fixed deal of every way in turn, each for a node limit that doubles per
+        turn (each restart loses its refutation table, a constant factor). Winnable when any
+        wins; unwinnable when the free search or every fixed deal is refuted. The fixed
+        deals get the precedence and release-time cuts, which need a seat per task: a
+        free deal whose seat must win its lowest card of a suit is found that way."""
+        arms: list[tuple[Instance, State]] = [(instance, state)]
+        for seats in ways:
+            fixed = instance.with_assignment(seats)
+            arms.append((fixed, fixed.state()))
+        live = list(range(len(arms)))
+        limit = self.split_nodes
+        while True:
+            for arm in list(live):
+                inst, st = arms[arm]
+                cap = limit
+                if budget.nodes is not None:
+                    cap = min(cap, budget.nodes - spent)
+                    if cap <= 0:
+                        return Answer(Verdict.UNKNOWN, nodes=spent, extra={"split": len(ways)})
+                answer = self._run(inst, st, budget, deadline, compiled, cap)
+                spent += answer.nodes
+                extra = dict(answer.extra)
+                extra["split"] = len(ways)
+                if answer.verdict is Verdict.WINNABLE:
+                    owners = state
+                    for card in answer.plays or ():
+                        owners = owners.apply(card)
+                    extra["decided_by"] = "free" if arm == 0 else f"fixed assignment {arm - 1}"
+                    return Answer(Verdict.WINNABLE, answer.plays, owners.owners, nodes=spent,
+                                  extra=extra)
+                if answer.verdict is Verdict.UNWINNABLE:
+                    if arm == 0 or live == [arm]:
+                        extra["decided_by"] = "free" if arm == 0 else "every fixed assignment"
+                        return Answer(Verdict.UNWINNABLE, nodes=spent, extra=extra)
+                    live.remove(arm)
+                if deadline.expired(spent):
+                    return Answer(Verdict.UNKNOWN, nodes=spent, extra=extra)
+            limit *= 2
 
     def _run(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
              want_compiled: bool, ceiling: int | None) -> Answer:

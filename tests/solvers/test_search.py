@@ -76,6 +76,14 @@ def test_search_agrees_with_oracle_trumps_left(inst: Instance) -> None:
 
 
 @given(instances(max_players=3, max_cards=10, max_tasks=4, free=True))
+def test_search_split_agrees_with_oracle(inst: Instance) -> None:
+    """Free assignment run as the free search and the fixed deal of every way to give the
+    open tasks to seats, in turn (a node limit of 2 to start, so the split always runs):
+    the oracle's verdict, and a witness whose assignment replays."""
+    _check(inst, SearchSolver(split_nodes=2))
+
+
+@given(instances(max_players=3, max_cards=10, max_tasks=4, free=True))
 def test_search_agrees_with_oracle_free(inst: Instance) -> None:
     """Free assignment: the lazy quota semantics agree with the oracle's enumeration of
     assignments, and the returned assignment replays."""
