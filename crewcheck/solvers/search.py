@@ -191,6 +191,33 @@ def load_compiled() -> float | None:
     return time.perf_counter() - t0
 
 
+def _first_plays(state: State) -> list[int]:
+    """The legal plays of ``state``, one per class of interchangeable cards (one hand,
+    one suit, no card still in play between them, none a task card): as the kernel."""
+    inst = state.instance
+    deck = inst.deck
+    live = 0
+    for hand in state.hands:
+        live |= hand
+    for c in state.trick:
+        live |= 1 << c
+    tasks = inst.task_mask
+    legal = state.legal_mask()
+    out: list[int] = []
+    prev = -1
+    for c in range(deck.size):
+        if not legal >> c & 1:
+            continue
+        if (prev >= 0 and deck.suit_of(prev) == deck.suit_of(c) and inst.holder[prev] == inst.holder[c]
+                and not (tasks >> c) & 1 and not (tasks >> prev) & 1
+                and not live & ((1 << c) - (1 << (prev + 1)))):
+            prev = c
+            continue
+        prev = c
+        out.append(c)
+    return out
+
+
 def _assignments(instance: Instance, state: State) -> list[tuple[int, ...]] | None:
     """Free assignment: every way to give the open tasks to seats within the quotas left
     (tasks already taken keep their seat), or ``None`` when there are more than
@@ -257,6 +284,9 @@ class SearchSolver:
     any round that completes is a proof)."""
     canonical: bool = True
     """Key the refutation table by relative ranks (see :func:`kernel.position_key`)."""
+    broaden: bool = True
+    """After the first round, give the first plays rounds of their own beside the whole
+    search (:meth:`_broaden`)."""
     split_nodes: int = 1 << 16
     """Free assignment with at most :data:`SPLIT_MAX` ways to give the open tasks to seats:
     nodes the free search gets alone before the fixed deals of those ways join it."""
@@ -264,8 +294,10 @@ class SearchSolver:
     def __init__(self, *, pure: bool = False, probes: tuple[tuple[int, int], ...] | None = None,
                  canonical: bool | None = None, restarts: bool | None = None,
                  warm_start: bool | None = None, shaping: int | None = None,
-                 split_nodes: int | None = None) -> None:
+                 split_nodes: int | None = None, broaden: bool | None = None) -> None:
         self.pure = pure
+        if broaden is not None:
+            self.broaden = broaden
         if split_nodes is not None:
             self.split_nodes = split_nodes
         if shaping is not None:
@@ -302,12 +334,84 @@ class SearchSolver:
             if quick.verdict is not Verdict.UNKNOWN or deadline.expired(quick.nodes):
                 return quick
         ways = _assignments(instance, state) if state.owners is not None else None
-        if ways is None:
+        if ways is not None:
+            first = self._run(instance, state, budget, deadline, not pure, self.split_nodes)
+            if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
+                return first
+            return self._split(instance, state, ways, budget, deadline, not pure, first.nodes)
+        if not self.broaden:
             return self._run(instance, state, budget, deadline, not pure, None)
-        first = self._run(instance, state, budget, deadline, not pure, self.split_nodes)
+        base = self.first_round_nodes if not pure else max(1, self.first_round_nodes >> 5)
+        first = self._run(instance, state, budget, deadline, not pure, base)
         if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
             return first
-        return self._split(instance, state, ways, budget, deadline, not pure, first.nodes)
+        return self._broaden(instance, state, budget, deadline, not pure, base, first.nodes)
+
+    def _broaden(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
+                 compiled: bool, base: int, spent: int) -> Answer:
+        """After a first round: turns of one round of the whole search (node limit x1.5
+        per turn, the move orderings in turn), then a round for each first play not yet
+        refuted, sharing half that limit. All runs share one refutation table (they are
+        positions of one deal). A first play that wins quickly is found even when the
+        whole search's first choice leads into a large unwinnable subtree (on 4p free
+        k = 30 deals leading a rocket wins in 100 nodes, the first choice is still open
+        after 10**7)."""
+        kids: list[tuple[int, Instance, State]] = []
+        for card in _first_plays(state):
+            child = instance.with_history((*instance.history, card))
+            kids.append((card, child, child.state()))
+        live = list(range(len(kids)))
+        turn = 1
+        extra: dict[str, Any] = {"broaden_turns": 0}
+
+        def done(answer: Answer, plays: tuple[int, ...] | None) -> Answer:
+            more = dict(answer.extra)
+            more.update(extra)
+            assignment = None
+            if plays is not None and state.owners is not None:
+                s = state
+                for c in plays:
+                    s = s.apply(c)
+                assignment = s.owners
+            return Answer(answer.verdict, plays, assignment, nodes=spent, extra=more)
+
+        while True:
+            extra["broaden_turns"] = turn
+            limit = int(base * 1.5 ** turn)
+            if budget.nodes is not None:
+                limit = min(limit, budget.nodes - spent)
+                if limit <= 0:
+                    return Answer(Verdict.UNKNOWN, nodes=spent, extra=extra)
+            whole = self._run(instance, state, budget, deadline, compiled, limit, same_table=True,
+                              round_nodes=limit, restart0=turn)
+            spent += whole.nodes
+            if whole.verdict is not Verdict.UNKNOWN:
+                extra["decided_by"] = "whole"
+                return done(whole, whole.plays)
+            if deadline.expired(spent):
+                return Answer(Verdict.UNKNOWN, nodes=spent, extra=extra)
+            share = max(256, limit // (2 * max(1, len(live))))
+            for i in list(live):
+                card, child, cstate = kids[i]
+                if cstate.end is not None:
+                    if cstate.end.won:
+                        return done(Answer(Verdict.WINNABLE, ()), (card,))
+                    live.remove(i)
+                else:
+                    answer = self._run(child, cstate, budget, deadline, compiled, share,
+                                       same_table=True, round_nodes=share, restart0=turn)
+                    spent += answer.nodes
+                    if answer.verdict is Verdict.WINNABLE:
+                        extra["decided_by"] = f"first play {card}"
+                        return done(answer, (card, *(answer.plays or ())))
+                    if answer.verdict is Verdict.UNWINNABLE:
+                        live.remove(i)
+                if not live:
+                    extra["decided_by"] = "every first play"
+                    return Answer(Verdict.UNWINNABLE, nodes=spent, extra=extra)
+                if deadline.expired(spent):
+                    return Answer(Verdict.UNKNOWN, nodes=spent, extra=extra)
+            turn += 1
 
     def _split(self, instance: Instance, state: State, ways: list[tuple[int, ...]], budget: Budget,
                deadline: Deadline, compiled: bool, spent: int) -> Answer:
@@ -352,8 +456,13 @@ class SearchSolver:
             limit *= 2
 
     def _run(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
-             want_compiled: bool, ceiling: int | None) -> Answer:
-        """Run the kernel in node-limited rounds (at most ``ceiling`` nodes if given)."""
+             want_compiled: bool, ceiling: int | None, *, same_table: bool = False,
+             round_nodes: int | None = None, restart0: int = 0) -> Answer:
+        """Run the kernel in node-limited rounds (at most ``ceiling`` nodes if given).
+
+        ``same_table``: keep the refutation table's entries (a position of the same deal);
+        ``round_nodes``: the first round's node limit; ``restart0``: the first round's
+        move ordering (in turn, as the rounds go)."""
         t0 = time.perf_counter()
         k, compiled = _kernel_funcs(not want_compiled)
         np: Any = None
@@ -398,7 +507,8 @@ class SearchSolver:
 
         bits = TABLE_BITS if compiled else PURE_TABLE_BITS
         table = _table(compiled, bits)
-        table.gen += 1
+        if not same_table:
+            table.gen += 1
 
         def arr(values: list[int]) -> Any:
             return np.array(values, dtype=np.int64) if compiled else list(values)
@@ -427,6 +537,8 @@ class SearchSolver:
                       and in_hands <= 60) else 0
 
         limit = self.first_round_nodes if compiled else max(1, self.first_round_nodes >> 5)
+        if round_nodes is not None:
+            limit = round_nodes
         rounds = 0
         kernel_seconds = 0.0
         rate_seconds = 0.0
@@ -435,7 +547,7 @@ class SearchSolver:
         seq: Any = None
         phases = list(self.probes)
         probe_won = False
-        restart = 0
+        restart = restart0
         round_used = 0
         phase = 0
         while True:

@@ -75,6 +75,16 @@ def test_search_agrees_with_oracle_trumps_left(inst: Instance) -> None:
     _check(inst, SearchSolver())
 
 
+@given(instances(max_players=4, max_cards=12, max_tasks=4))
+def test_search_broadened_agrees_with_oracle(inst: Instance) -> None:
+    """With a first round of 2 nodes the search always broadens (rounds of the whole
+    search and of each first play, one refutation table): the oracle's verdict, and a
+    witness that replays."""
+    solver = SearchSolver()
+    solver.first_round_nodes = 2
+    _check(inst, solver)
+
+
 @given(instances(max_players=3, max_cards=10, max_tasks=4, free=True))
 def test_search_split_agrees_with_oracle(inst: Instance) -> None:
     """Free assignment run as the free search and the fixed deal of every way to give the
