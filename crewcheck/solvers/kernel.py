@@ -178,7 +178,6 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
     best_suit = -1
     cw = -1
     owner = -1  # fixed: seat that must win this trick (-1 none, -2 conflict)
-    gcur = 0  # free: task cards in the trick so far
     if tlen > 0:
         led = suit_of[seq[ts]]
         best = 0
@@ -195,11 +194,7 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
                 best_card = c
                 best_suit = s
         cw = (leader + best) % p
-        if free:
-            for i in range(tlen):
-                if card_task[seq[ts + i]] >= 0:
-                    gcur += 1
-        else:
+        if not free:
             for i in range(tlen):
                 ti = card_task[seq[ts + i]]
                 if ti >= 0:
@@ -262,11 +257,15 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
                 beats = True
             newcw = holder if beats else cw
             if free and shaping == 0:
-                gnew = gcur + (1 if ti >= 0 else 0)
-                room = quota[newcw] - gnew
-                if room < 0:
+                # prefer the winner with the most tasks still to take, never one without
+                # room for the trick's task cards
+                gnew = 1 if ti >= 0 else 0
+                for i in range(tlen):
+                    if card_task[seq[ts + i]] >= 0:
+                        gnew += 1
+                if quota[newcw] < gnew:
                     score = -30
-                else:  # prefer the winner with the most tasks still to take
+                else:
                     score = 10 + 4 * quota[newcw]
             need = owner
             if ti >= 0 and not free:

@@ -285,8 +285,10 @@ class SearchSolver:
     canonical: bool = True
     """Key the refutation table by relative ranks (see :func:`kernel.position_key`)."""
     broaden: bool = True
-    """After the first round, give the first plays rounds of their own beside the whole
-    search (:meth:`_broaden`)."""
+    """After :attr:`broaden_after` nodes, give the first plays rounds of their own beside
+    the whole search (:meth:`_broaden`)."""
+    broaden_after: int = 1 << 18
+    """Nodes of the whole search alone before it broadens (about 50 ms compiled)."""
     split_nodes: int = 1 << 16
     """Free assignment with at most :data:`SPLIT_MAX` ways to give the open tasks to seats:
     nodes the free search gets alone before the fixed deals of those ways join it."""
@@ -341,27 +343,31 @@ class SearchSolver:
             return self._split(instance, state, ways, budget, deadline, not pure, first.nodes)
         if not self.broaden:
             return self._run(instance, state, budget, deadline, not pure, None)
-        base = self.first_round_nodes if not pure else max(1, self.first_round_nodes >> 5)
-        first = self._run(instance, state, budget, deadline, not pure, base)
+        first = self._run(instance, state, budget, deadline, not pure, self.broaden_after)
         if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
             return first
-        return self._broaden(instance, state, budget, deadline, not pure, base, first.nodes)
+        return self._broaden(instance, state, budget, deadline, not pure, first)
 
     def _broaden(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
-                 compiled: bool, base: int, spent: int) -> Answer:
-        """After a first round: turns of one round of the whole search (node limit x1.5
-        per turn, the move orderings in turn), then a round for each first play not yet
-        refuted, sharing half that limit. All runs share one refutation table (they are
-        positions of one deal). A first play that wins quickly is found even when the
-        whole search's first choice leads into a large unwinnable subtree (on 4p free
-        k = 30 deals leading a rocket wins in 100 nodes, the first choice is still open
-        after 10**7)."""
+                 compiled: bool, first: Answer) -> Answer:
+        """After :attr:`broaden_after` nodes: turns of one round of the whole search (node
+        limit x1.5 per turn, going on from the rounds so far, the move orderings in turn),
+        then a round for each first play not yet refuted, sharing half that limit. All
+        runs share one refutation table (they are positions of one deal). A first play
+        that wins quickly is found even when the whole search's first choice leads into a
+        large unwinnable subtree (on 4p free k = 30 deals leading a rocket wins in 100
+        nodes while the first choice is still open after 10**7)."""
+        spent = first.nodes
+        rounds = int(first.extra.get("rounds", 1))
+        base = self.first_round_nodes if compiled else max(1, self.first_round_nodes >> 5)
+        seconds = float(first.extra.get("kernel_seconds", 0.0))
+        rate = spent / seconds if seconds > 0 else None
         kids: list[tuple[int, Instance, State]] = []
         for card in _first_plays(state):
             child = instance.with_history((*instance.history, card))
             kids.append((card, child, child.state()))
         live = list(range(len(kids)))
-        turn = 1
+        turn = rounds
         extra: dict[str, Any] = {"broaden_turns": 0}
 
         def done(answer: Answer, plays: tuple[int, ...] | None) -> Answer:
@@ -376,14 +382,14 @@ class SearchSolver:
             return Answer(answer.verdict, plays, assignment, nodes=spent, extra=more)
 
         while True:
-            extra["broaden_turns"] = turn
+            extra["broaden_turns"] = turn - rounds + 1
             limit = int(base * 1.5 ** turn)
             if budget.nodes is not None:
                 limit = min(limit, budget.nodes - spent)
                 if limit <= 0:
                     return Answer(Verdict.UNKNOWN, nodes=spent, extra=extra)
             whole = self._run(instance, state, budget, deadline, compiled, limit, same_table=True,
-                              round_nodes=limit, restart0=turn)
+                              round_nodes=limit, restart0=turn, rate_hint=rate)
             spent += whole.nodes
             if whole.verdict is not Verdict.UNKNOWN:
                 extra["decided_by"] = "whole"
@@ -399,7 +405,8 @@ class SearchSolver:
                     live.remove(i)
                 else:
                     answer = self._run(child, cstate, budget, deadline, compiled, share,
-                                       same_table=True, round_nodes=share, restart0=turn)
+                                       same_table=True, round_nodes=share, restart0=turn,
+                                       rate_hint=rate)
                     spent += answer.nodes
                     if answer.verdict is Verdict.WINNABLE:
                         extra["decided_by"] = f"first play {card}"
@@ -457,12 +464,14 @@ class SearchSolver:
 
     def _run(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
              want_compiled: bool, ceiling: int | None, *, same_table: bool = False,
-             round_nodes: int | None = None, restart0: int = 0) -> Answer:
+             round_nodes: int | None = None, restart0: int = 0,
+             rate_hint: float | None = None) -> Answer:
         """Run the kernel in node-limited rounds (at most ``ceiling`` nodes if given).
 
         ``same_table``: keep the refutation table's entries (a position of the same deal);
         ``round_nodes``: the first round's node limit; ``restart0``: the first round's
-        move ordering (in turn, as the rounds go)."""
+        move ordering (in turn, as the rounds go); ``rate_hint``: nodes per second
+        measured before, to size the first round against the deadline."""
         t0 = time.perf_counter()
         k, compiled = _kernel_funcs(not want_compiled)
         np: Any = None
@@ -562,8 +571,10 @@ class SearchSolver:
             if ceiling is not None:
                 node_cap = min(node_cap, max(1, ceiling - done_nodes))
             remaining = deadline.remaining()
+            rate = rate_hint or 0.0
             if rate_seconds > 0 and rate_nodes > 0:
                 rate = rate_nodes / rate_seconds
+            if rate > 0:
                 if remaining is not None:
                     node_cap = max(1024, min(node_cap, int(rate * remaining * 0.9) + 1))
                 if deadline.cancel is not None:  # keep rounds short so a cancel is seen soon
