@@ -38,7 +38,11 @@ What it is
       order the tokens forbid (a task with absolute token r and r or more tasks that must
       come first, two tokens of one kind out of order, "last" before another task). On the
       benchmark corpus this decides at the root many 12-task deals that took millions of
-      nodes;
+      nodes; under free assignment, *trump sharing*: a seat taking q more tasks takes a
+      multiple of the players minus q cards that are no task, and a trick holding trumps
+      goes, with all of them, to the highest (kernel ``trump_split_dead``, root rule in
+      :mod:`crewcheck.model.analysis`); it decides the 36-task Classic deals, where the
+      cards that are no task are the four rockets;
     * card equivalence: cards of one seat and suit with no card still in play between
       them, none a task card, are interchangeable; only the lowest is tried;
     * move ordering: plays that keep a task trick with its seat, that complete a task,
@@ -55,8 +59,17 @@ What it is
     survives between rounds, and any round that completes is a proof. While the compiled
     kernel is not yet loaded in the process, the plain kernel first gets a few thousand
     nodes, so a fresh ``crewcheck decide`` on an easy deal skips numba's start-up.
+
+    After :attr:`SearchSolver.broaden_after` nodes the rounds broaden: each turn runs one
+    round of the whole search, then one for each first play not yet refuted (sharing half
+    the node limit), all on one refutation table, so a first play that wins quickly is
+    found even when the whole search's first choice is a large unwinnable subtree. A free
+    deal with at most :data:`SPLIT_MAX` ways to give its open tasks to seats instead runs,
+    after :attr:`SearchSolver.split_nodes` nodes, the free search and the fixed deal of
+    each way in turn, so that the fixed-assignment cuts (precedence) apply.
     Statistics (nodes, table hits and stores, cheap cuts, rounds, whether the compiled
-    kernel ran, seconds in the kernel) are in ``Answer.extra``.
+    kernel ran, seconds in the kernel; ``broaden_turns``, ``split`` and ``decided_by``
+    when those ran) are in ``Answer.extra``.
 Rules covered
     Everything the model has: trumps or none, any first lead (seat, commander, free),
     unequal hands, order tokens in both readings (strict, lenient), fixed and free
