@@ -204,6 +204,21 @@ def load_compiled() -> float | None:
     return time.perf_counter() - t0
 
 
+_SUMMED = ("tt_hits", "tt_stores", "cuts", "rounds", "kernel_seconds", "seconds")
+"""Statistics that add up over the kernel runs of one decision (the others: the last run's)."""
+
+
+def _tally(total: dict[str, Any], extra: dict[str, Any]) -> None:
+    """Add one kernel run's statistics into ``total``."""
+    for key, value in extra.items():
+        if key in _SUMMED:
+            total[key] = total.get(key, 0) + value
+        elif key == "probe_won":
+            total[key] = bool(total.get(key)) or bool(value)
+        else:
+            total[key] = value
+
+
 def _first_plays(state: State) -> list[int]:
     """The legal plays of ``state``, one per class of interchangeable cards (one hand,
     one suit, no card still in play between them, none a task card): as the kernel."""
@@ -353,7 +368,7 @@ class SearchSolver:
             first = self._run(instance, state, budget, deadline, not pure, self.split_nodes)
             if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
                 return first
-            return self._split(instance, state, ways, budget, deadline, not pure, first.nodes)
+            return self._split(instance, state, ways, budget, deadline, not pure, first)
         if not self.broaden:
             return self._run(instance, state, budget, deadline, not pure, None)
         first = self._run(instance, state, budget, deadline, not pure, self.broaden_after)
@@ -382,17 +397,16 @@ class SearchSolver:
         live = list(range(len(kids)))
         turn = rounds
         extra: dict[str, Any] = {"broaden_turns": 0}
+        _tally(extra, first.extra)
 
         def done(answer: Answer, plays: tuple[int, ...] | None) -> Answer:
-            more = dict(answer.extra)
-            more.update(extra)
             assignment = None
             if plays is not None and state.owners is not None:
                 s = state
                 for c in plays:
                     s = s.apply(c)
                 assignment = s.owners
-            return Answer(answer.verdict, plays, assignment, nodes=spent, extra=more)
+            return Answer(answer.verdict, plays, assignment, nodes=spent, extra=extra)
 
         while True:
             extra["broaden_turns"] = turn - rounds + 1
@@ -404,6 +418,7 @@ class SearchSolver:
             whole = self._run(instance, state, budget, deadline, compiled, limit, same_table=True,
                               round_nodes=limit, restart0=turn, rate_hint=rate)
             spent += whole.nodes
+            _tally(extra, whole.extra)
             if whole.verdict is not Verdict.UNKNOWN:
                 extra["decided_by"] = "whole"
                 return done(whole, whole.plays)
@@ -421,6 +436,7 @@ class SearchSolver:
                                        same_table=True, round_nodes=share, restart0=turn,
                                        rate_hint=rate)
                     spent += answer.nodes
+                    _tally(extra, answer.extra)
                     if answer.verdict is Verdict.WINNABLE:
                         extra["decided_by"] = f"first play {card}"
                         return done(answer, (card, *(answer.plays or ())))
@@ -434,7 +450,7 @@ class SearchSolver:
             turn += 1
 
     def _split(self, instance: Instance, state: State, ways: list[tuple[int, ...]], budget: Budget,
-               deadline: Deadline, compiled: bool, spent: int) -> Answer:
+               deadline: Deadline, compiled: bool, first: Answer) -> Answer:
         """Free assignment, few ways to give the open tasks to seats: run the free search
         and the fixed deal of every way in turn, each for a node limit that doubles per
         turn (each restart loses its refutation table, a constant factor). Winnable when any
@@ -447,6 +463,9 @@ class SearchSolver:
             arms.append((fixed, fixed.state()))
         live = list(range(len(arms)))
         limit = self.split_nodes
+        spent = first.nodes
+        extra: dict[str, Any] = {"split": len(ways)}
+        _tally(extra, first.extra)
         while True:
             for arm in list(live):
                 inst, st = arms[arm]
@@ -454,11 +473,10 @@ class SearchSolver:
                 if budget.nodes is not None:
                     cap = min(cap, budget.nodes - spent)
                     if cap <= 0:
-                        return Answer(Verdict.UNKNOWN, nodes=spent, extra={"split": len(ways)})
+                        return Answer(Verdict.UNKNOWN, nodes=spent, extra=extra)
                 answer = self._run(inst, st, budget, deadline, compiled, cap)
                 spent += answer.nodes
-                extra = dict(answer.extra)
-                extra["split"] = len(ways)
+                _tally(extra, answer.extra)
                 if answer.verdict is Verdict.WINNABLE:
                     owners = state
                     for card in answer.plays or ():
