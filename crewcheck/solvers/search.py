@@ -91,6 +91,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Mapping
 from math import comb
 from typing import Any, ClassVar
 
@@ -208,7 +209,7 @@ _SUMMED = ("tt_hits", "tt_stores", "cuts", "rounds", "kernel_seconds", "seconds"
 """Statistics that add up over the kernel runs of one decision (the others: the last run's)."""
 
 
-def _tally(total: dict[str, Any], extra: dict[str, Any]) -> None:
+def _tally(total: dict[str, Any], extra: Mapping[str, Any]) -> None:
     """Add one kernel run's statistics into ``total``."""
     for key, value in extra.items():
         if key in _SUMMED:
