@@ -202,7 +202,7 @@ def _run_batch(args: argparse.Namespace) -> int:
     errors = backend_failures = 0
     cells: dict[str, list[tuple[Verdict, float, int]]] = {}
     start = time.perf_counter()
-    if args.backend in ("auto", "search", "portfolio"):
+    if args.backend == "auto" or registry.ALIASES.get(args.backend.lower(), args.backend.lower()) in ("engine", "search"):
         from crewcheck.solvers.search import load_compiled
 
         loaded = load_compiled()  # once, so the per-deal times are the warm kernel's

@@ -22,7 +22,7 @@ BACKENDS: dict[str, str] = {
     "z3": "crewcheck.solvers.smt:Z3Solver",
     "cpsat": "crewcheck.solvers.cpsat:CpSatSolver",
     "sat": "crewcheck.solvers.encoding_sat:SatSolver",
-    "portfolio": "crewcheck.solvers.portfolio:PortfolioSolver",
+    "engine": "crewcheck.solvers.engine:EngineSolver",
     "single_value": "crewcheck.solvers.special.single_value:SingleValueSolver",
     "single_suit_owned": "crewcheck.solvers.special.single_suit_owned:SingleSuitOwnedSolver",
     "single_suit": "crewcheck.solvers.special.single_suit:SingleSuitSolver",
@@ -31,9 +31,9 @@ BACKENDS: dict[str, str] = {
 }
 """Back-end name -> ``"module:Class"``."""
 
-ALIASES: dict[str, str] = {"oracle": "exhaustive"}
+ALIASES: dict[str, str] = {"oracle": "exhaustive", "portfolio": "engine"}
 
-DEFAULT_ORDER: tuple[str, ...] = ("search", "exhaustive")
+DEFAULT_ORDER: tuple[str, ...] = ("engine", "search", "exhaustive")
 """Preference order of the default back-end: the first that is registered, installed
 and supports the deal."""
 

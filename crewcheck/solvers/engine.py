@@ -1,0 +1,124 @@
+"""The decision engine (the default): the fast search, raced against a CDCL solver in a child process.
+
+What it is
+    1. ``search`` starts alone: most deals end within its first slice
+       (:data:`SEARCH_SECONDS`), in well under a millisecond, with no second process.
+    2. Once the slice is over, a child process
+       (:class:`crewcheck.solvers.sat_process.SatProcess`) builds the deal's CNF and
+       solves it with CaDiCaL while the search goes on (nothing is restarted: the child
+       is started from the search's ``cancel`` hook, polled between its rounds of at most
+       20 ms). The first to decide wins; the other is stopped at once (the child is
+       killed, the search cancelled through the same hook). The two are
+       complementary (docs/performance.md, "The engine"): clause learning refutes in
+       a fraction of a second deals whose refutation the search has to enumerate, and
+       the search decides deals whose CNF is hard. On two cores the race costs neither
+       side its speed: the search kernel runs without the GIL and the SAT solver in its
+       own process.
+    3. With no time limit the race runs until one side decides, so a call with no
+       ``--timeout`` always answers. A SAT process that dies without an answer (out of
+       memory on a huge deal, say) leaves the search to finish alone; the cause is in
+       ``Result.stats.extra["sat_error"]``.
+Rules covered
+    Everything the search covers (every rule feature of the model); the SAT side joins
+    when PySAT is installed and the deal's encoding is not too large
+    (:func:`crewcheck.solvers.encoding.size_limit`).
+Exact
+    Yes: each side is exact, and a winning line passes the replay checker in
+    :func:`crewcheck.decide` as always. ``Result.stats.extra["stage"]`` says which side
+    answered (``"search"`` or ``"sat"``).
+Stopping
+    Ctrl-C, an exception, the deadline or the other side's answer all stop the child
+    before :meth:`EngineSolver.decide` returns; the child also dies with this process
+    (see :mod:`crewcheck.solvers.sat_process`), so no solver outlives a killed run.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+from crewcheck.model.instance import Instance
+from crewcheck.solvers import registry, sat_process
+from crewcheck.solvers.base import Answer, Budget, Verdict
+from crewcheck.solvers.encoding import size_limit
+
+__all__ = ["EngineSolver", "SEARCH_SECONDS"]
+
+SEARCH_SECONDS = 0.02
+"""The search's slice alone, before the SAT process starts (docs/performance.md)."""
+
+
+def _summed(*extras: Any) -> dict[str, Any]:
+    """The search statistics of several runs added up (``nodes`` apart)."""
+    out: dict[str, Any] = {}
+    for extra in extras:
+        for k, v in extra.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and k in out:
+                out[k] += v
+            else:
+                out[k] = v
+    return out
+
+
+class EngineSolver:
+    """``search``, then ``search`` racing a CDCL solver in a child process; see the module docstring."""
+
+    name: ClassVar[str] = "engine"
+    exact: ClassVar[bool] = True
+    requires: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    def __init__(self, search_seconds: float = SEARCH_SECONDS, sat_solver: str = sat_process.SOLVER) -> None:
+        self.search_seconds = search_seconds
+        self.sat_solver = sat_solver
+
+    def supports(self, instance: Instance) -> str | None:
+        return registry.get("search").supports(instance)
+
+    def sat_side(self, instance: Instance) -> str | None:
+        """``None`` if the SAT process joins the race on ``instance``, else why not."""
+        return sat_process.available() or size_limit(instance)
+
+    def decide(self, instance: Instance, *, budget: Budget) -> Answer:
+        search = registry.get("search")
+        why_not = self.sat_side(instance)
+        deadline = budget.start()
+        began = time.monotonic()
+        child: sat_process.SatProcess | None = None
+
+        def stop() -> bool:
+            """The search's cancel hook, polled between its rounds: starts the SAT process
+            once the slice is over, then stops the search when the child has answered."""
+            nonlocal child
+            if budget.cancel is not None and budget.cancel():
+                return True
+            if child is None:
+                if why_not is None and time.monotonic() - began >= self.search_seconds:
+                    child = sat_process.SatProcess(instance, self.sat_solver)
+                return False
+            return child.ready()
+
+        try:
+            ours = search.decide(instance, budget=Budget(seconds=deadline.remaining(), nodes=budget.nodes,
+                                                         cancel=stop))
+            theirs = child.answer() if child is not None and ours.verdict is Verdict.UNKNOWN else None
+            error = None if child is None else child.error
+        finally:
+            if child is not None:
+                child.stop()
+        nodes = ours.nodes
+        if theirs is not None:
+            extra = {**theirs.extra, "stage": "sat", "search_nodes": nodes}
+            return Answer(theirs.verdict, theirs.plays, theirs.assignment, nodes, extra, theirs.explanation)
+        extra = {**ours.extra, "stage": "search"}
+        if why_not is not None:
+            extra["sat_side"] = why_not
+        if error is not None and ours.verdict is Verdict.UNKNOWN and not deadline.expired(nodes):
+            # the SAT side died without an answer: the search finishes alone
+            rest = None if budget.nodes is None else max(0, budget.nodes - nodes)
+            more = search.decide(instance, budget=Budget(seconds=deadline.remaining(), nodes=rest,
+                                                         cancel=budget.cancel))
+            extra = {**_summed(ours.extra, more.extra), "stage": "search"}
+            ours, nodes = more, nodes + more.nodes
+        if error is not None:
+            extra["sat_error"] = error
+        return Answer(ours.verdict, ours.plays, ours.assignment, nodes, extra, ours.explanation)

@@ -1,0 +1,178 @@
+"""The decision engine: the search, raced against a CDCL solver in a child process."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, note, settings
+
+from crewcheck import decide, load
+from crewcheck.api import choose_backend
+from crewcheck.formats.notation import to_notation
+from crewcheck.model.instance import Instance
+from crewcheck.solvers import engine, registry, sat_process
+from crewcheck.solvers.base import Answer, Budget, Verdict
+from crewcheck.solvers.engine import EngineSolver
+from tests.strategies import instances
+
+pytest.importorskip("numba")
+pytest.importorskip("pysat")
+ROOT = Path(__file__).resolve().parents[2]
+DEALS = ROOT / "models" / "deals"
+
+
+def _no_children() -> bool:
+    """No child process of this test process is left (multiprocessing reaps the dead)."""
+    deadline = time.monotonic() + 5
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return not multiprocessing.active_children()
+
+
+def test_auto_is_the_engine() -> None:
+    assert choose_backend(load(DEALS / "classic-4p-10-tasks-tokens.json")) == "engine"
+    assert registry.canonical("portfolio") == "engine"
+
+
+@settings(max_examples=30)
+@given(instances(max_players=3, max_cards=10, max_tasks=3))
+def test_engine_agrees_with_the_oracle_when_racing(inst: Instance) -> None:
+    """With no search slice the SAT process starts at the search's first poll, so either
+    side may answer; the verdict is the oracle's and a win replays (in decide)."""
+    note(to_notation(inst))
+    got = EngineSolver(search_seconds=0.0).decide(inst, budget=Budget())
+    assert got.verdict is decide(inst, backend="exhaustive").verdict
+    assert _no_children()
+
+
+class _StallingSearch:
+    """Stands in for `search`: never answers until its budget's cancel says stop, and
+    records how often it was cancelled."""
+
+    name, exact = "search", True
+    cancelled: list[bool] = []
+
+    def supports(self, instance: Instance) -> str | None:
+        return None
+
+    def decide(self, instance: Instance, *, budget: Budget) -> Answer:
+        deadline = budget.start()
+        while not deadline.expired():
+            time.sleep(0.002)
+        self.cancelled.append(budget.cancel is not None and budget.cancel())
+        return Answer(Verdict.UNKNOWN, nodes=1)
+
+
+@pytest.fixture
+def stalled(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    real_get = registry.get
+    monkeypatch.setattr(registry, "get", lambda name: _StallingSearch() if name == "search" else real_get(name))
+    _StallingSearch.cancelled.clear()
+    return _StallingSearch.cancelled
+
+
+@pytest.mark.parametrize("deal, verdict", [("classic-4p-10-tasks-tokens.json", Verdict.UNWINNABLE),
+                                           ("classic-3p-14-13-13.json", Verdict.WINNABLE)])
+def test_sat_side_answers_and_cancels_the_search(stalled: list[bool], deal: str, verdict: Verdict) -> None:
+    result = decide(load(DEALS / deal), backend="engine", timeout=120)
+    assert result.verdict is verdict and result.stats.extra["stage"] == "sat"
+    assert stalled == [True]
+    assert result.stats.extra["sat_solver"] == sat_process.SOLVER
+    assert _no_children()
+
+
+def test_the_deadline_stops_both_sides(stalled: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A SAT process that never answers is killed at the deadline: UNKNOWN, no child left."""
+    monkeypatch.setattr(sat_process, "_solve", lambda instance, solver: time.sleep(600))
+    t0 = time.perf_counter()
+    result = decide(load(DEALS / "classic-4p-10-tasks-tokens.json"), backend="engine", timeout=0.5)
+    assert result.verdict is Verdict.UNKNOWN
+    assert time.perf_counter() - t0 < 5
+    assert _no_children()
+
+
+def test_a_dead_sat_side_leaves_the_search_to_finish(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SAT process crashing is not an answer: the search decides alone and says why."""
+    monkeypatch.setattr(sat_process, "_solve", lambda instance, solver: os._exit(3))
+    deal = load(DEALS / "classic-4p-10-tasks-tokens.json")
+    result = EngineSolver(search_seconds=0.0).decide(deal, budget=Budget(seconds=120))
+    assert result.verdict is Verdict.UNWINNABLE and result.extra["stage"] == "search"
+    assert "exit code 3" in result.extra["sat_error"]
+    assert _no_children()
+
+
+def test_easy_deal_starts_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+    real = sat_process.SatProcess
+
+    def counting(*args: object, **kw: object) -> sat_process.SatProcess:
+        started.append(1)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sat_process, "SatProcess", counting)
+    result = decide(load(DEALS / "classic-3p-14-13-13.json"))
+    assert result.backend == "engine" and result.verdict is Verdict.WINNABLE
+    assert result.stats.extra["stage"] == "search" and started == []
+
+
+def test_without_pysat_the_search_runs_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sat_process, "available", lambda: "needs python-sat")
+    result = decide(load(DEALS / "classic-4p-10-tasks-tokens.json"), backend="engine")
+    assert result.verdict is Verdict.UNWINNABLE
+    assert result.stats.extra["stage"] == "search" and result.stats.extra["sat_side"] == "needs python-sat"
+
+
+def test_engine_module_slice_is_short() -> None:
+    """The slice alone must stay short: it is the latency every hard deal pays before the race."""
+    assert 0 < engine.SEARCH_SECONDS <= 0.1
+
+
+# A deal neither side decides within seconds (3p-fixed-k02/58 of the corpus).
+HARD = ('{"hands":[["B2","B4","B6","G5","G6","G8","P2","P4","P9","R3","R4","Y5","Y7","Y8"],'
+        '["B1","B3","B8","G1","G2","G3","G7","P1","P8","R2","Y4","Y6","Y9"],'
+        '["B5","B7","B9","G4","G9","P3","P5","P6","P7","R1","Y1","Y2","Y3"]],"trump":"R",'
+        '"lead":"rocket","tasks":[{"card":"Y8","seat":0},{"card":"P1","seat":1}]}')
+
+
+def _children_of(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True)
+    return [int(x) for x in out.stdout.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc and ps --ppid (Linux)")
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_no_orphan_after_kill_or_ctrl_c(tmp_path: Path, sig: signal.Signals) -> None:
+    """``crewcheck decide`` killed (-9) or interrupted (Ctrl-C) mid-race leaves no SAT process."""
+    deal = tmp_path / "hard.json"
+    deal.write_text(HARD)
+    proc = subprocess.Popen([sys.executable, "-m", "crewcheck", "decide", str(deal)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    children: list[int] = []
+    deadline = time.monotonic() + 30
+    while not children and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+        children = _children_of(proc.pid)
+    assert children, "the race never started a SAT process"
+    proc.send_signal(sig)
+    proc.wait(timeout=30)
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130
+    gone = time.monotonic() + 10
+    while any(_alive(c) for c in children) and time.monotonic() < gone:
+        time.sleep(0.05)
+    assert not any(_alive(c) for c in children)
