@@ -5,7 +5,7 @@ What it is
        (:data:`SEARCH_SECONDS`), in well under a millisecond, with no second process.
     2. Once the slice is over, a child process
        (:class:`crewcheck.solvers.sat_process.SatProcess`) builds the deal's CNF and
-       solves it with CaDiCaL while the search goes on (nothing is restarted: the child
+       solves it with Glucose while the search goes on (nothing is restarted: the child
        is started from the search's ``cancel`` hook, polled between its rounds of at most
        20 ms). The first to decide wins; the other is stopped at once (the child is
        killed, the search cancelled through the same hook). The two are
