@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, note, settings
+from hypothesis import assume, given, note, settings
 
 from crewcheck import decide, load
-from crewcheck.api import choose_backend
+from crewcheck.api import check_witness, choose_backend
 from crewcheck.formats.notation import to_notation
 from crewcheck.model.instance import Instance
 from crewcheck.solvers import engine, registry, sat_process
@@ -50,6 +50,23 @@ def test_engine_agrees_with_the_oracle_when_racing(inst: Instance) -> None:
     got = EngineSolver(search_seconds=0.0).decide(inst, budget=Budget())
     assert got.verdict is decide(inst, backend="exhaustive").verdict
     assert _no_children()
+
+
+@settings(max_examples=40)
+@given(instances(max_players=3, max_cards=12, max_tasks=4))
+def test_sat_process_agrees_with_the_oracle_and_the_search(inst: Instance) -> None:
+    """The SAT side alone: its unwinnable answers match the oracle and the search; its
+    winning lines pass the replay checker. (A history that has already ended the game is
+    answered by ``decide`` itself; no back-end is asked.)"""
+    note(to_notation(inst))
+    assume(inst.state().end is None)
+    with sat_process.SatProcess(inst) as child:
+        got = child.wait()
+    expected = decide(inst, backend="exhaustive").verdict
+    assert got.verdict is expected is decide(inst, backend="search").verdict
+    if got.verdict is Verdict.WINNABLE:
+        assert got.plays is not None
+        check_witness(inst, inst.history + got.plays, got.assignment, "sat-process")
 
 
 class _StallingSearch:
