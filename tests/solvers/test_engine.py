@@ -193,3 +193,32 @@ def test_no_orphan_after_kill_or_ctrl_c(tmp_path: Path, sig: signal.Signals) -> 
     while any(_alive(c) for c in children) and time.monotonic() < gone:
         time.sleep(0.05)
     assert not any(_alive(c) for c in children)
+
+
+def test_loading_the_kernel_is_not_charged_to_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a fresh process the compiled kernel's loading time is given back to the search,
+    and the SAT process is already at work while it loads."""
+    from crewcheck.solvers import kernel, search
+
+    budgets: list[Budget] = []
+
+    class Recording:
+        name, exact = "search", True
+
+        def supports(self, instance: Instance) -> str | None:
+            return None
+
+        def decide(self, instance: Instance, *, budget: Budget) -> Answer:
+            budgets.append(budget)
+            return Answer(Verdict.UNKNOWN)
+
+    real_get = registry.get
+    monkeypatch.setattr(registry, "get", lambda name: Recording() if name == "search" else real_get(name))
+    monkeypatch.setattr(kernel, "is_loaded", lambda: False)
+    monkeypatch.setattr(search, "load_compiled", lambda: time.sleep(1.0) or 1.0)
+    monkeypatch.setattr(sat_process, "_solve", lambda instance, solver: time.sleep(600))
+    result = EngineSolver().decide(load(DEALS / "classic-4p-10-tasks-tokens.json"), budget=Budget(seconds=0.5))
+    assert result.verdict is Verdict.UNKNOWN
+    assert len(budgets) == 1 and budgets[0].seconds is not None and budgets[0].seconds > 1.0
+    assert result.extra["kernel_load_seconds"] == 1.0
+    assert _no_children()
