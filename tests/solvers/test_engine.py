@@ -219,6 +219,7 @@ def test_loading_the_kernel_is_not_charged_to_the_budget(monkeypatch: pytest.Mon
     monkeypatch.setattr(sat_process, "_solve", lambda instance, solver: time.sleep(600))
     result = EngineSolver().decide(load(DEALS / "classic-4p-10-tasks-tokens.json"), budget=Budget(seconds=0.5))
     assert result.verdict is Verdict.UNKNOWN
-    assert len(budgets) == 1 and budgets[0].seconds is not None and budgets[0].seconds > 1.0
+    # charged, the 1 s of loading would have left the search nothing of the 0.5 s budget
+    assert len(budgets) == 1 and budgets[0].seconds is not None and budgets[0].seconds > 0.25
     assert result.extra["kernel_load_seconds"] == 1.0
     assert _no_children()
