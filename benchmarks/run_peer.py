@@ -3,17 +3,20 @@
 For every cell (:mod:`benchmarks.corpus`; by default the issue's table: 4 and 3 players,
 fixed and free, k = 1, 2, 4, 6, 8, 10, 12, 15, 20, free also 25, 30, 36, and the token
 cells) the script generates ``--deals`` deals from ``--seed`` (a base seed other than the
-committed corpus's, so these are new deals), writes them as JSONL, and then, one after
-the other on the same file:
+committed corpus's, so these are new deals), writes them as JSONL, and then, deal by
+deal:
 
-1. decides every deal with :func:`crewcheck.decide` and the default back-end (``auto``,
+1. decides the deal with :func:`crewcheck.decide` and the default back-end (``auto``,
    no time limit unless ``--timeout``), in this process, the compiled kernel loaded
    beforehand; each call is timed (decision plus the replay of a winning line);
-2. runs the peer, de Jong's ``satisfiability`` (Kissat sc2021), on the same file through
-   ``../shared/anchors/run_dejong.py`` (one process per deal, timed by that script, with
-   ``--peer-timeout``); token cells are not run (the peer has no tokens): their
-   reference is the best single back-end of ours, per deal the faster of ``search``
-   and ``sat`` (each with ``--ref-timeout``).
+2. runs the peer, de Jong's ``satisfiability`` (Kissat sc2021), on the same deal with the
+   code of ``../shared/anchors/run_dejong.py`` (its ``to_game`` and ``run_anchor``: one
+   process per deal, wall time of that process, ``--peer-timeout``), right after ours,
+   so that both see the same machine; token cells are not run (the peer has no tokens):
+   their reference is the best single back-end of ours, per deal the faster of
+   ``search`` and ``sat`` (each with ``--ref-timeout``). ``--peer-deals`` and
+   ``--peer-deals-slow`` run the peer on the first deals of a cell only (the free cells
+   with 20 or more tasks take it minutes per deal).
 
 Per cell it prints: deals, verdict agreements and disagreements, unknowns on each side,
 median / p90 / p99 / max seconds of both, the ratios peer / ours, and which targets of
@@ -40,7 +43,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -91,12 +93,31 @@ def run_ours(deals: list[tuple[str, Any]], timeout: float | None, backend: str =
     return rows
 
 
-def run_peer(deal_file: Path, out: Path, peer: str, timeout: float, mem_gb: float) -> list[dict[str, Any]]:
-    env = {**os.environ, "DEJONG_BIN": peer}
-    cmd = [sys.executable, str(RUN_DEJONG), str(deal_file), "--timeout", str(timeout), "-o", str(out),
-           "--mem-limit-gb", str(mem_gb)]
-    subprocess.run(cmd, env=env, check=True, stderr=subprocess.DEVNULL)
-    return _read_jsonl(out)
+def load_run_dejong() -> Any:
+    """``../shared/anchors/run_dejong.py`` as a module (its ``to_game`` and ``run_anchor``)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("run_dejong", RUN_DEJONG)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_peer_one(dejong: Any, ident: str, deal: dict[str, Any], peer: str, timeout: float, mem_gb: float,
+                 game: Path) -> dict[str, Any]:
+    """One deal through the peer, exactly as ``run_dejong.py`` runs it (one process, timed)."""
+    row: dict[str, Any] = {"id": ident}
+    try:
+        text, free = dejong.to_game(deal)
+    except dejong.Unsupported as e:
+        return {**row, "verdict": "unsupported", "seconds": None, "reason": str(e)}
+    game.write_text(text, encoding="ascii")
+    verdict, seconds, cpu, reason = dejong.run_anchor(peer, game, free, timeout, mem_gb)
+    row.update(verdict=verdict, seconds=seconds, cpu_seconds=cpu)
+    if reason:
+        row["reason"] = reason
+    return row
 
 
 def run_reference(deals: list[tuple[str, Any]], timeout: float) -> list[dict[str, Any]]:
@@ -207,6 +228,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--peer-timeout", type=float, default=120.0, help="the peer's limit per deal (default %(default)s)")
     parser.add_argument("--ref-timeout", type=float, default=60.0,
                         help="limit per deal of each single back-end in token cells (default %(default)s)")
+    parser.add_argument("--peer-deals", type=int, default=None,
+                        help="run the peer on the first N deals of each cell only (default: all)")
+    parser.add_argument("--peer-deals-slow", type=int, default=None,
+                        help="likewise, for the free cells with 20 or more tasks, where the peer takes "
+                             "seconds to minutes per deal (default: as --peer-deals)")
     parser.add_argument("--mem-limit-gb", type=float, default=8.0, help="the peer's memory cap (default %(default)s)")
     parser.add_argument("--markdown", help="also write the table here")
     parser.add_argument("--resume", action="store_true", help="read back cells already complete in --out")
@@ -219,6 +245,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     cells = find_cells(args.cells) if args.cells else list(CELLS)
     _warm_up()
+    dejong = load_run_dejong()
+    game = out_dir / "peer-deal.game"
     rows = [HEADER, "|" + "---|" * 11]
     print(HEADER, flush=True)
     failures: list[str] = []
@@ -227,19 +255,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         ours_file = out_dir / f"{cell.name}.ours.jsonl"
         peer_file = out_dir / f"{cell.name}.peer.jsonl"
         done = args.resume and all(f.exists() for f in (deal_file, ours_file, peer_file)) \
-            and len(_read_jsonl(ours_file)) == args.deals == len(_read_jsonl(peer_file))
+            and len(_read_jsonl(ours_file)) == args.deals
         if done:
             ours, theirs = _read_jsonl(ours_file), _read_jsonl(peer_file)
         else:
             write_cell(cell, args.deals, seed=args.seed, directory=out_dir)
             deals = read_cell(deal_file)
-            ours = run_ours(deals, args.timeout)
+            raw = [json.loads(line) for line in deal_file.read_text(encoding="utf-8").splitlines() if line.strip()]
+            peer_n = args.deals if args.peer_deals is None else args.peer_deals
+            if cell.assignment == "free" and cell.k >= 20 and args.peer_deals_slow is not None:
+                peer_n = min(peer_n, args.peer_deals_slow)
+            ours, theirs = [], []
+            for n, ((ident, inst), d) in enumerate(zip(deals, raw)):
+                # interleaved deal by deal, so both see the same machine
+                ours += run_ours([(ident, inst)], args.timeout)
+                if cell.tokens:
+                    theirs += run_reference([(ident, inst)], args.ref_timeout)
+                elif n < peer_n:
+                    d.pop("id", None)
+                    theirs.append(run_peer_one(dejong, ident, d, args.peer, args.peer_timeout,
+                                               args.mem_limit_gb, game))
             _write_jsonl(ours_file, ours)
-            if cell.tokens:
-                theirs = run_reference(deals, args.ref_timeout)
-                _write_jsonl(peer_file, theirs)
-            else:
-                theirs = run_peer(deal_file, peer_file, args.peer, args.peer_timeout, args.mem_limit_gb)
+            _write_jsonl(peer_file, theirs)
         row, disagree = summarise(cell, ours, theirs, args.ref_timeout if cell.tokens else args.peer_timeout)
         failures += disagree
         line = markdown_row(cell, row)

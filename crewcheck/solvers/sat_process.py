@@ -27,6 +27,7 @@ Exact
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -50,6 +51,7 @@ cell, and a worst case within 1.3x of the best of CaDiCaL 1.9.5, Kissat 4.0.4 (b
 through PySAT) and CryptoMiniSat 5.17 (docs/performance.md, "The engine")."""
 
 
+@functools.lru_cache(maxsize=1)
 def available() -> str | None:
     """``None`` if PySAT can be imported here, else the install hint."""
     import importlib.util

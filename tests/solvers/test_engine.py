@@ -140,7 +140,7 @@ def test_easy_deal_starts_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_without_pysat_the_search_runs_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sat_process, "available", lambda: "needs python-sat")
+    monkeypatch.setattr(sat_process, "available", lambda: "needs python-sat")  # (cached in real use)
     result = decide(load(DEALS / "classic-4p-10-tasks-tokens.json"), backend="engine")
     assert result.verdict is Verdict.UNWINNABLE
     assert result.stats.extra["stage"] == "search" and result.stats.extra["sat_side"] == "needs python-sat"
