@@ -61,9 +61,10 @@ def available() -> str | None:
     return None
 
 
-def _die_with_parent(parent: int) -> None:
+def _die_with_parent(parent: int | None) -> None:
     """Ask the kernel to kill this process when its parent dies (Linux), and exit now if
-    the parent is already gone."""
+    the parent (``parent``, when this process was forked from it) is already gone. A child
+    of the fork server has the server as its parent, which itself exits with ours."""
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -72,11 +73,12 @@ def _die_with_parent(parent: int) -> None:
             libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             pass
-    if os.getppid() != parent:
+    if parent is not None and os.getppid() != parent:
         os._exit(0)
 
 
-def _child(instance: Instance, solver: str, conn: multiprocessing.connection.Connection, parent: int) -> None:
+def _child(instance: Instance, solver: str, conn: multiprocessing.connection.Connection,
+           parent: int | None) -> None:
     """The child's whole life: encode, solve, send one message, exit."""
     _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -137,7 +139,8 @@ class SatProcess:
         self.solver = solver
         ctx = _context()
         self._conn, sender = ctx.Pipe(duplex=False)
-        self._proc = ctx.Process(target=_child, args=(instance, solver, sender, os.getpid()),
+        parent = os.getpid() if ctx.get_start_method() == "fork" else None
+        self._proc = ctx.Process(target=_child, args=(instance, solver, sender, parent),
                                  name="crewcheck-sat", daemon=True)
         self.started = time.perf_counter()
         self._proc.start()

@@ -69,6 +69,19 @@ def test_sat_process_agrees_with_the_oracle_and_the_search(inst: Instance) -> No
         check_witness(inst, inst.history + got.plays, got.assignment, "sat-process")
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_sat_process_with_and_without_fork(monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
+    """One thread: the child is forked; more (a library caller's threads): it comes from
+    the fork server (or is spawned), and must answer all the same."""
+    monkeypatch.setattr(sat_process.threading, "active_count", lambda: threads)
+    deal = load(DEALS / "classic-3p-14-13-13.json")
+    with sat_process.SatProcess(deal) as child:
+        got = child.wait(120)
+    assert got.verdict is Verdict.WINNABLE and got.plays is not None
+    check_witness(deal, deal.history + got.plays, got.assignment, "sat-process")
+    assert _no_children()
+
+
 class _StallingSearch:
     """Stands in for `search`: never answers until its budget's cancel says stop, and
     records how often it was cancelled."""
