@@ -101,6 +101,13 @@ class _StallingSearch:
 
 
 @pytest.fixture
+def forked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SAT child forked from this process (whatever threads other tests left), so a
+    monkeypatched ``sat_process._solve`` is what it runs."""
+    monkeypatch.setattr(sat_process, "_context", lambda: multiprocessing.get_context("fork"))
+
+
+@pytest.fixture
 def stalled(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     real_get = registry.get
     monkeypatch.setattr(registry, "get", lambda name: _StallingSearch() if name == "search" else real_get(name))
@@ -118,7 +125,7 @@ def test_sat_side_answers_and_cancels_the_search(stalled: list[bool], deal: str,
     assert _no_children()
 
 
-def test_the_deadline_stops_both_sides(stalled: list[bool], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_deadline_stops_both_sides(stalled: list[bool], forked: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """A SAT process that never answers is killed at the deadline: UNKNOWN, no child left."""
     monkeypatch.setattr(sat_process, "_solve", lambda instance, solver: time.sleep(600))
     t0 = time.perf_counter()
@@ -128,7 +135,7 @@ def test_the_deadline_stops_both_sides(stalled: list[bool], monkeypatch: pytest.
     assert _no_children()
 
 
-def test_a_dead_sat_side_leaves_the_search_to_finish(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_dead_sat_side_leaves_the_search_to_finish(forked: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """The SAT process crashing is not an answer: the search decides alone and says why."""
     monkeypatch.setattr(sat_process, "_solve", lambda instance, solver: os._exit(3))
     deal = load(DEALS / "classic-4p-10-tasks-tokens.json")
@@ -208,7 +215,7 @@ def test_no_orphan_after_kill_or_ctrl_c(tmp_path: Path, sig: signal.Signals) -> 
     assert not any(_alive(c) for c in children)
 
 
-def test_loading_the_kernel_is_not_charged_to_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_loading_the_kernel_is_not_charged_to_the_budget(forked: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """In a fresh process the compiled kernel's loading time is given back to the search,
     and the SAT process is already at work while it loads."""
     from crewcheck.solvers import kernel, search

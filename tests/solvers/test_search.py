@@ -117,15 +117,16 @@ def test_restart_rounds_agree_with_oracle(inst: Instance) -> None:
 
 
 @given(instances(max_players=4, max_cards=12, max_tasks=4))
-def test_decide_default_is_search(inst: Instance) -> None:
-    """`search` is the default back-end outside the classes of the confirmed special-case
-    deciders, and every winning witness replays (decide checks)."""
+def test_decide_default_is_the_engine(inst: Instance) -> None:
+    """The engine (the search, raced against SAT on hard deals) is the default back-end
+    outside the classes of the confirmed special-case deciders, and every winning witness
+    replays (decide checks)."""
     from crewcheck.solvers.special import CONFIRMED
 
     r = decide(inst)
-    assert r.backend in ("search", *CONFIRMED)
+    assert r.backend in ("engine", *CONFIRMED)
     if all(registry.get(name).supports(inst) is not None for name in CONFIRMED):
-        assert r.backend == "search"
+        assert r.backend == "engine"
     assert r.verdict is not Verdict.UNKNOWN
 
 
