@@ -101,6 +101,9 @@ def _print_text(instance: Instance, result: Result) -> None:
     print(f"rules: {result.rules}; {_describe_deal(instance)}")
     if result.explanation:
         print(f"why: {result.explanation}")
+    elif result.verdict is Verdict.UNWINNABLE and s.extra.get("stage") == "sat":
+        print("why: refuted by clause learning (no short reason); `--backend sat` finds a smallest set "
+              "of tasks that cannot all be completed")
     w = result.witness
     if w is None:
         return
