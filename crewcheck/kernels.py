@@ -47,6 +47,7 @@ del _i, _DB_TABLE
 
 def popcount(x: int) -> int:
     """Number of set bits of a non-negative int below 2**63."""
+    x = int(x)  # a twin's numpy int64 becomes a Python int (its product would overflow); compiled: no-op
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
@@ -59,6 +60,7 @@ def lowbit_index(x: int) -> int:
     Only bits 58..63 of the 64-bit product are used, which are the same whether the
     product wraps (numba int64) or not (Python int).
     """
+    x = int(x)  # as in popcount
     return DB_TABLE[((((x & -x) * 0x03F79D71B4CB0A89) >> 58) & 63)]
 
 
