@@ -39,15 +39,6 @@ def test_twins_are_the_plain_and_the_compiled_kernel() -> None:
         assert hasattr(twins[1][0].search, "py_func")
 
 
-@given(st.integers(0, (1 << 63) - 1))
-def test_bit_helpers(x: int) -> None:
-    """popcount and lowbit_index agree with Python's int methods, twin and compiled."""
-    for k, _ in _twins():
-        assert k.popcount(x) == x.bit_count()
-        if x:
-            assert k.lowbit_index(x) == (x & -x).bit_length() - 1
-
-
 @st.composite
 def _token_sets(draw: st.DrawFn) -> tuple[list[Task], int, int, str]:
     n = draw(st.integers(1, 6))
