@@ -22,7 +22,7 @@ from agents_setup import SEED, classic_setup, kernel_position  # noqa: E402
 from crewcheck.agents import make_agent  # noqa: E402
 from crewcheck.agents.base import observe  # noqa: E402
 from crewcheck.agents.determinize import sample_uniform  # noqa: E402
-from crewcheck.agents.fast import kernel, seed_state, twin  # noqa: E402
+from crewcheck.agents.fast import is_compiled, kernel, seed_state, twin  # noqa: E402
 from crewcheck.agents.mcts import TreeSearchAgent  # noqa: E402
 
 
@@ -110,7 +110,7 @@ def main() -> int:
         mv = best_rate(lambda: ag.choose(v, random.Random(0)), 1, args.repeat)
         rows.append((f"{name} move, 100 playouts per card ({len(v.legal())} cards)", f"{1000 / mv:,.1f} ms", "", ""))
     print(f"Classic 4-player deal, seed {SEED}; {platform.processor() or platform.machine()}, "
-          f"{os.cpu_count()} cores (shared), python {platform.python_version()}, compiled={k.COMPILED}, "
+          f"{os.cpu_count()} cores (shared), python {platform.python_version()}, compiled={is_compiled(k)}, "
           f"one core, best of {args.repeat}.\n")
     print("| measure | compiled kernel | plain twin | ratio |")
     print("| --- | ---: | ---: | ---: |")

@@ -43,7 +43,7 @@ def _quantile(xs: list[float], q: float) -> float:
 
 def _warm_up(inst: object) -> None:
     """Load the compiled kernel (not the plain warm-start path) before timing."""
-    from crewcheck.solvers import kernel
+    from crewcheck.solvers.search import kernel
     from crewcheck.solvers.base import Budget
     from crewcheck.solvers.search import SearchSolver
 

@@ -1,49 +1,42 @@
 """Bridge between the agents' Python objects and the playout kernel.
 
-:func:`kernel` returns the compiled kernel module (numba, imported on first use);
-:func:`twin` returns the same source executed as plain Python, the reference the tests
-compare the compiled kernel with. :class:`Tables` holds the static arrays of one game
+:func:`kernel` returns the playout kernel's functions compiled (numba, imported on first
+use); :func:`twin` returns the same functions as plain Python, the reference the tests
+compare the compiled kernel with (both built by :mod:`crewcheck.kernels`). :class:`Tables` holds the static arrays of one game
 (suit of each card, suit masks, task cards) and :func:`pack` builds the kernel state.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
+from crewcheck.agents import kernel as _source
 from crewcheck.model.cards import Deck
 
-__all__ = ["kernel", "twin", "Tables", "pack", "seed_state"]
+__all__ = ["kernel", "twin", "is_compiled", "Tables", "pack", "seed_state"]
 
 
-def kernel() -> ModuleType:
-    """The playout kernel, numba-compiled when numba is installed (else the twin)."""
-    return importlib.import_module("crewcheck.agents.kernel")
+def kernel() -> SimpleNamespace:
+    """The playout kernel's functions, numba-compiled when numba is installed (else the twin)."""
+    try:
+        return _source.compiled()
+    except ImportError:  # pragma: no cover - the plain twin runs instead
+        return _source.twin()
 
 
-_TWIN_NAME = "crewcheck.agents._kernel_twin"
+def twin() -> SimpleNamespace:
+    """The playout kernel's functions as plain Python (no numba)."""
+    return _source.twin()
 
 
-def twin() -> ModuleType:
-    """The kernel's source run as plain Python (no numba), loaded once."""
-    mod = sys.modules.get(_TWIN_NAME)
-    if mod is not None:
-        return mod
-    origin = importlib.util.find_spec("crewcheck.agents.kernel").origin  # type: ignore[union-attr]
-    spec = importlib.util.spec_from_file_location(_TWIN_NAME, origin)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    mod.__dict__["_CREWCHECK_PURE"] = True
-    spec.loader.exec_module(mod)
-    sys.modules[_TWIN_NAME] = mod
-    return mod
+def is_compiled(k: SimpleNamespace) -> bool:
+    """Whether ``k`` (from :func:`kernel`) is the compiled kernel."""
+    return k.playouts is not twin().playouts
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ Rules covered
 Exact
     Not a decider: it samples. The rules it applies are tested against
     :class:`crewcheck.State` move by move, and the compiled kernel against its
-    plain-Python twin (the same source run without numba, :func:`crewcheck.agents.fast.twin`).
+    plain-Python twin (the same functions run without numba, :func:`crewcheck.agents.fast.twin`;
+    both built by :mod:`crewcheck.kernels`).
 Cost
     A playout is O(cards * players); a tree iteration adds the descent, O(depth).
 
@@ -37,24 +38,12 @@ State layout (``st``)::
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 
-_PURE = bool(globals().get("_CREWCHECK_PURE", False))
-if not _PURE:
-    try:
-        import numba
-    except ImportError:  # pragma: no cover - the plain twin runs instead
-        _PURE = True
-
-if _PURE:
-    def jit(f):
-        return f
-else:
-    jit = numba.njit(cache=True, nogil=True)
-
-COMPILED: bool = not _PURE
-"""Whether this module's functions are numba-compiled."""
+from crewcheck import kernels
+from crewcheck.kernels import lowbit_index, popcount
 
 NTAKEN, LEADER, NTRICK, DONE, TRICKS, STATUS, COMMANDER = 0, 1, 2, 3, 4, 5, 6
 HEADER = 8
@@ -62,7 +51,6 @@ RUNNING, WON, LOST = 0, 1, 2
 MASK32 = 0xFFFFFFFF
 
 
-@jit
 def rng_next(rs):
     """Next 32-bit output of the PCG-RXS-M-XS generator whose state is ``rs[0]``."""
     s = (rs[0] * 747796405 + 2891336453) & MASK32
@@ -71,66 +59,28 @@ def rng_next(rs):
     return (word >> 22) ^ word
 
 
-@jit
 def rng_below(rs, n):
     """A number in ``0..n-1`` (n <= 2**30)."""
     return (rng_next(rs) * n) >> 32
 
 
-@jit
 def rng_unit(rs):
     """A float in [0, 1)."""
     return rng_next(rs) / 4294967296.0
 
 
-@jit
-def popcount(x):
-    n = 0
-    while x != 0:
-        x &= x - 1
-        n += 1
-    return n
-
-
-@jit
-def ctz(x):
-    """Index of the lowest set bit of ``x`` (x != 0)."""
-    n = 0
-    if x & 0xFFFFFFFF == 0:
-        n += 32
-        x >>= 32
-    if x & 0xFFFF == 0:
-        n += 16
-        x >>= 16
-    if x & 0xFF == 0:
-        n += 8
-        x >>= 8
-    if x & 0xF == 0:
-        n += 4
-        x >>= 4
-    if x & 0x3 == 0:
-        n += 2
-        x >>= 2
-    if x & 0x1 == 0:
-        n += 1
-    return n
-
-
-@jit
 def nth_bit(x, j):
     """Index of the ``j``-th (0-based) set bit of ``x``."""
     for _ in range(j):
         x &= x - 1
-    return ctz(x)
+    return lowbit_index(x)
 
 
-@jit
 def random_bit(rs, x):
     """A uniformly random set bit of ``x`` (x != 0)."""
     return nth_bit(x, rng_below(rs, popcount(x)))
 
 
-@jit
 def legal_mask(st, players, ntasks, suit_of, suit_mask):
     """Legal moves: task indices while tasks are drafted, then cards; 0 once over."""
     if st[STATUS] != RUNNING:
@@ -153,7 +103,6 @@ def legal_mask(st, players, ntasks, suit_of, suit_mask):
     return hand
 
 
-@jit
 def to_move(st, players, ntasks):
     """Seat whose move it is."""
     if st[NTAKEN] < ntasks:
@@ -161,7 +110,6 @@ def to_move(st, players, ntasks):
     return (st[LEADER] + st[NTRICK]) % players
 
 
-@jit
 def apply_move(st, mv, players, ntasks, trump, suit_of, task_card):
     """Make move ``mv`` (a task index while drafting, else a card); no legality check."""
     if st[NTAKEN] < ntasks:
@@ -217,7 +165,6 @@ def apply_move(st, mv, players, ntasks, trump, suit_of, task_card):
                 break
 
 
-@jit
 def playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card):
     """Random legal moves until the game ends (mutates ``st``)."""
     while st[STATUS] == RUNNING:
@@ -225,7 +172,6 @@ def playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card):
         apply_move(st, random_bit(rs, m), players, ntasks, trump, suit_of, task_card)
 
 
-@jit
 def playouts(st0, n, rs, players, ntasks, trump, suit_of, suit_mask, task_card):
     """``n`` random playouts from ``st0``: returns (wins, tasks done in total)."""
     st = st0.copy()
@@ -240,7 +186,6 @@ def playouts(st0, n, rs, players, ntasks, trump, suit_of, suit_mask, task_card):
     return wins, tasks
 
 
-@jit
 def evaluate_moves(st0, moves, deals, rs, players, ntasks, trump, suit_of, suit_mask,
                    task_card, wins, done, tricks):
     """For every deal (row of ``deals``: the hands to play with) and every move: make the
@@ -260,7 +205,6 @@ def evaluate_moves(st0, moves, deals, rs, players, ntasks, trump, suit_of, suit_
             tricks[j] += st[TRICKS]
 
 
-@jit
 def _score(st, smart):
     if st[STATUS] == WON:
         return 100.0 if smart else 1.0
@@ -269,7 +213,6 @@ def _score(st, smart):
     return 0.0
 
 
-@jit
 def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, visits, value,
                  n_nodes, players, ntasks, trump, suit_of, suit_mask, task_card):
     """Run ``iters`` tree iterations (Witteveen Alg. 5 if not ``uct``, Alg. 6 if ``uct``).
@@ -326,7 +269,7 @@ def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, 
             for i in range(k):
                 c = n_nodes + i
                 low = m & -m
-                move[c] = ctz(low)
+                move[c] = lowbit_index(low)
                 m ^= low
                 parent[c] = node
                 first[c] = -1
@@ -344,3 +287,20 @@ def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, 
             visits[path[i]] += 1.0
             value[path[i]] += s
     return n_nodes
+
+
+KERNEL_FUNCTIONS = (
+    popcount, lowbit_index, rng_next, rng_below, rng_unit, nth_bit, random_bit, legal_mask, to_move, apply_move,
+    playout, playouts, evaluate_moves, _score, mcts_iterate,
+)
+"""Every function of the playout kernel, callees before callers."""
+
+
+def twin() -> SimpleNamespace:
+    """The kernel's functions as plain Python."""
+    return kernels.twin(KERNEL_FUNCTIONS)
+
+
+def compiled() -> SimpleNamespace:
+    """The kernel's functions compiled by numba (on-disk cache); :class:`ImportError` without it."""
+    return kernels.compile_kernel(KERNEL_FUNCTIONS, cache=True, nogil=True)

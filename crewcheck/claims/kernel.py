@@ -8,7 +8,8 @@ owner strings of the other suits), stamped per game so it is never cleared.
 
 numba is optional (``pip install "crewcheck[search]"``): :func:`decider`
 returns the compiled kernel when numba imports and the plain-Python search
-otherwise. ``tests/claims/test_kernel.py`` checks the two on the same games.
+otherwise. The functions are compiled by :func:`crewcheck.kernels.compile_kernel`
+(machine code cached on disk) and use its bit helpers. ``tests/claims/test_kernel.py`` checks the two on the same games.
 Only 4-suit decks of at most 9 values are supported by the key layout.
 """
 
@@ -16,8 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 import numpy as np
+
+from crewcheck.kernels import compile_kernel, highbit_index, lowbit_index
 
 TABLE_BITS = 22
 
@@ -57,141 +61,138 @@ def compact_tables(values: int) -> tuple[np.ndarray, np.ndarray]:
     return out, np.zeros(1, dtype=np.int64)
 
 
-def _build() -> Callable[..., bool]:
-    import numba
-
-    njit = numba.njit(cache=False, nogil=True)
-
-    @njit
-    def key_of(h1, h2, leader, task, values, tables):  # type: ignore[no-untyped-def]
-        full = (np.int64(1) << values) - 1
-        live = h1 | h2
-        tsuit = task // values
-        tval = task % values
-        codes = np.empty(3, dtype=np.int64)
-        j = 0
-        crit = np.int64(0)
-        for s in range(4):
-            sh = s * values
-            idx = (((live >> sh) & full) << values) | ((h1 >> sh) & full)
-            if s == tsuit:
-                crit = tables[tval + 1, idx]
-            else:
-                codes[j] = tables[0, idx]
-                j += 1
-        # sort three codes
-        if codes[0] > codes[1]:
-            codes[0], codes[1] = codes[1], codes[0]
-        if codes[1] > codes[2]:
-            codes[1], codes[2] = codes[2], codes[1]
-        if codes[0] > codes[1]:
-            codes[0], codes[1] = codes[1], codes[0]
-        w = values + 4
-        return (((((crit << w) | codes[0]) << w | codes[1]) << w | codes[2]) << 1) | leader
-
-    @njit
-    def lookup(keys, stamps, stamp, key):  # type: ignore[no-untyped-def]
-        mask = keys.size - 1
-        i = (key * np.int64(-7046029254386353131)) >> 20 & mask
-        while stamps[i] == stamp:
-            if keys[i] == key:
-                return True
-            i = (i + 1) & mask
-        return False
-
-    @njit
-    def insert(keys, stamps, stamp, key, count):  # type: ignore[no-untyped-def]
-        mask = keys.size - 1
-        if count[0] * 10 > keys.size * 7:
-            return  # table too full: skip caching (sound, only slower)
-        i = (key * np.int64(-7046029254386353131)) >> 20 & mask
-        while stamps[i] == stamp:
-            if keys[i] == key:
-                return
-            i = (i + 1) & mask
-        stamps[i] = stamp
-        keys[i] = key
-        count[0] += 1
-
-    @njit
-    def candidates(hand, other, allowed, task, values, out):  # type: ignore[no-untyped-def]
-        live = hand | other
-        n = 0
-        m = allowed
-        while m:
-            low = m & -m
-            c = 0
-            x = low
-            while x > 1:
-                x >>= 1
-                c += 1
-            m ^= low
-            suit = c // values
-            smask = ((np.int64(1) << values) - 1) << (suit * values)
-            below = live & (low - 1) & smask
-            if c != task and below != 0:
-                p = 0
-                y = below
-                while y > 1:
-                    y >>= 1
-                    p += 1
-                if (hand >> p) & 1 and p != task:
-                    continue
-            out[n] = c
-            n += 1
-        return n
-
-    @njit
-    def go(h1, h2, leader, task, values, tables, keys, stamps, stamp, count, buf, depth):  # type: ignore[no-untyped-def]
-        key = key_of(h1, h2, leader, task, values, tables)
-        if lookup(keys, stamps, stamp, key):
-            return False
-        if leader == 0:
-            lead_hand = h1
-            follow_hand = h2
+def key_of(h1: Any, h2: Any, leader: int, task: int, values: int, tables: Any) -> Any:
+    """The memo key of a position (the layout in the module docstring)."""
+    full = (np.int64(1) << values) - 1
+    live = h1 | h2
+    tsuit = task // values
+    tval = task % values
+    codes = np.empty(3, dtype=np.int64)
+    j = 0
+    crit = np.int64(0)
+    for s in range(4):
+        sh = s * values
+        idx = (((live >> sh) & full) << values) | ((h1 >> sh) & full)
+        if s == tsuit:
+            crit = tables[tval + 1, idx]
         else:
-            lead_hand = h2
-            follow_hand = h1
-        lc = buf[depth, 0]
-        fc = buf[depth, 1]
-        nl = candidates(lead_hand, follow_hand, lead_hand, task, values, lc)
-        for i in range(nl):
-            c = lc[i]
-            suit = c // values
-            smask = ((np.int64(1) << values) - 1) << (suit * values)
-            fs = follow_hand & smask
-            allowed = fs if fs != 0 else follow_hand
-            nf = candidates(follow_hand, lead_hand, allowed, task, values, fc)
-            for k in range(nf):
-                d = fc[k]
-                if d // values == suit and d > c:
-                    winner = 1 - leader
-                else:
-                    winner = leader
-                if c == task or d == task:
-                    if winner == 0:
-                        return True
-                    continue
-                if leader == 0:
-                    n1 = h1 ^ (np.int64(1) << c)
-                    n2 = h2 ^ (np.int64(1) << d)
-                else:
-                    n1 = h1 ^ (np.int64(1) << d)
-                    n2 = h2 ^ (np.int64(1) << c)
-                if go(n1, n2, winner, task, values, tables, keys, stamps, stamp, count, buf, depth + 1):
-                    return True
-        insert(keys, stamps, stamp, key, count)
-        return False
+            codes[j] = tables[0, idx]
+            j += 1
+    # sort three codes
+    if codes[0] > codes[1]:
+        codes[0], codes[1] = codes[1], codes[0]
+    if codes[1] > codes[2]:
+        codes[1], codes[2] = codes[2], codes[1]
+    if codes[0] > codes[1]:
+        codes[0], codes[1] = codes[1], codes[0]
+    w = values + 4
+    return (((((crit << w) | codes[0]) << w | codes[1]) << w | codes[2]) << 1) | leader
 
-    return go
+
+def lookup(keys: Any, stamps: Any, stamp: int, key: Any) -> bool:
+    """Whether ``key`` is in the memo of game ``stamp``."""
+    mask = keys.size - 1
+    i = (key * np.int64(-7046029254386353131)) >> 20 & mask
+    while stamps[i] == stamp:
+        if keys[i] == key:
+            return True
+        i = (i + 1) & mask
+    return False
+
+
+def insert(keys: Any, stamps: Any, stamp: int, key: Any, count: Any) -> None:
+    """Add ``key`` to the memo of game ``stamp`` (unless the table is 70% full)."""
+    mask = keys.size - 1
+    if count[0] * 10 > keys.size * 7:
+        return  # table too full: skip caching (sound, only slower)
+    i = (key * np.int64(-7046029254386353131)) >> 20 & mask
+    while stamps[i] == stamp:
+        if keys[i] == key:
+            return
+        i = (i + 1) & mask
+    stamps[i] = stamp
+    keys[i] = key
+    count[0] += 1
+
+
+def candidates(hand: Any, other: Any, allowed: Any, task: int, values: int, out: Any) -> int:
+    """Write into ``out`` the cards of ``allowed`` worth trying, one per run of touching
+    cards of ``hand`` (the task card always); returns how many."""
+    live = hand | other
+    n = 0
+    m = allowed
+    while m:
+        low = m & -m
+        c = lowbit_index(low)
+        m ^= low
+        suit = c // values
+        smask = ((np.int64(1) << values) - 1) << (suit * values)
+        below = live & (low - 1) & smask
+        if c != task and below != 0:
+            p = highbit_index(below)
+            if (hand >> p) & 1 and p != task:
+                continue
+        out[n] = c
+        n += 1
+    return n
+
+
+def go(h1: Any, h2: Any, leader: int, task: int, values: int, tables: Any, keys: Any, stamps: Any, stamp: int,
+       count: Any, buf: Any, depth: int) -> bool:
+    """Whether player 1 wins the task from this position (depth-first, memo of losses)."""
+    key = key_of(h1, h2, leader, task, values, tables)
+    if lookup(keys, stamps, stamp, key):
+        return False
+    if leader == 0:
+        lead_hand = h1
+        follow_hand = h2
+    else:
+        lead_hand = h2
+        follow_hand = h1
+    lc = buf[depth, 0]
+    fc = buf[depth, 1]
+    nl = candidates(lead_hand, follow_hand, lead_hand, task, values, lc)
+    for i in range(nl):
+        c = lc[i]
+        suit = c // values
+        smask = ((np.int64(1) << values) - 1) << (suit * values)
+        fs = follow_hand & smask
+        allowed = fs if fs != 0 else follow_hand
+        nf = candidates(follow_hand, lead_hand, allowed, task, values, fc)
+        for k in range(nf):
+            d = fc[k]
+            if d // values == suit and d > c:
+                winner = 1 - leader
+            else:
+                winner = leader
+            if c == task or d == task:
+                if winner == 0:
+                    return True
+                continue
+            if leader == 0:
+                n1 = h1 ^ (np.int64(1) << c)
+                n2 = h2 ^ (np.int64(1) << d)
+            else:
+                n1 = h1 ^ (np.int64(1) << d)
+                n2 = h2 ^ (np.int64(1) << c)
+            if go(n1, n2, winner, task, values, tables, keys, stamps, stamp, count, buf, depth + 1):
+                return True
+    insert(keys, stamps, stamp, key, count)
+    return False
+
+
+KERNEL_FUNCTIONS = (lowbit_index, highbit_index, key_of, lookup, insert, candidates, go)
+"""Every function of the kernel, callees before callers."""
 
 
 @cache
 def _compiled() -> Callable[..., bool] | None:
+    """The compiled search (:func:`go`), or ``None`` without numba."""
     try:
-        return _build()
+        go_compiled: Callable[..., bool] = compile_kernel(KERNEL_FUNCTIONS, cache=True, nogil=True).go
     except ImportError:
         return None
+    return go_compiled
 
 
 class _State:

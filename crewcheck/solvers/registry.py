@@ -18,7 +18,7 @@ __all__ = ["BACKENDS", "ALIASES", "DEFAULT_ORDER", "canonical", "get", "availabl
 
 BACKENDS: dict[str, str] = {
     "exhaustive": "crewcheck.solvers.exhaustive:ExhaustiveSolver",
-    "search": "crewcheck.solvers.search:SearchSolver",
+    "search": "crewcheck.solvers.search.driver:SearchSolver",
     "z3": "crewcheck.solvers.smt:Z3Solver",
     "cpsat": "crewcheck.solvers.cpsat:CpSatSolver",
     "sat": "crewcheck.solvers.encoding_sat:SatSolver",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,30 +11,32 @@ from hypothesis import strategies as st
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import order_violation
 from crewcheck.model.tasks import TOKENS, Task, token_kind
-from crewcheck.solvers import kernel
 from crewcheck.solvers.base import Budget
-from crewcheck.solvers.search import SearchSolver
+from crewcheck.solvers.search import SearchSolver, cuts, kernel
 from tests.strategies import instances, own_task_instances, trump_pad_instances
 
 _CODE = {"absolute": 1, "relative": 2, "last": 3}
 
 
-def _twins() -> list[object]:
-    out: list[object] = [kernel.twin()]
+def _twins() -> list[tuple[Any, bool]]:
+    """The plain twin and, with numba, the compiled kernel, each with whether it is compiled
+    (the compiled one takes int64 arrays, the twin lists)."""
+    out: list[tuple[Any, bool]] = [(kernel.twin(), False)]
     try:
-        out.append(kernel.compiled())
+        out.append((kernel.compiled(), True))
     except ImportError:
         pass
     return out
 
 
-@given(st.integers(0, (1 << 63) - 1))
-def test_bit_helpers(x: int) -> None:
-    """popcount and lowbit_index agree with Python's int methods, twin and compiled."""
-    for k in _twins():
-        assert k.popcount(x) == x.bit_count()
-        if x:
-            assert k.lowbit_index(x) == (x & -x).bit_length() - 1
+def test_twins_are_the_plain_and_the_compiled_kernel() -> None:
+    """``_twins`` really gives the plain-Python functions first (so the tests below run
+    the twin on lists), then compiled ones."""
+    twins = _twins()
+    assert twins[0][1] is False and twins[0][0].search is kernel.search
+    if len(twins) > 1:
+        assert twins[1][1] is True and twins[1][0].search is not kernel.search
+        assert hasattr(twins[1][0].search, "py_func")
 
 
 @st.composite
@@ -55,9 +59,9 @@ def test_order_ok_matches_rules(case: tuple[list[Task], int, int, str]) -> None:
     kinds = [0 if t.token is None else _CODE[token_kind(t.token)[0].value] for t in tasks]
     ranks = [0 if t.token is None else token_kind(t.token)[1] for t in tasks]
     want = order_violation(tasks, done, group, rule) is None  # type: ignore[arg-type]
-    for k in _twins():
+    for k, compiled in _twins():
         ks, rs = kinds, ranks
-        if k is not _twins()[0]:
+        if compiled:
             import numpy as np
 
             ks, rs = np.array(kinds, dtype=np.int64), np.array(ranks, dtype=np.int64)
@@ -117,15 +121,14 @@ def test_trump_split_matches_the_root_rule(inst: Instance) -> None:
     inplay = 0
     for h in state.hands:
         inplay |= h
-    if left & trumps_mask or (inplay & trumps_mask).bit_count() > kernel.TS_MAX:
+    if left & trumps_mask or (inplay & trumps_mask).bit_count() > cuts.TS_MAX:
         return
     counts = inst.task_counts or ()
     owners = state.owners or ()
     quota = [counts[s] - sum(1 for o in owners if o == s) for s in range(inst.players)]
     want = _trump_split(state, quota) is not None
     tricks = min(h.bit_count() for h in state.hands)
-    for k in _twins():
-        compiled = k is not _twins()[0]
+    for k, compiled in _twins():
         hands = np.array(state.hands, dtype=np.int64) if compiled else list(state.hands)
         q = np.array(quota, dtype=np.int64) if compiled else quota
         assert k.trump_split_dead(hands, inst.players, left, inplay & trumps_mask, q, tricks) == want

@@ -184,7 +184,7 @@ def test_counterexamples(path: Path) -> None:
 
 def test_works_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without numba the plain-Python kernel answers (same verdict, slower)."""
-    from crewcheck.solvers import kernel
+    from crewcheck.solvers.search import kernel
 
     def missing() -> None:
         raise ImportError("No module named 'numba'")

@@ -1,95 +1,10 @@
-"""Fast exact search: the default decider.
-
-What it is
-    A depth-first search over single card plays, from the position after the deal's
-    history, stopping at the first winning line. The hot loop
-    (:func:`crewcheck.solvers.kernel.search`) runs on ints with an explicit stack and is
-    compiled by numba when it is installed (``pip install "crewcheck[search]"``; compiled
-    code cached on disk), or runs as plain Python otherwise (same function, much slower).
-    Ingredients:
-
-    * a compact position: the cards still held (one 64-bit mask: every card's holder is
-      fixed by the deal), the leader and, under free assignment, the seats' remaining task
-      quotas. Tasks done and token progress follow from the cards played, since any
-      failure ends the game;
-    * a table of refuted trick-boundary positions (two-way set-associative, 2**20 slots
-      of one cache line each: 64 MB of address space on huge pages, touched only as it
-      fills; one per thread, reused across calls by a generation stamp, so nothing is cleared
-      between deals), keyed by
-      *relative ranks*: per suit, the holder and task flag of each card still in play in
-      rank order, plus the task cards still held. Positions that differ only by which
-      lower cards went earlier share one entry (:func:`kernel.position_key`);
-    * cheap refutations: a trick in progress holding a task card whose seat has already
-      played and is not winning, or cannot overtake the winning card; two task cards of
-      different seats in one trick; a hand holding more task cards than tricks remain;
-      more tricks needed than remain (a trick completes one seat's tasks, and one hand's
-      task cards need different tricks: sum over seats of the largest such group);
-      under free assignment, sum over seats of ceil(quota / players) tricks, and task
-      cards in a trick that no seat still able to win it has room for; lead
-      reachability (a seat still owing a task must be able to win some future trick,
-      :mod:`crewcheck.model.analysis`; checked at the root and at every trick boundary);
-      per-task release times (the earliest trick that can complete it, e.g. after the other
-      seats play out its suit) and a Hall check: the tasks released at trick e or later
-      need, per owner, as many tricks as one hand holds of them, all among the last ones;
-      *precedence*: a seat's own task card that is not a trump must win its trick itself,
-      so a seat with no card of that suit to duck under it with (a lower card that is not
-      another seat's task) must first play out the suit, and the task cards among those
-      complete earlier tricks; a cycle in this order is a contradiction, and so is an
-      order the tokens forbid (a task with absolute token r and r or more tasks that must
-      come first, two tokens of one kind out of order, "last" before another task). On the
-      benchmark corpus this decides at the root many 12-task deals that took millions of
-      nodes; under free assignment, *trump sharing*: a seat taking q more tasks takes a
-      multiple of the players minus q cards that are no task, and a trick holding trumps
-      goes, with all of them, to the highest (kernel ``trump_split_dead``, root rule in
-      :mod:`crewcheck.model.analysis`); it decides the 36-task Classic deals, where the
-      cards that are no task are the four rockets;
-    * card equivalence: cards of one seat and suit with no card still in play between
-      them, none a task card, are interchangeable; only the lowest is tried;
-    * move ordering: plays that keep a task trick with its seat, that complete a task,
-      that lead a seat's own top task card or draw out a suit holding its tasks first;
-      under free assignment, plays that leave the trick with the seat that has the most
-      tasks still to take (and room for the trick's); then low cards first.
-
-    The search runs in node-limited rounds (the limit grows 1.5x per round), checking the
-    deadline between rounds; the rounds take turns among three move orderings (the one
-    above, one with a bonus for "shaping" plays that unblock a seat's own low task card
-    or void a suit its seat must trump (under free assignment: without the quota
-    preference), and a seeded shuffle of the first two tricks), a
-    portfolio against the heavy-tailed times of backtracking search. The refutation table
-    survives between rounds, and any round that completes is a proof. While the compiled
-    kernel is not yet loaded in the process, the plain kernel first gets a few thousand
-    nodes, so a fresh ``crewcheck decide`` on an easy deal skips numba's start-up.
-
-    After :attr:`SearchSolver.broaden_after` nodes the rounds broaden: each turn runs one
-    round of the whole search, then one for each first play not yet refuted (sharing half
-    the node limit), all on one refutation table, so a first play that wins quickly is
-    found even when the whole search's first choice is a large unwinnable subtree. A free
-    deal with at most :data:`SPLIT_MAX` ways to give its open tasks to seats instead runs,
-    after :attr:`SearchSolver.split_nodes` nodes, the free search and the fixed deal of
-    each way in turn, so that the fixed-assignment cuts (precedence) apply.
-    Statistics (nodes, table hits and stores, cheap cuts, rounds, whether the compiled
-    kernel ran, seconds in the kernel; ``broaden_turns``, ``split`` and ``decided_by``
-    when those ran) are in ``Answer.extra``.
-Rules covered
-    Everything the model has: trumps or none, any first lead (seat, commander, free),
-    unequal hands, order tokens in both readings (strict, lenient), fixed and free
-    assignment (free: the seat that wins a task card takes it while its draft quota has
-    room, which is exactly the lazy semantics of :class:`crewcheck.model.State`), and
-    mid-game positions. Decks of at most 63 cards (the Classic deck has 40).
-Exact
-    Yes: sound and complete. Every cut above is a proof that no winning line exists
-    below it, and every winning line is replayed by :func:`crewcheck.decide`.
-Cost
-    Exponential in the worst case; 5-6 million nodes per second compiled (2.5 million on
-    a loaded machine). Easy Classic
-    deals take well under a millisecond, but constrained deals with 6-15 tasks can need
-    10**6-10**7 nodes; see ``docs/performance.md`` ("Fast search") for the measured table.
-"""
+"""The driver of the search: :class:`SearchSolver`, which runs the kernel in node-limited
+rounds with restarts, broadens to the first plays, splits free deals into fixed ones,
+and sums the statistics (see :mod:`crewcheck.solvers.search` for the whole back-end)."""
 
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Mapping
 from math import comb
@@ -98,19 +13,16 @@ from typing import Any, ClassVar
 from crewcheck.model.analysis import refutation
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
-from crewcheck.model.tasks import TokenKind, token_kind
-from crewcheck.solvers import kernel as _kernel
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
+from crewcheck.solvers.search import kernel as _kernel
+from crewcheck.solvers.search.problem import Problem
+from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, table
 
-__all__ = ["SearchSolver", "MAX_CARDS", "TABLE_BITS", "load_compiled"]
+__all__ = ["SearchSolver", "MAX_CARDS", "load_compiled"]
 
 MAX_CARDS = 63
 """Largest deck the kernel handles (a set of cards is one signed 64-bit mask)."""
 UNLIMITED = 1 << 40
-TABLE_BITS = 20
-"""The refutation table has ``2**TABLE_BITS`` slots (compiled kernel)."""
-PURE_TABLE_BITS = 15
-"""Slots of the plain-Python kernel's table (a list: kept small so it is quick to make)."""
 CANCEL_ROUND_SECONDS = 0.02
 """Longest round (estimated from the measured rate) when the budget has a ``cancel``
 callable, which is polled between rounds."""
@@ -119,58 +31,6 @@ WARM_START_NODES = 3000
 SPLIT_MAX = 24
 """Free assignment: the most ways of giving the open tasks to seats (within the quotas)
 for which the search also tries each as a fixed deal (:meth:`SearchSolver.decide`)."""
-
-_KIND_CODE = {TokenKind.ABSOLUTE: 1, TokenKind.RELATIVE: 2, TokenKind.LAST: 3}
-
-
-class _Table:
-    """The refutation table (:data:`kernel.TT_STRIDE` words per slot), allocated once per
-    thread and kernel kind.
-
-    The compiled kernel's table is an anonymous memory map advised to use huge pages
-    where the system allows it (Linux ``madvise``): the table is touched at random, and
-    on the virtual machines measured here each first touch of a 4 KiB page cost ~85 us,
-    which made the first deals of a process pay up to 0.2 s for a table of 4 KiB pages."""
-
-    def __init__(self, bits: int, numpy: bool) -> None:
-        size = 1 << bits
-        self.mask = size - 1
-        self.gen = 0
-        self.words: Any
-        self._map: Any = None
-        if numpy:
-            import mmap
-
-            import numpy as np
-
-            nbytes = size * _kernel.TT_STRIDE * 8
-            self._map = mmap.mmap(-1, nbytes)
-            if hasattr(mmap, "MADV_HUGEPAGE"):
-                try:
-                    self._map.madvise(mmap.MADV_HUGEPAGE)
-                except OSError:
-                    pass
-            self.words = np.frombuffer(self._map, dtype=np.int64)
-        else:
-            self.words = [0] * (size * _kernel.TT_STRIDE)
-
-
-_THREAD = threading.local()
-"""Per-thread refutation tables: the compiled kernel runs without the GIL, so two threads
-searching at once must never share a table (a torn entry could refute a winnable
-position)."""
-
-
-def _table(compiled: bool, bits: int) -> _Table:
-    """This thread's table for the kernel kind (made on first use)."""
-    tables: dict[tuple[bool, int], _Table] | None = getattr(_THREAD, "tables", None)
-    if tables is None:
-        tables = _THREAD.tables = {}
-    table = tables.get((compiled, bits))
-    if table is None:
-        table = tables[(compiled, bits)] = _Table(bits, compiled)
-    return table
-
 
 _LOADED = [False]
 """Whether the compiled kernel has been called in this process (its first call loads it)."""
@@ -301,7 +161,8 @@ class SearchSolver:
     first_round_nodes: int = 1 << 16
     """Node limit of the first round of the complete search (the plain kernel: 1/32)."""
     shaping: int = 15
-    """Move-ordering bonus for shaping plays (kernel ``gen_moves``); 0 turns it off."""
+    """Move-ordering bonus for shaping plays (:func:`~crewcheck.solvers.search.kernel.gen_moves`);
+    0 turns it off."""
     warm_start: bool = True
     """While the compiled kernel is not yet loaded in this process, first try the
     plain-Python kernel for :data:`WARM_START_NODES` nodes (a fresh ``crewcheck decide``
@@ -312,7 +173,7 @@ class SearchSolver:
     times; the node limit grows 1.5x per round, the refutation table carries over, and
     any round that completes is a proof)."""
     canonical: bool = True
-    """Key the refutation table by relative ranks (see :func:`kernel.position_key`)."""
+    """Key the refutation table by relative ranks (see :func:`~crewcheck.solvers.search.kernel.position_key`)."""
     broaden: bool = True
     """After :attr:`broaden_after` nodes, give the first plays rounds of their own beside
     the whole search (:meth:`_broaden`)."""
@@ -506,76 +367,12 @@ class SearchSolver:
         measured before, to size the first round against the deadline."""
         t0 = time.perf_counter()
         k, compiled = _kernel_funcs(not want_compiled)
-        np: Any = None
-        if compiled:
-            import numpy as np
-        deck = instance.deck
-        p = instance.players
-        n_cards = deck.size
-        tasks = instance.tasks
-        ntasks = len(tasks)
-        free = 1 if instance.rules.assignment == "free" else 0
-        quota = [0] * p
-        if free:
-            counts = instance.task_counts or (0,) * p
-            owners = state.owners or ()
-            quota = [counts[s] - sum(1 for o in owners if o == s) for s in range(p)]
-        tseat = [(-1 if t.seat is None else t.seat) for t in tasks]
-        tkind = [0] * ntasks
-        trank = [0] * ntasks
-        for i, t in enumerate(tasks):
-            if t.token is not None:
-                kind, rank = token_kind(t.token)
-                tkind[i] = _KIND_CODE[kind]
-                trank[i] = rank
-        card_task = [-1] * n_cards
-        task_cards = 0
-        for i, t in enumerate(tasks):
-            card_task[t.card] = i
-            task_cards |= 1 << t.card
-        suit_of = list(deck.suit_of_table)
-        suit_mask = list(deck.suit_masks)
-        trump = -1 if instance.trump_suit is None else instance.trump_suit
-        strict = 1 if instance.rules.order_rule == "strict" else 0
-        has_tokens = 1 if any(t.token is not None for t in tasks) else 0
-        all_done = (1 << ntasks) - 1
-        leader = -1 if state.leader is None else state.leader
-        trick = list(state.trick)
-        tlen0 = len(trick)
-        in_hands = sum(h.bit_count() for h in state.hands)
-        depth_max = in_hands + 1
-        seq_len = tlen0 + depth_max
-
-        bits = TABLE_BITS if compiled else PURE_TABLE_BITS
-        table = _table(compiled, bits)
+        problem = Problem.build(instance, state, compiled=compiled, canonical=self.canonical)
+        tt = table(compiled, TABLE_BITS if compiled else PURE_TABLE_BITS)
         if not same_table:
-            table.gen += 1
-
-        def arr(values: list[int]) -> Any:
-            return np.array(values, dtype=np.int64) if compiled else list(values)
-
-        def zeros(n: int) -> Any:
-            return np.zeros(n, dtype=np.int64) if compiled else [0] * n
-
-        own = [0] * p
-        for t in tasks:
-            if t.seat is not None:
-                own[t.seat] |= 1 << t.card
-        c_own = arr(own)
-        c_tseat, c_tkind, c_trank = arr(tseat), arr(tkind), arr(trank)
-        c_card_task, c_suit_of, c_suit_mask = arr(card_task), arr(suit_of), arr(suit_mask)
-        moves = zeros(depth_max * _kernel.MAXM)
-        scores = zeros(depth_max * _kernel.MAXM)
-        nmoves, midx = zeros(depth_max), zeros(depth_max)
-        sv_leader, sv_seat, sv_done = zeros(depth_max), zeros(depth_max), zeros(depth_max)
-        sv_qg, sv_flag, sv_waste = zeros(depth_max), zeros(depth_max), zeros(depth_max)
-        stats = zeros(_kernel.STAT_SIZE)
-        release = zeros(2 * _kernel.PRED)
-        keybuf = zeros(_kernel.KEY_WORDS)
-        c_holder = arr(list(instance.holder))
-        sizes = [m.bit_count() for m in suit_mask]
-        canon = 1 if (self.canonical and p <= 4 and len(sizes) <= 8 and max(sizes) <= 15
-                      and in_hands <= 60) else 0
+            tt.gen += 1
+        work = problem.workspace()
+        stats = work.stats
 
         limit = self.first_round_nodes if compiled else max(1, self.first_round_nodes >> 5)
         if round_nodes is not None:
@@ -611,22 +408,16 @@ class SearchSolver:
                     node_cap = max(1024, min(node_cap, int(rate * remaining * 0.9) + 1))
                 if deadline.cancel is not None:  # keep rounds short so a cancel is seen soon
                     node_cap = max(1024, min(node_cap, int(rate * CANCEL_ROUND_SECONDS) + 1))
-            seq = arr(trick + [0] * depth_max)
             seed, shaping = 0, 0
             if cap == UNLIMITED and self.restarts:
                 # a portfolio of move orderings, one per round, in turn
                 strategy = restart % 3
                 shaping = self.shaping if strategy == 1 else 0
                 seed = restart if strategy == 2 else 0
-            hands = arr(list(state.hands))
-            q = arr(quota)
+            hands, seq, quota = problem.round_arrays()
             tk = time.perf_counter()
-            status = k.search(hands, p, seq, tlen0, leader, state.done, q, free, all_done, c_tseat,
-                              c_tkind, c_trank, ntasks, c_card_task, c_suit_of, c_suit_mask, trump,
-                              strict, has_tokens, task_cards, c_own, canon, c_holder, keybuf, table.words,
-                              table.gen, table.mask, node_cap, cap, seed, shaping, moves,
-                              scores, nmoves, midx, sv_leader, sv_seat, sv_done, sv_qg, sv_waste,
-                              sv_flag, release, stats)
+            status = k.search(hands, seq, quota, node_cap, cap, seed, shaping, *problem.deal,
+                              tt.words, tt.gen, tt.mask, *work)
             dt = time.perf_counter() - tk
             kernel_seconds += dt
             if compiled and not _LOADED[0]:
@@ -666,7 +457,7 @@ class SearchSolver:
             "rounds": rounds,
             "probe_won": probe_won,
             "compiled": compiled,
-            "canonical": bool(canon),
+            "canonical": bool(problem.deal.canon),
             "kernel_seconds": kernel_seconds,
             "seconds": time.perf_counter() - t0,
         }
@@ -675,9 +466,10 @@ class SearchSolver:
         if status == _kernel.LOSE:
             return Answer(Verdict.UNWINNABLE, nodes=nodes, extra=extra)
         length = int(stats[_kernel.STAT_DEPTH])
+        tlen0 = problem.deal.tlen0
         plays = tuple(int(seq[tlen0 + i]) for i in range(length))
         assignment = None
-        if free:
+        if problem.deal.free:
             s = state
             for c in plays:
                 s = s.apply(c)

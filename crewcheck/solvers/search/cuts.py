@@ -1,0 +1,582 @@
+"""The cuts of the search: one function per rule that refutes a position.
+
+Each function is a sound refutation: it returns ``True`` only when no winning line
+exists from the position it is given, so the search may skip the position; ``False``
+proves nothing. The docstring of each states the rule and why it is sound. They are
+plain-Python functions that numba compiles unchanged (:mod:`crewcheck.kernels`); cards,
+masks and task arrays are as in :mod:`crewcheck.solvers.search.kernel`.
+
+:func:`trick_dead` is tried after every card that leaves a trick unfinished;
+:func:`boundary_dead` at every trick boundary, calling the others in a fixed order (the
+last four share the release times and precedence sets that :func:`release_dead` writes
+into its scratch array). The root rules of :func:`crewcheck.model.analysis.refutation`
+run once before the search.
+
+Common arguments: ``hands[s]`` the cards seat ``s`` holds; ``p`` the players;
+``tricks`` the tricks left (the smallest hand: the game is lost once a hand is empty);
+``left`` the task cards still held; ``inplay`` every card still held; ``quota[s]`` the
+tasks seat ``s`` still takes (free assignment); ``own_mask[w]`` the task cards of seat
+``w`` (fixed assignment); ``tseat``, ``card_task``, ``tkind``, ``trank`` the task arrays;
+``suit_of``, ``suit_mask`` and ``trump`` (``-1``: none) the deck.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crewcheck.kernels import lowbit_index, popcount
+from crewcheck.solvers.search.rules import can_beat, trick_best
+
+__all__ = [
+    "PRED", "TS_MAX", "trick_dead", "hand_overflow_dead", "trick_count_dead", "nontask_count_dead",
+    "trump_split_dead", "lead_reach_dead", "release_dead", "precedence_dead", "token_order_dead",
+    "hall_dead", "boundary_dead", "BOUNDARY_RULES", "CUT_FUNCTIONS",
+]
+
+PRED = 64
+"""Offset in :func:`release_dead`'s scratch array of the per-task precedence sets."""
+
+
+def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, free: int, quota: Any,
+               tseat: Any, card_task: Any, suit_of: Any, suit_mask: Any, trump: int) -> bool:
+    """The trick in progress, ``seq[ts : ts + tlen]`` with ``1 <= tlen < p`` cards led by
+    ``leader``, can no longer end well.
+
+    A trick completes the tasks on its cards for the seat that wins it; the game is lost
+    when a task card goes to another seat (fixed assignment) or to a seat without room
+    in its quota (free assignment). The winner at the end is the seat winning now or a
+    seat still to play whose card beats the best card so far (the best card only ever
+    rises). Fixed assignment: dead when the trick holds task cards of two seats, or when
+    their seat has played and is not winning (its card cannot become the best), or is
+    still to play but has no legal card that beats the best so far. Free assignment:
+    dead when neither the seat winning now nor any seat still to play that can beat the
+    best card has room for the trick's task cards (later cards only add to them).
+    """
+    led = suit_of[seq[ts]]
+    best = trick_best(seq, ts, tlen, suit_of, trump)
+    best_card = seq[ts + best]
+    best_suit = suit_of[best_card]
+    cw = (leader + best) % p
+    g = 0
+    owner = -1
+    for i in range(tlen):
+        ti = card_task[seq[ts + i]]
+        if ti < 0:
+            continue
+        g += 1
+        if free:
+            continue
+        w = tseat[ti]
+        if owner == -1:
+            owner = w
+        elif owner != w:
+            return True
+    if g == 0:
+        return False
+    if not free:
+        if owner == cw:
+            return False
+        if (owner - leader + p) % p < tlen:
+            return True  # the owner has played and does not win
+        return not can_beat(hands[owner], led, best_suit, best_card, trump, suit_mask)
+    # free: some seat that can still end up winning must have room for g tasks
+    if quota[cw] >= g:
+        return False
+    for k in range(tlen, p):
+        s = (leader + k) % p
+        if quota[s] >= g and can_beat(hands[s], led, best_suit, best_card, trump, suit_mask):
+            return False
+    return True
+
+
+def hand_overflow_dead(hands: Any, p: int, left: int, tricks: int) -> bool:
+    """A hand holds more task cards than tricks remain.
+
+    Each seat plays one card per trick and the game is lost once a hand is empty, so at
+    most ``tricks`` more cards of a hand are played, and a task card never played is
+    never won.
+    """
+    need = 0
+    for s in range(p):
+        n = popcount(hands[s] & left)
+        if n > need:
+            need = n
+    if need > tricks:
+        return True
+    return False
+
+
+def trick_count_dead(hands: Any, p: int, free: int, own_mask: Any, quota: Any, tricks: int) -> bool:
+    """More tricks are needed to complete the tasks than remain.
+
+    Fixed assignment: a trick completes the tasks of one seat only (a task card won by
+    another seat loses the game) and two cards of one hand never fall in one trick, so
+    seat ``w``'s tasks need at least as many tricks as any one hand holds of them, and
+    different seats need different tricks. Free assignment: the quotas add up to the
+    tasks left, so a seat still taking ``q`` tasks wins tricks holding ``q`` task cards,
+    at most ``p`` in a trick: ``ceil(q / p)`` tricks of its own.
+    """
+    need = 0
+    if free:
+        # every seat with quota left wins a trick of its own, taking at most p task cards
+        for s in range(p):
+            need += (quota[s] + p - 1) // p
+    else:
+        # a trick completes tasks of one seat only, and the tasks of one seat whose cards
+        # one hand holds need different tricks
+        for w in range(p):
+            most = 0
+            for h in range(p):
+                n = popcount(hands[h] & own_mask[w])
+                if n > most:
+                    most = n
+            need += most
+    if need > tricks:
+        return True
+    return False
+
+
+def nontask_count_dead(hands: Any, p: int, inplay: int, left: int, task_cards: int, quota: Any,
+                       trump: int, suit_mask: Any, tricks: int) -> bool:
+    """Free assignment: too few cards that are no task to fill the seats' tricks.
+
+    Counting modulo the players: a trick holds ``p`` cards, each a task card or not, so a
+    seat that still takes ``q`` tasks in the ``t`` tricks it wins takes ``p * t - q``
+    cards that are no task, at least ``r = (-q) mod p`` of them. They are cards still in
+    play, and the tricks left hold at most ``p * tricks - |left|`` of them (every task
+    card still held is played). A seat without trumps wins no trick holding a trump, so
+    its ``r`` cards come from the suits that are not trumps. Dead when the ``r`` add up
+    to more than the cards that are no task in play, or than the room for them in the
+    tricks left, or the trumpless seats' ``r`` to more than those outside the trump suit.
+    """
+    nontask = inplay & ~task_cards
+    n_all = popcount(nontask)
+    n_colour = n_all
+    if trump >= 0:
+        n_colour = popcount(nontask & ~suit_mask[trump])
+    sum_r = 0
+    sum_r_trumpless = 0
+    for s in range(p):
+        r = (p - quota[s] % p) % p
+        if r == 0:
+            continue
+        sum_r += r
+        if trump >= 0 and (hands[s] & suit_mask[trump]) == 0:
+            sum_r_trumpless += r
+    if sum_r > n_all or sum_r > p * tricks - popcount(left) or sum_r_trumpless > n_colour:
+        return True
+    return False
+
+
+TS_MAX = 4
+"""Most trumps in play for which :func:`trump_split_dead` is tried (its work grows as n**n)."""
+
+
+def trump_split_dead(hands: Any, p: int, left: int, trumps: int, quota: Any, tricks: int) -> bool:
+    """Free assignment, no task among the trumps in play (``trumps``): whether the cards
+    that are no task cannot be shared out so that every seat's tricks come out whole.
+
+    A seat taking q more tasks in t tricks takes p * t - q cards that are no task. If P
+    more tricks are played, each seat plays all its task cards and P minus that many
+    cards that are no task, trumps or plain; a trick holding trumps goes, with all of
+    them, to the seat that played the highest; plain cards may go anywhere (a
+    relaxation). Tries every P, every choice of trumps played and every partition of
+    them into tricks (at most one per seat in a trick), and asks whether the plain cards
+    played can make every seat's count whole. The check of
+    :func:`crewcheck.model.analysis.refutation` at the root (there with up to 8 trumps).
+    Sound because every way the game can go is among those tried. Seats and sizes are
+    packed 4 and 8 bits to an int (no arrays).
+    """
+    n = popcount(trumps)
+    if n > TS_MAX:
+        return False
+    seats = 0  # holder of the k-th lowest trump in play, 4 bits each
+    t = trumps
+    k = 0
+    while t != 0:
+        lb = t & -t
+        t ^= lb
+        for s in range(p):
+            if (hands[s] & lb) != 0:
+                seats |= s << (4 * k)
+        k += 1
+    amax = 0
+    for s in range(p):
+        a = popcount(hands[s] & left)
+        if a > amax:
+            amax = a
+    for played_tricks in range(amax, tricks + 1):
+        for sub in range(1 << n):
+            fits = True
+            plain = 0  # plain cards played
+            for s in range(p):
+                cnt = 0
+                for j in range(n):
+                    if (sub >> j) & 1 and ((seats >> (4 * j)) & 15) == s:
+                        cnt += 1
+                y = played_tricks - popcount(hands[s] & left) - cnt
+                if y < 0 or y > popcount(hands[s] & ~left & ~trumps):
+                    fits = False
+                    break
+                plain += y
+            if not fits:
+                continue
+            # the played trumps, highest first: their seats, 4 bits each
+            m = 0
+            pseats = 0
+            for j in range(n - 1, -1, -1):
+                if (sub >> j) & 1:
+                    pseats |= ((seats >> (4 * j)) & 15) << (4 * m)
+                    m += 1
+            codes = 1
+            for j in range(m):
+                codes *= m
+            for code in range(codes):
+                # code's base-m digits put the j-th highest played trump in group d_j;
+                # only restricted growth strings (d_0 = 0, d_j <= 1 + max before) count
+                x = code
+                ngroups = 0
+                gmask = 0  # seats in each group, 8 bits each
+                gwin = 0  # winner of each group (the seat of its first, highest, trump)
+                gsize = 0  # size of each group, 8 bits each
+                valid = True
+                for j in range(m):
+                    d = x % m
+                    x //= m
+                    sj = (pseats >> (4 * j)) & 15
+                    if d > ngroups:
+                        valid = False
+                        break
+                    if d == ngroups:
+                        ngroups += 1
+                        gwin |= sj << (4 * d)
+                    if (gmask >> (8 * d + sj)) & 1:
+                        valid = False
+                        break
+                    gmask |= 1 << (8 * d + sj)
+                    gsize += 1 << (8 * d)
+                if not valid:
+                    continue
+                need = 0  # the fewest plain cards that make every seat's count whole
+                for s in range(p):
+                    r = 0
+                    g = 0
+                    for d in range(ngroups):
+                        if ((gwin >> (4 * d)) & 15) == s:
+                            r += (gsize >> (8 * d)) & 255
+                            g += 1
+                    extra = (p - (quota[s] + r) % p) % p
+                    short = g - (quota[s] + r + extra) // p
+                    need += extra
+                    if short > 0:
+                        need += p * short
+                if need <= plain:
+                    return False
+    return True
+
+
+def lead_reach_dead(hands: Any, p: int, free: int, left: int, own_mask: Any, quota: Any, leader: int,
+                    trump: int, suit_mask: Any) -> bool:
+    """A seat that still owes a task can never win a trick (lead reachability, as
+    :func:`crewcheck.model.analysis.refutation` at the root).
+
+    Only the winner of a trick leads the next, so the seats that can win a trick are the
+    leader and, closing over them as leaders, the seats that could beat a card one of
+    them could lead: a higher card of the led suit, or a trump on a lead of another suit
+    (holding a trump is enough for this over-estimate). Cards only leave the hands, so
+    the closure over the cards held now holds every seat that wins a later trick. A seat
+    still owing a task (fixed: one of its task cards is in play; free: quota left) must
+    win one.
+    """
+    owing = 0
+    for w in range(p):
+        if free:
+            if quota[w] > 0:
+                owing |= 1 << w
+        elif (own_mask[w] & left) != 0:
+            owing |= 1 << w
+    reach = 1 << leader
+    if (owing & ~reach) != 0:
+        grown = True
+        while grown:
+            grown = False
+            for ld in range(p):
+                if not (reach >> ld) & 1:
+                    continue
+                for s in range(p):
+                    if (reach >> s) & 1:
+                        continue
+                    hs = hands[s]
+                    has_trump = trump >= 0 and (hs & suit_mask[trump]) != 0
+                    for su in range(len(suit_mask)):
+                        led = hands[ld] & suit_mask[su]
+                        if led == 0:
+                            continue
+                        mine = hs & suit_mask[su]
+                        if (mine >> (lowbit_index(led) + 1)) != 0 or (has_trump and su != trump):
+                            reach |= 1 << s
+                            grown = True
+                            break
+        if (owing & ~reach) != 0:
+            return True
+    return False
+
+
+def release_dead(hands: Any, p: int, left: int, task_cards: int, tseat: Any, card_task: Any,
+                 suit_of: Any, suit_mask: Any, trump: int, own_mask: Any, release: Any,
+                 tricks: int) -> bool:
+    """Fixed assignment: a task cannot be completed within the tricks left. On the way,
+    writes each task's release time and the tasks that must come before it.
+
+    For task ``i`` on card ``c`` of seat ``w``, ``release[i]`` is the earliest trick
+    (1 = the next) that can complete it and ``release[PRED + i]`` the set of tasks that
+    must complete in earlier tricks (``release`` has ``2 * PRED`` words; the entries of
+    tasks not in ``left`` are left as they were):
+
+    * ``w`` holds ``c`` (not a trump): ``w`` plays ``c`` in the trick that completes it,
+      so ``c`` must win it, and a card that is not a trump wins only the suit led. Every
+      other seat holding the suit with no card below ``c`` it may duck with (a card that
+      is no task, or a task card of ``w``) must be void in it by then: following higher
+      would take the trick, following lower would give ``w`` another seat's task. It
+      plays its cards of the suit first, one per trick: ``c`` is released after them,
+      and the task cards among them come first;
+    * another seat holds ``c``, a trump: only a higher trump takes a trump, so ``w``
+      needs one (none: dead at once);
+    * another seat ``h`` holds ``c`` (not a trump) and ``w`` holds no higher card of the
+      suit: ``w`` takes ``c`` by trumping a lead of the suit once void in it (after
+      playing its cards of the suit), or by winning a trick of another suit, which ``w``
+      holds or can trump, on which ``h``, void in it, discards ``c`` (after ``h`` plays
+      its cards of that suit). The earliest of these; none: never.
+
+    Dead when a release time is later than the last trick.
+    """
+    nsuits = len(suit_mask)
+    duck = ~task_cards
+    t = left
+    while t != 0:
+        lb = t & -t
+        t ^= lb
+        c = lowbit_index(lb)
+        ti = card_task[c]
+        w = tseat[ti]
+        hw = hands[w]
+        sc = suit_of[c]
+        sm = suit_mask[sc]
+        above = sm & ~((1 << (c + 1)) - 1)
+        e = 1
+        pm = 0
+        if (hw >> c) & 1:
+            # w wins with c itself: every other seat that cannot duck under c must first
+            # play all its cards of c's suit (one per trick)
+            if sc != trump:
+                for o in range(p):
+                    ho = hands[o] & sm
+                    if o != w and ho != 0 and (ho & (lb - 1) & (duck | own_mask[w])) == 0:
+                        n = popcount(ho)
+                        if n + 1 > e:
+                            e = n + 1
+                        u = ho & task_cards
+                        while u != 0:
+                            lb2 = u & -u
+                            u ^= lb2
+                            pm |= 1 << card_task[lowbit_index(lb2)]
+        else:
+            h = 0
+            for o in range(p):
+                if (hands[o] >> c) & 1:
+                    h = o
+            has_trump = trump >= 0 and (hw & suit_mask[trump]) != 0
+            if sc == trump:
+                # only a higher trump takes a trump
+                if (hw & above) == 0:
+                    return True
+            elif (hw & above) == 0:
+                # w trumps a lead of c's suit once void in it, or wins a trick on which
+                # h, void in the led suit, discards c
+                e = 1 << 30
+                if has_trump:
+                    e = popcount(hw & sm) + 1
+                for lsuit in range(nsuits):
+                    if lsuit == sc:
+                        continue
+                    if (hw & suit_mask[lsuit]) != 0 or has_trump:
+                        n = popcount(hands[h] & suit_mask[lsuit]) + 1
+                        if n < e:
+                            e = n
+        if e > tricks:
+            return True
+        release[ti] = e
+        release[PRED + ti] = pm
+    return False
+
+
+def precedence_dead(left: int, card_task: Any, release: Any, tricks: int) -> bool:
+    """Fixed assignment, after :func:`release_dead`: a task must come before itself, or
+    after the last trick.
+
+    A task before another completes in an earlier trick. Closes the precedence sets over
+    chains (``k`` before ``j`` before ``i``: ``k`` before ``i``) and raises every release
+    time past those of the tasks before it, writing both back; dead on a cycle or a
+    release time later than the last trick.
+    """
+    grown = True
+    while grown:
+        grown = False
+        t = left
+        while t != 0:
+            lb = t & -t
+            t ^= lb
+            ti = card_task[lowbit_index(lb)]
+            pm = release[PRED + ti]
+            if pm == 0:
+                continue
+            acc = pm
+            e = release[ti]
+            u = pm
+            while u != 0:
+                lb2 = u & -u
+                u ^= lb2
+                j = lowbit_index(lb2)
+                acc |= release[PRED + j]
+                if release[j] + 1 > e:
+                    e = release[j] + 1
+            if (acc >> ti) & 1 or e > tricks:
+                return True
+            if acc != pm or e != release[ti]:
+                release[PRED + ti] = acc
+                release[ti] = e
+                grown = True
+    return False
+
+
+def token_order_dead(left: int, task_cards: int, card_task: Any, tkind: Any, trank: Any,
+                     release: Any) -> bool:
+    """Fixed assignment with order tokens, after :func:`precedence_dead`: the order the
+    tokens ask for contradicts the order precedence forces.
+
+    A task ``j`` in the closed precedence set of task ``i`` completes in an earlier trick,
+    so under either reading of the tokens: ``i`` with absolute token ``r`` has at most
+    ``r - 1`` tasks before it, and it has the tasks done so far and its whole set;
+    ``j`` does not carry "last"; and ``j`` and ``i`` do not carry two absolute or two
+    relative tokens with ``j``'s rank above ``i``'s.
+    """
+    ndone = popcount(task_cards) - popcount(left)
+    t = left
+    while t != 0:
+        lb = t & -t
+        t ^= lb
+        ti = card_task[lowbit_index(lb)]
+        pm = release[PRED + ti]
+        if pm == 0:
+            continue
+        if tkind[ti] == 1 and ndone + popcount(pm) > trank[ti] - 1:
+            return True  # more tasks before it than its absolute rank allows
+        u = pm
+        while u != 0:
+            lb2 = u & -u
+            u ^= lb2
+            j = lowbit_index(lb2)
+            kj = tkind[j]
+            if kj == 3:
+                return True  # "last" before another task
+            if kj != 0 and kj == tkind[ti] and trank[j] > trank[ti]:
+                return True  # two absolute or two relative tokens out of order
+    return False
+
+
+def hall_dead(hands: Any, p: int, left: int, own_mask: Any, card_task: Any, release: Any,
+              tricks: int) -> bool:
+    """Fixed assignment, after :func:`precedence_dead`: Hall's condition on the release
+    times fails.
+
+    The tasks released at trick ``e`` or later complete among the last ``tricks - e + 1``
+    tricks, and, as in :func:`trick_count_dead`, they need per owner as many tricks as
+    one hand holds of them (a trick completes one seat's tasks and takes one card per
+    hand), different owners different tricks. Dead when, for some release time ``e``,
+    they need more.
+    """
+    seen = 0  # the distinct release times above 1 (each needs one check)
+    t = left
+    while t != 0:
+        lb = t & -t
+        t ^= lb
+        e = release[card_task[lowbit_index(lb)]]
+        if e > 1:
+            seen |= 1 << e
+    while seen != 0:
+        lb = seen & -seen
+        seen ^= lb
+        e = lowbit_index(lb)
+        need = 0
+        for w in range(p):
+            most = 0
+            for h in range(p):
+                n = 0
+                u = hands[h] & own_mask[w] & left
+                while u != 0:
+                    lb2 = u & -u
+                    u ^= lb2
+                    if release[card_task[lowbit_index(lb2)]] >= e:
+                        n += 1
+                if n > most:
+                    most = n
+            need += most
+        if need > tricks - e + 1:
+            return True
+    return False
+
+
+def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, card_task: Any,
+                  suit_of: Any, suit_mask: Any, trump: int, own_mask: Any, quota: Any,
+                  release: Any, leader: int, has_tokens: int, tkind: Any, trank: Any) -> bool:
+    """Whether a cut refutes the trick-boundary position (``leader`` to lead).
+
+    The cuts in order, cheapest first: :func:`hand_overflow_dead`,
+    :func:`trick_count_dead`; under free assignment :func:`nontask_count_dead` and
+    :func:`trump_split_dead` (when no task is a trump); :func:`lead_reach_dead`; under
+    fixed assignment :func:`release_dead`, then on its release times
+    :func:`precedence_dead`, :func:`token_order_dead` (with tokens) and
+    :func:`hall_dead`. ``release`` is their scratch array (``2 * PRED`` words).
+    """
+    inplay = 0
+    tricks = 1 << 30
+    for s in range(p):
+        inplay |= hands[s]
+        n = popcount(hands[s])
+        if n < tricks:
+            tricks = n
+    left = task_cards & inplay
+    if left == 0:
+        return False
+    if hand_overflow_dead(hands, p, left, tricks):
+        return True
+    if trick_count_dead(hands, p, free, own_mask, quota, tricks):
+        return True
+    if free:
+        if nontask_count_dead(hands, p, inplay, left, task_cards, quota, trump, suit_mask, tricks):
+            return True
+        if trump >= 0 and (left & suit_mask[trump]) == 0:
+            if trump_split_dead(hands, p, left, inplay & suit_mask[trump], quota, tricks):
+                return True
+    if lead_reach_dead(hands, p, free, left, own_mask, quota, leader, trump, suit_mask):
+        return True
+    if free:
+        return False
+    if release_dead(hands, p, left, task_cards, tseat, card_task, suit_of, suit_mask, trump,
+                    own_mask, release, tricks):
+        return True
+    if precedence_dead(left, card_task, release, tricks):
+        return True
+    if has_tokens and token_order_dead(left, task_cards, card_task, tkind, trank, release):
+        return True
+    return hall_dead(hands, p, left, own_mask, card_task, release, tricks)
+
+
+BOUNDARY_RULES = (
+    hand_overflow_dead, trick_count_dead, nontask_count_dead, lead_reach_dead, release_dead,
+    precedence_dead, token_order_dead, hall_dead,
+)
+"""The rules only :func:`boundary_dead` calls: compiled into it (``inline``), so that the
+compiled kernel runs them as the one function they were before they were split out."""
+CUT_FUNCTIONS = (trick_dead, *BOUNDARY_RULES, trump_split_dead, boundary_dead)
+"""The functions of this module, callees before callers (for :func:`crewcheck.kernels.compile_kernel`)."""

@@ -1,0 +1,476 @@
+"""The search kernel: the depth-first search loop, its move generation and the position key.
+
+Plain-Python functions that numba compiles unchanged (:mod:`crewcheck.kernels`):
+:func:`compiled` returns them compiled (numba imported on first use, machine code
+cached on disk), :func:`twin` as they are. The tests run both on the same inputs and
+compare every output. The rules of the game they apply are in
+:mod:`~crewcheck.solvers.search.rules`, the cuts in :mod:`~crewcheck.solvers.search.cuts`,
+the refutation table in :mod:`~crewcheck.solvers.search.table`; the arrays come from
+:mod:`~crewcheck.solvers.search.problem`.
+
+Conventions (all values are Python ints / int64):
+
+* a card is an index ``0..N-1`` (suit-major, ascending value; ``N <= 63`` so a set
+  of cards fits a signed 64-bit mask);
+* ``hands[s]`` is the mask of cards seat ``s`` still holds; the union of the hands at a
+  trick boundary (with the leader and, under free assignment, the seats' remaining task
+  quotas) determines the rest of the game, because every card's holder is fixed by
+  the deal and the tasks done are exactly the task cards no longer held;
+* ``seq`` holds the cards of the game from the search's root: the cards of the trick
+  in progress at the root first, then one card per search depth;
+* task ``i`` has seat ``tseat[i]`` (``-1`` under free assignment), token kind
+  ``tkind[i]`` (0 none, 1 absolute, 2 relative, 3 last) and rank ``trank[i]``;
+  ``card_task[c]`` is the task on card ``c`` or ``-1``.
+
+The search is an iterative depth-first search over single card plays with an explicit
+stack (see :func:`search` and the back-end's docstring, :mod:`crewcheck.solvers.search`).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from crewcheck import kernels
+from crewcheck.kernels import lowbit_index, popcount
+from crewcheck.solvers.search.cuts import BOUNDARY_RULES, CUT_FUNCTIONS, boundary_dead, trick_dead
+from crewcheck.solvers.search.rules import can_beat, order_ok, trick_best
+from crewcheck.solvers.search.table import KEY_WORDS, TABLE_FUNCTIONS, tt_refuted, tt_store
+
+__all__ = [
+    "MAXM", "STAT_NODES", "STAT_TT_HITS", "STAT_TT_STORES", "STAT_CUTS", "STAT_DEPTH", "STAT_SIZE",
+    "WIN", "LOSE", "OUT_OF_NODES", "gen_moves", "position_key", "search", "KERNEL_FUNCTIONS",
+    "twin", "compiled", "is_loaded",
+]
+
+MAXM = 64
+"""Room for moves per search depth (at most one per card)."""
+
+LOSE = 0
+WIN = 1
+OUT_OF_NODES = 2
+
+STAT_NODES = 0
+STAT_TT_HITS = 1
+STAT_TT_STORES = 2
+STAT_CUTS = 3
+"""Positions refuted by a cut (:mod:`crewcheck.solvers.search.cuts`)."""
+STAT_DEPTH = 4
+"""Length of the winning line (WIN only)."""
+STAT_SIZE = 8
+
+
+def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int,
+              free: int, quota: Any, tseat: Any, card_task: Any, suit_of: Any, suit_mask: Any,
+              trump: int, task_cards: int, moves: Any, scores: Any, seed: int, shaping: int) -> int:
+    """Write the moves to try at ``depth`` into ``moves[depth*MAXM ...]``, best first.
+
+    Legal plays of the seat on turn (any card of any hand for a free first lead), one
+    card per class of equivalent cards (same seat and suit, nothing still in play
+    between them, none a task card), ordered by a task-aware score. Under free
+    assignment the score prefers, while a trick is in progress, the current winner with
+    the most tasks still to take (never one without room for the trick's task cards);
+    ``shaping != 0`` is the alternative ordering of the restarts: under fixed assignment a
+    bonus for shaping plays, under free assignment the quota preference left out.
+    """
+    base = depth * MAXM
+    inplay = 0
+    for s in range(p):
+        inplay |= hands[s]
+    trick_mask = 0
+    for i in range(tlen):
+        trick_mask |= 1 << seq[ts + i]
+    live = inplay | trick_mask
+    if seat < 0:
+        legal = inplay
+    else:
+        legal = hands[seat]
+        if tlen > 0:
+            f = legal & suit_mask[suit_of[seq[ts]]]
+            if f != 0:
+                legal = f
+    # state of the trick so far
+    led = -1
+    best_card = -1
+    best_suit = -1
+    cw = -1
+    owner = -1  # fixed: seat that must win this trick (-1 none, -2 conflict)
+    if tlen > 0:
+        led = suit_of[seq[ts]]
+        best = 0
+        best_card = seq[ts]
+        best_suit = led
+        for i in range(1, tlen):
+            c = seq[ts + i]
+            s = suit_of[c]
+            if s == best_suit and c > best_card:
+                best = i
+                best_card = c
+            elif s == trump and best_suit != trump:
+                best = i
+                best_card = c
+                best_suit = s
+        cw = (leader + best) % p
+        if not free:
+            for i in range(tlen):
+                ti = card_task[seq[ts + i]]
+                if ti >= 0:
+                    if owner == -1:
+                        owner = tseat[ti]
+                    elif owner != tseat[ti]:
+                        owner = -2
+    n = 0
+    prev = -1
+    prev_holder = -1
+    m = legal
+    while m != 0:
+        low = m & -m
+        m ^= low
+        c = lowbit_index(low)
+        holder = seat
+        if seat < 0:
+            for s in range(p):
+                if (hands[s] >> c) & 1:
+                    holder = s
+        sc = suit_of[c]
+        if (prev >= 0 and suit_of[prev] == sc and prev_holder == holder and card_task[c] < 0
+                and card_task[prev] < 0):
+            between = ((1 << c) - 1) & ~((1 << (prev + 1)) - 1)
+            if (between & live) == 0:
+                prev = c
+                continue
+        prev = c
+        prev_holder = holder
+        # score the move
+        score = 0
+        ti = card_task[c]
+        higher_live = (inplay & suit_mask[sc]) >> (c + 1)
+        if tlen == 0:
+            if ti >= 0:
+                if free:
+                    if higher_live == 0:
+                        score = 20 if quota[holder] > 0 else -20
+                    else:
+                        score = 5
+                elif tseat[ti] == holder:
+                    score = 60 if higher_live == 0 else 10
+                else:
+                    w = tseat[ti]
+                    score = 30 if ((hands[w] & suit_mask[sc]) >> (c + 1)) != 0 else -10
+            elif higher_live == 0 and not free:
+                # a top card: draws out the suit; good when its seat owns tasks held by others in it
+                t = task_cards & inplay & suit_mask[sc] & ~hands[holder]
+                while t != 0:
+                    lb = t & -t
+                    t ^= lb
+                    if tseat[card_task[lowbit_index(lb)]] == holder:
+                        score = 40
+                        break
+        else:
+            beats = False
+            if sc == best_suit:
+                beats = c > best_card
+            elif sc == trump and best_suit != trump:
+                beats = True
+            newcw = holder if beats else cw
+            if free and shaping == 0:
+                # prefer the winner with the most tasks still to take, never one without
+                # room for the trick's task cards
+                gnew = 1 if ti >= 0 else 0
+                for i in range(tlen):
+                    if card_task[seq[ts + i]] >= 0:
+                        gnew += 1
+                if quota[newcw] < gnew:
+                    score = -30
+                else:
+                    score = 10 + 4 * quota[newcw]
+            need = owner
+            if ti >= 0 and not free:
+                if need == -1:
+                    need = tseat[ti]
+                elif need >= 0 and need != tseat[ti]:
+                    need = -2
+            if need >= 0:
+                if newcw == need:
+                    score = 50
+                    if ti >= 0:
+                        score += 20
+                else:
+                    score = -50
+            elif need == -2:
+                score = -100
+        if ti < 0 and not free and shaping != 0:
+            # shaping plays: shed a card that stops a seat's own low task card from ever
+            # winning its suit, or empty the suit of a task card its seat must trump
+            t = task_cards & inplay & suit_mask[sc]
+            while t != 0:
+                lb = t & -t
+                t ^= lb
+                tc = lowbit_index(lb)
+                w = tseat[card_task[tc]]
+                if (hands[w] >> tc) & 1:
+                    if w != holder and c > tc and (hands[holder] & suit_mask[sc] & (lb - 1)) == 0:
+                        score += shaping
+                        break
+                elif w == holder and c < tc and trump >= 0 and sc != trump:
+                    if ((hands[w] & suit_mask[sc]) >> (tc + 1)) == 0 and (hands[w] & suit_mask[trump]) != 0:
+                        score += shaping
+                        break
+        if seed != 0 and depth < 8:
+            # a restart: shuffle the order of the first two tricks' plays
+            score = score * 2 + ((((c + 1) * 0x9E3779B1 + (depth + 1) * 0x85EBCA77 + seed * 0xC2B2AE3D)
+                                  >> 9) & 63) - 32
+        moves[base + n] = c
+        scores[base + n] = score
+        # insertion: higher score first, then lower card first (stable)
+        j = n
+        while j > 0 and scores[base + j - 1] < score:
+            moves[base + j] = moves[base + j - 1]
+            scores[base + j] = scores[base + j - 1]
+            j -= 1
+        moves[base + j] = c
+        scores[base + j] = score
+        n += 1
+    return n
+
+
+def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: int, holder: Any,
+                 suit_mask: Any, card_task: Any, key: Any) -> None:
+    """Write the key of the trick-boundary position into ``key[0:KEY_WORDS]``.
+
+    ``canon = 0``: the exact position (cards held, leader, quotas). ``canon = 1``
+    (at most 4 seats, 8 suits of at most 15 cards): the position up to relabelling
+    cards within a suit by rank among the cards still in play. Per suit, the holder
+    and task flag of each card still held, in rank order, plus the set of task cards
+    still held: two positions with the same key are the same game with cards renamed
+    (suit, relative order, holder and task kept), so one is won iff the other is.
+    """
+    inplay = 0
+    for s in range(p):
+        inplay |= hands[s]
+    q = 0
+    if free:
+        for s in range(p):
+            q |= quota[s] << (6 * s)
+    if canon == 0:
+        key[0] = inplay
+        key[1] = (leader + 1) | (q << 4)
+        key[2] = 0
+        key[3] = 0
+        key[4] = 0
+        return
+    words0 = 0
+    words1 = 0
+    words2 = 0
+    counts = 0
+    tasks_left = 0
+    pos = 0
+    for su in range(len(suit_mask)):
+        m = inplay & suit_mask[su]
+        counts |= popcount(m) << (4 * su)
+        while m != 0:
+            lb = m & -m
+            m ^= lb
+            c = lowbit_index(lb)
+            ti = card_task[c]
+            code = holder[c] * 2
+            if ti >= 0:
+                code += 1
+                tasks_left |= 1 << ti
+            word = pos // 20
+            shift = 3 * (pos - 20 * word)
+            if word == 0:
+                words0 |= code << shift
+            elif word == 1:
+                words1 |= code << shift
+            else:
+                words2 |= code << shift
+            pos += 1
+    key[0] = words0
+    key[1] = words1
+    key[2] = words2
+    key[3] = counts | ((leader + 1) << 32) | (q << 36)
+    key[4] = tasks_left
+
+
+def search(hands: Any, seq: Any, quota: Any, node_limit: int, waste_cap: int, seed: int, shaping: int,
+           p: int, tlen0: int, leader: int, done: int, free: int, all_done: int, tseat: Any, tkind: Any,
+           trank: Any, ntasks: int, card_task: Any, suit_of: Any, suit_mask: Any, trump: int,
+           strict: int, has_tokens: int, task_cards: int, own_mask: Any, canon: int, holder: Any,
+           tt: Any, gen: int, tt_mask: int,
+           key: Any, moves: Any, scores: Any, nmoves: Any, midx: Any, sv_leader: Any, sv_seat: Any,
+           sv_done: Any, sv_qg: Any, sv_waste: Any, sv_flag: Any, release: Any, stats: Any) -> int:
+    """Depth-first search for a winning continuation; returns WIN, LOSE or OUT_OF_NODES.
+
+    The parameters come in four groups: what a round changes (``hands``, ``seq`` and
+    ``quota``, which the search modifies, so the caller passes copies; the limits and
+    the move ordering), the deal (:class:`~crewcheck.solvers.search.problem.DealArrays`,
+    in its order), the refutation table, and scratch arrays
+    (:class:`~crewcheck.solvers.search.problem.Workspace`, in its order).
+
+    On WIN the winning cards are ``seq[tlen0 : tlen0 + stats[STAT_DEPTH]]``. Refuted
+    trick boundary positions are stored in the table ``tt`` under generation ``gen``
+    (entries of other generations are ignored), so a search cut short by
+    ``node_limit`` can be restarted with a larger limit without losing them.
+
+    ``waste_cap`` limits the tricks that complete no task (a large value: no limit).
+    A position refuted with ``a`` such tricks still allowed is stored with
+    allowance ``a`` and counts as refuted only for searches allowing at most ``a``.
+    """
+    nodes = 0
+    waste = 0
+    tlen = tlen0
+    depth = 0
+    # the root position
+    if tlen == 0 and leader >= 0:
+        position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+        if tt_refuted(key, tt, gen, tt_mask, waste_cap):
+            stats[STAT_TT_HITS] += 1
+            return LOSE
+        if boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of, suit_mask, trump,
+                         own_mask, quota, release, leader, has_tokens, tkind, trank):
+            stats[STAT_CUTS] += 1
+            return LOSE
+    seat0 = -1 if leader < 0 else (leader + tlen) % p
+    nmoves[0] = gen_moves(0, seat0, hands, p, seq, 0, tlen, leader, free, quota, tseat, card_task, suit_of,
+                          suit_mask, trump, task_cards, moves, scores, seed, shaping)
+    midx[0] = 0
+    while True:
+        if midx[depth] >= nmoves[depth]:
+            # every move failed: refute this position (trick boundaries only) and back up
+            if tlen == 0 and leader >= 0:
+                position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+                tt_store(key, tt, gen, tt_mask, waste_cap - waste)
+                stats[STAT_TT_STORES] += 1
+            if depth == 0:
+                stats[STAT_NODES] += nodes
+                return LOSE
+            depth -= 1
+            # undo the move made at `depth`
+            if sv_flag[depth]:
+                done = sv_done[depth]
+                waste = sv_waste[depth]
+                quota[leader] += sv_qg[depth]
+                tlen = p
+            tlen -= 1
+            hands[sv_seat[depth]] |= 1 << seq[tlen0 + depth]
+            leader = sv_leader[depth]
+            continue
+        c = moves[depth * MAXM + midx[depth]]
+        midx[depth] += 1
+        # play c
+        if leader < 0:
+            seat = 0
+            for s in range(p):
+                if (hands[s] >> c) & 1:
+                    seat = s
+            sv_leader[depth] = -1
+            leader = seat
+        else:
+            seat = (leader + tlen) % p
+            sv_leader[depth] = leader
+        sv_seat[depth] = seat
+        hands[seat] ^= 1 << c
+        pos = tlen0 + depth
+        seq[pos] = c
+        tlen += 1
+        sv_flag[depth] = 0
+        nodes += 1
+        ts = pos + 1 - tlen
+        ok = True
+        if tlen == p:
+            # the trick is complete: who wins it, which tasks it completes
+            w = (leader + trick_best(seq, ts, p, suit_of, trump)) % p
+            group = 0
+            g = 0
+            for i in range(p):
+                ti = card_task[seq[ts + i]]
+                if ti >= 0:
+                    group |= 1 << ti
+                    g += 1
+                    if not free and tseat[ti] != w:
+                        ok = False
+            if free and g > quota[w]:
+                ok = False
+            if ok and has_tokens and g > 0:
+                ok = order_ok(done, group, ntasks, tkind, trank, strict)
+            if ok:
+                sv_flag[depth] = 1
+                sv_done[depth] = done
+                sv_qg[depth] = g if free else 0
+                sv_waste[depth] = waste
+                if g == 0:
+                    waste += 1
+                done |= group
+                if free:
+                    quota[w] -= g
+                leader = w
+                tlen = 0
+                if done == all_done:
+                    stats[STAT_NODES] += nodes
+                    stats[STAT_DEPTH] = depth + 1
+                    return WIN
+                for s in range(p):
+                    if hands[s] == 0:
+                        ok = False
+                if waste > waste_cap:
+                    ok = False
+                if ok:
+                    position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+                    if tt_refuted(key, tt, gen, tt_mask, waste_cap - waste):
+                        stats[STAT_TT_HITS] += 1
+                        ok = False
+                    elif boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of,
+                                       suit_mask, trump, own_mask, quota, release, leader,
+                                       has_tokens, tkind, trank):
+                        stats[STAT_CUTS] += 1
+                        ok = False
+                if not ok:
+                    # undo the trick completion, then the card (below)
+                    done = sv_done[depth]
+                    waste = sv_waste[depth]
+                    if free:
+                        quota[leader] += g
+                    tlen = p
+        elif trick_dead(hands, p, seq, ts, tlen, leader, free, quota, tseat, card_task, suit_of,
+                        suit_mask, trump):
+            stats[STAT_CUTS] += 1
+            ok = False
+        if not ok:
+            tlen -= 1
+            hands[seat] |= 1 << c
+            leader = sv_leader[depth]
+            continue
+        if nodes >= node_limit:
+            stats[STAT_NODES] += nodes
+            return OUT_OF_NODES
+        depth += 1
+        nseat = (leader + tlen) % p
+        nmoves[depth] = gen_moves(depth, nseat, hands, p, seq, tlen0 + depth - tlen, tlen, leader, free, quota,
+                                  tseat, card_task, suit_of, suit_mask, trump, task_cards, moves, scores, seed, shaping)
+        midx[depth] = 0
+
+
+KERNEL_FUNCTIONS = (
+    kernels.popcount, kernels.lowbit_index, order_ok, can_beat, trick_best, gen_moves,
+    *CUT_FUNCTIONS, position_key, *TABLE_FUNCTIONS, search,
+)
+"""Every function of the search kernel, callees before callers."""
+
+_JIT_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+def is_loaded() -> bool:
+    """Whether :func:`compiled` has already run in this process."""
+    return kernels.is_compiled(KERNEL_FUNCTIONS, inline=BOUNDARY_RULES, **_JIT_OPTIONS)
+
+
+def twin() -> SimpleNamespace:
+    """The kernel functions as plain Python (the reference the compiled kernel is tested against)."""
+    return kernels.twin(KERNEL_FUNCTIONS)
+
+
+def compiled() -> SimpleNamespace:
+    """The kernel functions compiled by numba (compiled once per machine, then loaded
+    from the on-disk cache). Raises :class:`ImportError` without numba."""
+    return kernels.compile_kernel(KERNEL_FUNCTIONS, inline=BOUNDARY_RULES, **_JIT_OPTIONS)

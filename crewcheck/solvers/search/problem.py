@@ -1,0 +1,203 @@
+"""The search's problem: a deal and its current position as the kernel's ints and arrays,
+built once per run from the :class:`~crewcheck.model.instance.Instance` and its
+:class:`~crewcheck.model.state.State`.
+
+:class:`DealArrays` is what the kernel reads and never changes, :class:`Workspace` the
+scratch arrays it writes, and :class:`Problem` holds both with the start position, of
+which each round of the search gets fresh copies (the kernel plays on them). The field
+order of the two tuples is the order of :func:`crewcheck.solvers.search.kernel.search`'s
+parameters, so the driver passes them as ``*problem.deal`` and ``*workspace``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from crewcheck.model.instance import Instance
+from crewcheck.model.state import State
+from crewcheck.model.tasks import TokenKind, token_kind
+from crewcheck.solvers.search.cuts import PRED
+from crewcheck.solvers.search.kernel import MAXM, STAT_SIZE
+from crewcheck.solvers.search.table import KEY_WORDS
+
+__all__ = ["DealArrays", "Workspace", "Problem"]
+
+_KIND_CODE = {TokenKind.ABSOLUTE: 1, TokenKind.RELATIVE: 2, TokenKind.LAST: 3}
+
+
+class DealArrays(NamedTuple):
+    """The deal and the search's root as the kernel reads them (never modified)."""
+
+    players: int
+    tlen0: int
+    """Cards of the trick in progress at the root."""
+    leader: int
+    """Seat that led (or leads) the trick in progress; ``-1``: a free first lead."""
+    done: int
+    """Mask of the tasks done (bit ``i``: task ``i``)."""
+    free: int
+    """1 under free assignment, else 0."""
+    all_done: int
+    tseat: Any
+    """Seat of each task (``-1`` under free assignment)."""
+    tkind: Any
+    """Token kind of each task: 0 none, 1 absolute, 2 relative, 3 last."""
+    trank: Any
+    ntasks: int
+    card_task: Any
+    """Task on each card, or ``-1``."""
+    suit_of: Any
+    suit_mask: Any
+    trump: int
+    """Trump suit, ``-1``: none."""
+    strict: int
+    """1 for the strict reading of the order tokens, 0 for the lenient one."""
+    has_tokens: int
+    task_cards: int
+    own_mask: Any
+    """Task cards of each seat (fixed assignment)."""
+    canon: int
+    """1: key the refutation table by relative ranks (:func:`kernel.position_key`)."""
+    holder: Any
+    """Seat dealt each card."""
+
+
+class Workspace(NamedTuple):
+    """The kernel's scratch arrays: the table key, the moves and saved state per search
+    depth, the release times of the cuts and the statistics."""
+
+    key: Any
+    moves: Any
+    scores: Any
+    nmoves: Any
+    midx: Any
+    sv_leader: Any
+    sv_seat: Any
+    sv_done: Any
+    sv_qg: Any
+    sv_waste: Any
+    sv_flag: Any
+    release: Any
+    stats: Any
+    """Counters, indexed by :data:`kernel.STAT_NODES` and the other ``STAT_*``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One run of the search: the deal's arrays and the start position.
+
+    ``compiled``: arrays are int64 numpy arrays (for the compiled kernel), else lists.
+    """
+
+    deal: DealArrays
+    hands: tuple[int, ...]
+    quota: tuple[int, ...]
+    """Tasks each seat still takes (free assignment; zeros otherwise)."""
+    trick: tuple[int, ...]
+    depth_max: int
+    """Search depths: one per card still held, and one more."""
+    compiled: bool
+
+    @classmethod
+    def build(cls, instance: Instance, state: State, *, compiled: bool, canonical: bool) -> Problem:
+        """The problem of deciding ``state`` (a position of ``instance``); ``canonical``
+        asks for relative-rank table keys where the key layout allows them."""
+        deck = instance.deck
+        p = instance.players
+        tasks = instance.tasks
+        ntasks = len(tasks)
+        free = 1 if instance.rules.assignment == "free" else 0
+        quota = [0] * p
+        if free:
+            counts = instance.task_counts or (0,) * p
+            owners = state.owners or ()
+            quota = [counts[s] - sum(1 for o in owners if o == s) for s in range(p)]
+        tseat = [(-1 if t.seat is None else t.seat) for t in tasks]
+        tkind = [0] * ntasks
+        trank = [0] * ntasks
+        for i, t in enumerate(tasks):
+            if t.token is not None:
+                kind, rank = token_kind(t.token)
+                tkind[i] = _KIND_CODE[kind]
+                trank[i] = rank
+        card_task = [-1] * deck.size
+        task_cards = 0
+        for i, t in enumerate(tasks):
+            card_task[t.card] = i
+            task_cards |= 1 << t.card
+        own = [0] * p
+        for t in tasks:
+            if t.seat is not None:
+                own[t.seat] |= 1 << t.card
+        suit_mask = list(deck.suit_masks)
+        in_hands = sum(h.bit_count() for h in state.hands)
+        sizes = [m.bit_count() for m in suit_mask]
+        canon = 1 if (canonical and p <= 4 and len(sizes) <= 8 and max(sizes) <= 15
+                      and in_hands <= 60) else 0
+        arr = _arrays(compiled)
+        deal = DealArrays(
+            players=p,
+            tlen0=len(state.trick),
+            leader=-1 if state.leader is None else state.leader,
+            done=state.done,
+            free=free,
+            all_done=(1 << ntasks) - 1,
+            tseat=arr(tseat),
+            tkind=arr(tkind),
+            trank=arr(trank),
+            ntasks=ntasks,
+            card_task=arr(card_task),
+            suit_of=arr(list(deck.suit_of_table)),
+            suit_mask=arr(suit_mask),
+            trump=-1 if instance.trump_suit is None else instance.trump_suit,
+            strict=1 if instance.rules.order_rule == "strict" else 0,
+            has_tokens=1 if any(t.token is not None for t in tasks) else 0,
+            task_cards=task_cards,
+            own_mask=arr(own),
+            canon=canon,
+            holder=arr(list(instance.holder)),
+        )
+        return cls(deal, tuple(state.hands), tuple(quota), tuple(state.trick), in_hands + 1, compiled)
+
+    def round_arrays(self) -> tuple[Any, Any, Any]:
+        """Fresh ``hands``, ``seq`` and ``quota`` for one call of the kernel, which plays on them."""
+        arr = _arrays(self.compiled)
+        return arr(list(self.hands)), arr(list(self.trick) + [0] * self.depth_max), arr(list(self.quota))
+
+    def workspace(self) -> Workspace:
+        """Zeroed scratch arrays for the kernel, sized for this problem."""
+        zeros = _zeros(self.compiled)
+        d = self.depth_max
+        return Workspace(
+            key=zeros(KEY_WORDS),
+            moves=zeros(d * MAXM),
+            scores=zeros(d * MAXM),
+            nmoves=zeros(d),
+            midx=zeros(d),
+            sv_leader=zeros(d),
+            sv_seat=zeros(d),
+            sv_done=zeros(d),
+            sv_qg=zeros(d),
+            sv_waste=zeros(d),
+            sv_flag=zeros(d),
+            release=zeros(2 * PRED),
+            stats=zeros(STAT_SIZE),
+        )
+
+
+def _arrays(compiled: bool) -> Any:
+    """``list -> int64 array`` for the compiled kernel, ``list -> list`` for the twin."""
+    if compiled:
+        import numpy as np
+
+        return lambda values: np.array(values, dtype=np.int64)
+    return list
+
+
+def _zeros(compiled: bool) -> Any:
+    if compiled:
+        import numpy as np
+
+        return lambda n: np.zeros(n, dtype=np.int64)
+    return lambda n: [0] * n

@@ -1,0 +1,124 @@
+"""The refutation table of the search: its layout, probe and store (kernel functions),
+and its allocation (one per thread).
+
+A position refuted at a trick boundary is stored under its key
+(:func:`crewcheck.solvers.search.kernel.position_key`, :data:`KEY_WORDS` words) with
+the idle tricks that were still allowed. The table is two-way set-associative, slots of
+:data:`TT_STRIDE` words, and every entry carries a generation: entries of another
+generation are ignored, so a new deal starts on an empty table without clearing it,
+and the rounds of one deal keep their entries by keeping the generation.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+__all__ = ["KEY_WORDS", "TT_STRIDE", "TT_ALLOW", "TT_GEN", "TABLE_BITS", "PURE_TABLE_BITS", "tt_slot",
+           "tt_refuted", "tt_store", "TABLE_FUNCTIONS", "Table", "table"]
+
+KEY_WORDS = 5
+"""Words of a position key in the refutation table."""
+TT_STRIDE = 8
+"""Words per slot of the refutation table: the key (:data:`KEY_WORDS`), the idle tricks
+allowed, the generation, one spare; a slot is one 64-byte cache line and a pair of slots
+never straddles a page, so a probe touches one line and a store at most one new page."""
+TT_ALLOW = KEY_WORDS
+TT_GEN = KEY_WORDS + 1
+TABLE_BITS = 20
+"""The refutation table has ``2**TABLE_BITS`` slots (compiled kernel)."""
+PURE_TABLE_BITS = 15
+"""Slots of the plain-Python kernel's table (a list: kept small so it is quick to make)."""
+
+
+def tt_slot(key: Any, tt_mask: int) -> int:
+    """Slot of a position key in the refutation table (xor-shift hash)."""
+    h = 0
+    for i in range(KEY_WORDS):
+        x = key[i]
+        h = (h * 31 + (x ^ (x >> 21) ^ (x >> 42))) & 0xFFFFFFFFFFFF
+    return (h ^ (h >> 20)) & tt_mask
+
+
+def tt_refuted(key: Any, tt: Any, gen: int, tt_mask: int, allow: int) -> bool:
+    """Whether the table says the position was refuted with at least ``allow`` idle tricks
+    allowed. The table is two-way set-associative: a key may sit in either slot of its pair."""
+    slot = tt_slot(key, tt_mask) & ~1
+    for e in range(2):
+        base = (slot + e) * TT_STRIDE
+        if tt[base + TT_GEN] != gen or tt[base + TT_ALLOW] < allow:
+            continue
+        same = True
+        for i in range(KEY_WORDS):
+            if tt[base + i] != key[i]:
+                same = False
+                break
+        if same:
+            return True
+    return False
+
+
+def tt_store(key: Any, tt: Any, gen: int, tt_mask: int, allow: int) -> None:
+    """Record the position as refuted: it takes the first slot of its pair, and the entry
+    it displaces moves to the second (the older second entry is lost)."""
+    base = (tt_slot(key, tt_mask) & ~1) * TT_STRIDE
+    if tt[base + TT_GEN] == gen:
+        for i in range(TT_STRIDE):
+            tt[base + TT_STRIDE + i] = tt[base + i]
+    for i in range(KEY_WORDS):
+        tt[base + i] = key[i]
+    tt[base + TT_ALLOW] = allow
+    tt[base + TT_GEN] = gen
+
+
+TABLE_FUNCTIONS = (tt_slot, tt_refuted, tt_store)
+"""The kernel functions of this module, callees before callers."""
+
+
+class Table:
+    """The refutation table (:data:`TT_STRIDE` words per slot), allocated once per
+    thread and kernel kind.
+
+    The compiled kernel's table is an anonymous memory map advised to use huge pages
+    where the system allows it (Linux ``madvise``): the table is touched at random, and
+    on the virtual machines measured here each first touch of a 4 KiB page cost ~85 us,
+    which made the first deals of a process pay up to 0.2 s for a table of 4 KiB pages."""
+
+    def __init__(self, bits: int, numpy: bool) -> None:
+        size = 1 << bits
+        self.mask = size - 1
+        self.gen = 0
+        self.words: Any
+        self._map: Any = None
+        if numpy:
+            import mmap
+
+            import numpy as np
+
+            nbytes = size * TT_STRIDE * 8
+            self._map = mmap.mmap(-1, nbytes)
+            if hasattr(mmap, "MADV_HUGEPAGE"):
+                try:
+                    self._map.madvise(mmap.MADV_HUGEPAGE)
+                except OSError:
+                    pass
+            self.words = np.frombuffer(self._map, dtype=np.int64)
+        else:
+            self.words = [0] * (size * TT_STRIDE)
+
+
+_THREAD = threading.local()
+"""Per-thread refutation tables: the compiled kernel runs without the GIL, so two threads
+searching at once must never share a table (a torn entry could refute a winnable
+position)."""
+
+
+def table(compiled: bool, bits: int) -> Table:
+    """This thread's table for the kernel kind (made on first use)."""
+    tables: dict[tuple[bool, int], Table] | None = getattr(_THREAD, "tables", None)
+    if tables is None:
+        tables = _THREAD.tables = {}
+    found = tables.get((compiled, bits))
+    if found is None:
+        found = tables[(compiled, bits)] = Table(bits, compiled)
+    return found
