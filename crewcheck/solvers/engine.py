@@ -44,8 +44,8 @@ import time
 from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
-from crewcheck.solvers import kernel as _kernel
 from crewcheck.solvers import registry, sat_process
+from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 from crewcheck.solvers.encoding import size_limit
 
@@ -116,7 +116,8 @@ class EngineSolver:
                 # A fresh process: the plain kernel first (an easy deal never waits for
                 # numba), then the compiled kernel is loaded while the SAT process is
                 # already at work; the loading is not charged to the budget.
-                from crewcheck.solvers.search import WARM_START_NODES, SearchSolver, load_compiled
+                from crewcheck.solvers.search import SearchSolver, load_compiled
+                from crewcheck.solvers.search.driver import WARM_START_NODES
 
                 warm = SearchSolver(pure=True).decide(instance, budget=Budget(
                     seconds=deadline.remaining(), nodes=WARM_START_NODES, cancel=budget.cancel))

@@ -218,7 +218,8 @@ def test_no_orphan_after_kill_or_ctrl_c(tmp_path: Path, sig: signal.Signals) -> 
 def test_loading_the_kernel_is_not_charged_to_the_budget(forked: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """In a fresh process the compiled kernel's loading time is given back to the search,
     and the SAT process is already at work while it loads."""
-    from crewcheck.solvers import kernel, search
+    from crewcheck.solvers import search
+    from crewcheck.solvers.search import kernel
 
     budgets: list[Budget] = []
 
