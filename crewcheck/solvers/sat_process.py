@@ -122,7 +122,7 @@ def _preload() -> None:
     """Import what the child needs into this process, once, after starting a child: later
     children are forked with it loaded (PySAT's import alone is ~30 ms a child)."""
     if "pysat.solvers" not in sys.modules:
-        import pysat.solvers  # noqa: F401
+        import pysat.solvers  # type: ignore[import-untyped]  # noqa: F401
 
         import crewcheck.solvers.encoding_cnf  # noqa: F401
 
