@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from crewcheck.model.cards import CardIndex, iter_bits
 from crewcheck.model.instance import Seat
-from crewcheck.solvers.encoding import Formula, Lit, Position, Variables
+from crewcheck.solvers import encoding
+from crewcheck.solvers.encoding import Formula, Position, Variables
 
 
 def _holder(pos: Position, c: CardIndex) -> Seat:
@@ -58,54 +59,6 @@ def add_task_beaten_constraints(model: Formula, v: Variables, pos: Position) -> 
             model.add_bool_or([v.play[(t, w, x)] for x in beat], enforce=cond)
 
 
-def add_precedence_constraints(model: Formula, v: Variables, pos: Position) -> None:
-    inst = pos.instance
-    deck, trump = inst.deck, inst.trump_suit
-    task_seat: dict[CardIndex, tuple[int, Seat | None]] = {inst.tasks[k].card: (k, inst.tasks[k].seat)
-                                                            for k in pos.tasks}
-    # Precedence (the search's rule in kernel.boundary_dead): a seat's own task card c
-    # that is no trump must win its trick itself, so its suit is led and no card of
-    # that suit above c is in the trick. Another seat holding cards of that suit must
-    # follow with a lower one; if every lower card it holds is a task of some other
-    # seat than c's (a card it cannot give away to c's seat), it cannot, so it has
-    # played all its cards of that suit before c's trick (the tasks among them are
-    # then completed earlier). Enforced by c's task and by the tasks that block the
-    # ducking cards.
-    for k in pos.tasks:
-        task = inst.tasks[k]
-        w, c = task.seat, task.card
-        if w is None or not pos.hands[w] >> c & 1:
-            continue
-        u = deck.suit_of(c)
-        if u == trump:
-            continue
-        for o in range(inst.players):
-            if o == w:
-                continue
-            mine = list(iter_bits(pos.hands[o] & deck.suit_mask(u)))
-            if not mine:
-                continue
-            guard: list[Lit] = [v.task[k]]
-            can_duck = False
-            for x in mine:
-                if x > c:
-                    continue
-                got = task_seat.get(x)
-                if got is None or got[1] is None or got[1] == w:
-                    can_duck = True
-                    break
-                guard.append(v.task[got[0]])
-            if can_duck:
-                continue
-            for t in pos.tricks:
-                cond = guard + [v.play[(t, w, c)]]
-                if t - pos.first < len(mine):
-                    # (one card a trick: too early to have played them all)
-                    model.add_bool_or([], enforce=cond)
-                else:
-                    model.add_bool_and([v.done[(t - 1, x)] for x in mine], enforce=cond)
-
-
 def add_done_count_constraints(model: Formula, v: Variables, pos: Position) -> None:
     # Implied counting: a seat plays one card a trick, so by the end of trick t it has
     # played at most t - first + 1 of its cards (CDCL cannot count this itself).
@@ -143,8 +96,9 @@ def add_trick_bound_constraints(model: Formula, v: Variables, pos: Position) -> 
 CANDIDATES: dict[str, tuple[Callable[[Formula, Variables, Position], None], ...]] = {
     "own_win": (add_own_win_constraints,),
     "task_beaten": (add_task_beaten_constraints,),
-    "precedence": (add_precedence_constraints,),
+    "precedence": (encoding.add_precedence_constraints,),  # kept: now in the encoding
     "trick_bounds": (add_trick_bound_constraints,),
     "done_count": (add_done_count_constraints,),
+    "done_count_early": (encoding.add_count_constraints,),  # kept: now in the encoding
 }
 """Variant name -> the blocks added to the baseline."""

@@ -17,6 +17,7 @@ Usage::
     # compare variants on it (the baseline is always measured in the same run)
     python -m benchmarks.run_encoding compare --ids benchmarks/hard_sat_ids.txt \\
         --variants base,own_win --solvers glucose42,cadical195 --jsonl /tmp/enc.jsonl
+    # "precedence@1": that variant with its clauses shuffled (seed 1), to see the noise
     # or on the first deals of a cell
     python -m benchmarks.run_encoding compare --cells 4p-fixed-k10 --deals 100 --variants base,own_win
 """
@@ -24,8 +25,10 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import multiprocessing
+import random
 import statistics
 import sys
 import time
@@ -60,7 +63,7 @@ def variant_blocks(name: str) -> tuple[Callable[..., None], ...] | None:
     """The blocks of a variant: ``base``, ``current`` (:data:`encoding.ENCODERS`), or
     candidate names of :data:`benchmarks.encoding_candidates.CANDIDATES` joined by ``+``
     (added to ``base``; ``current+x`` adds them to the current encoding)."""
-    parts = name.split("+")
+    parts = name.split("@")[0].split("+")
     blocks: tuple[Callable[..., None], ...]
     if parts[0] == "current":
         blocks, parts = ORIGINAL_ENCODERS, parts[1:]
@@ -101,6 +104,10 @@ def _measure(instance: Instance, variant: str, solver: str) -> dict[str, Any]:
     enc = encoding.encode(instance)
     cnf = to_cnf(enc.formula, assume=enc.assumptions)
     t1 = time.perf_counter()
+    if "@" in variant:
+        # "variant@N": the same clauses in an order shuffled with seed N (a CDCL solver's
+        # run depends on the order; this measures how much)
+        random.Random(int(variant.split("@")[1])).shuffle(cnf.clauses)
     with Solver(name=solver, bootstrap_with=cnf.clauses) as sat:
         won = sat.solve()
         t2 = time.perf_counter()
@@ -110,6 +117,11 @@ def _measure(instance: Instance, variant: str, solver: str) -> dict[str, Any]:
 
 
 def _child(conn: Any, instance: Instance, variant: str, solver: str) -> None:
+    # As the engine's SAT child: the parent's objects go to the permanent generation, so
+    # a collection in the child does not walk the parent's heap (about 12 ms with 200
+    # deals loaded, triggered or not by a few more allocations: a threshold effect that
+    # first showed up as a doubled build time)
+    gc.freeze()
     try:
         conn.send(_measure(instance, variant, solver))
     except BaseException as e:  # reported, not raised
