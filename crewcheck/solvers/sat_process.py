@@ -28,6 +28,7 @@ Exact
 from __future__ import annotations
 
 import functools
+import gc
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -82,6 +83,11 @@ def _child(instance: Instance, solver: str, conn: multiprocessing.connection.Con
     """The child's whole life: encode, solve, send one message, exit."""
     _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The objects inherited from the parent go to the permanent generation: a garbage
+    # collection in the child (the encoder allocates a lot) then does not walk the
+    # parent's whole heap. With a fork of a process holding 200 deals, one such
+    # collection doubled the median build time of a 4-player deal (12 ms -> 25 ms).
+    gc.freeze()
     try:
         conn.send(_solve(instance, solver))
     except BaseException as e:  # reported to the parent, which decides what to do
