@@ -88,6 +88,7 @@ def test_inlined_functions_compile_into_their_callers() -> None:
 
 
 def test_names_must_be_unique() -> None:
+    """Two kernel functions of one name would bind to one compiled callee: refused."""
     pytest.importorskip("numba")
     twice: Any = _double
     with pytest.raises(ValueError, match="repeat"):

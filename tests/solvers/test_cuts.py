@@ -22,6 +22,7 @@ from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.search import kernel
 from crewcheck.solvers.search.problem import Problem
+from tests.solvers.test_kernel import twin_and_compiled
 from tests.strategies import instances, note_deal, playouts, trump_pad_instances
 
 RULES = (
@@ -29,16 +30,6 @@ RULES = (
     "lead_reach_dead", "release_dead", "precedence_dead", "token_order_dead", "hall_dead",
 )
 """Every rule of :mod:`crewcheck.solvers.search.cuts` (``boundary_dead`` calls the last nine)."""
-
-
-def _kernels() -> list[tuple[Any, bool]]:
-    """The plain twin (on lists) and, with numba, the compiled kernel (on int64 arrays)."""
-    out: list[tuple[Any, bool]] = [(kernel.twin(), False)]
-    try:
-        out.append((kernel.compiled(), True))
-    except ImportError:
-        pass
-    return out
 
 
 def fires(rule: str, inst: Instance, k: Any, compiled: bool) -> bool | None:
@@ -108,7 +99,7 @@ def _oracle(inst: Instance) -> Verdict:
 def _check_sound(rule: str, inst: Instance) -> None:
     """Twin and compiled agree; where the rule fires, the oracle says unwinnable."""
     note_deal(to_notation(inst))
-    said = {compiled: fires(rule, inst, k, compiled) for k, compiled in _kernels()}
+    said = {compiled: fires(rule, inst, k, compiled) for k, compiled in twin_and_compiled()}
     assert len(set(said.values())) == 1, f"twin and compiled disagree: {said}"
     if said[False]:
         assert _oracle(inst) is Verdict.UNWINNABLE, f"{rule} refutes a winnable position"
@@ -120,7 +111,7 @@ def _dead_and_alive(rule: str, dead: str, alive: str) -> None:
     for text, want, verdict in ((dead, True, Verdict.UNWINNABLE), (alive, False, Verdict.WINNABLE)):
         inst = parse_deal(text)
         assert _oracle(inst) is verdict, text
-        for k, compiled in _kernels():
+        for k, compiled in twin_and_compiled():
             assert fires(rule, inst, k, compiled) is want, (text, "compiled" if compiled else "twin")
 
 

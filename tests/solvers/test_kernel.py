@@ -18,7 +18,7 @@ from tests.strategies import instances, own_task_instances, trump_pad_instances
 _CODE = {"absolute": 1, "relative": 2, "last": 3}
 
 
-def _twins() -> list[tuple[Any, bool]]:
+def twin_and_compiled() -> list[tuple[Any, bool]]:
     """The plain twin and, with numba, the compiled kernel, each with whether it is compiled
     (the compiled one takes int64 arrays, the twin lists)."""
     out: list[tuple[Any, bool]] = [(kernel.twin(), False)]
@@ -30,9 +30,9 @@ def _twins() -> list[tuple[Any, bool]]:
 
 
 def test_twins_are_the_plain_and_the_compiled_kernel() -> None:
-    """``_twins`` really gives the plain-Python functions first (so the tests below run
+    """``twin_and_compiled`` really gives the plain-Python functions first (so the tests below run
     the twin on lists), then compiled ones."""
-    twins = _twins()
+    twins = twin_and_compiled()
     assert twins[0][1] is False and twins[0][0].search is kernel.search
     if len(twins) > 1:
         assert twins[1][1] is True and twins[1][0].search is not kernel.search
@@ -59,7 +59,7 @@ def test_order_ok_matches_rules(case: tuple[list[Task], int, int, str]) -> None:
     kinds = [0 if t.token is None else _CODE[token_kind(t.token)[0].value] for t in tasks]
     ranks = [0 if t.token is None else token_kind(t.token)[1] for t in tasks]
     want = order_violation(tasks, done, group, rule) is None  # type: ignore[arg-type]
-    for k, compiled in _twins():
+    for k, compiled in twin_and_compiled():
         ks, rs = kinds, ranks
         if compiled:
             import numpy as np
@@ -128,7 +128,7 @@ def test_trump_split_matches_the_root_rule(inst: Instance) -> None:
     quota = [counts[s] - sum(1 for o in owners if o == s) for s in range(inst.players)]
     want = _trump_split(state, quota) is not None
     tricks = min(h.bit_count() for h in state.hands)
-    for k, compiled in _twins():
+    for k, compiled in twin_and_compiled():
         hands = np.array(state.hands, dtype=np.int64) if compiled else list(state.hands)
         q = np.array(quota, dtype=np.int64) if compiled else quota
         assert k.trump_split_dead(hands, inst.players, left, inplay & trumps_mask, q, tricks) == want

@@ -576,7 +576,7 @@ BOUNDARY_RULES = (
     hand_overflow_dead, trick_count_dead, nontask_count_dead, lead_reach_dead, release_dead,
     precedence_dead, token_order_dead, hall_dead,
 )
-"""The rules only :func:`boundary_dead` calls: compiled into it (``inline``), so that the
-compiled kernel runs them as the one function they were before they were split out."""
+"""The rules only :func:`boundary_dead` calls (the compiled kernel compiles them into it:
+:data:`crewcheck.solvers.search.kernel.INLINED`)."""
 CUT_FUNCTIONS = (trick_dead, *BOUNDARY_RULES, trump_split_dead, boundary_dead)
 """The functions of this module, callees before callers (for :func:`crewcheck.kernels.compile_kernel`)."""
