@@ -21,8 +21,9 @@ deal:
 Per cell it prints: deals, verdict agreements and disagreements, unknowns on each side,
 median / p90 / p99 / max seconds of both, the ratios peer / ours, and which targets of
 the issue are met (0 unknown, 0 disagreement, median >= 10x, p99 and max >= 3x, 3 players
-max <= 1 s, free assignment max <= 0.5 s). A peer timeout counts at its limit, so its
-quantiles and the ratios are then lower bounds (shown with ``>=``). **Any disagreement
+max <= 1 s, free assignment max <= 0.5 s). A peer time-out or failure (out of memory)
+counts at the time it ran, so its quantiles and the ratios are then lower bounds (shown
+with ``>=``). **Any disagreement
 between two decided verdicts makes the script exit 1** after the table, naming the
 deals.
 
@@ -156,7 +157,9 @@ def summarise(cell: Cell, ours: list[dict[str, Any]], theirs: list[dict[str, Any
             disagree.append(r["id"])
     our_s = [r["seconds"] for r in ours]
     run = [t for t in theirs if t["verdict"] != "unsupported"]
-    their_s = [peer_timeout if t["verdict"] == "unknown" or t["seconds"] is None else t["seconds"] for t in run]
+    # an unknown counts at the time the peer ran before it timed out or failed (out of
+    # memory at 36 free tasks), so the peer's columns and the ratios are lower bounds there
+    their_s = [t["seconds"] if t["seconds"] is not None else peer_timeout for t in run]
     their_unknown = sum(t["verdict"] == "unknown" for t in run)
     row: dict[str, Any] = {
         "cell": cell.name, "deals": len(ours), "agree": agree, "disagree": len(disagree),
@@ -201,7 +204,7 @@ def markdown_row(cell: Cell, row: dict[str, Any]) -> str:
     ours = " / ".join(_fmt(x) for x in row["ours"])
     if "peer" in row:
         bound = ">= " if row["peer_unknown"] else ""
-        peer = " / ".join(_fmt(x) for x in row["peer"]) + (f" ({row['peer_unknown']} timed out)" if bound else "")
+        peer = " / ".join(_fmt(x) for x in row["peer"]) + (f" ({row['peer_unknown']} unknown)" if bound else "")
         ratio = " / ".join(f"{bound}{x:.1f}x" for x in (row["ratio"][0], row["ratio"][2], row["ratio"][3]))
     else:
         peer = ratio = "-"
