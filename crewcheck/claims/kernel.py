@@ -6,7 +6,7 @@ that numba compiles. The memo is an open-addressing hash table of 57-bit keys
 (``leader``, the critical suit's owner string and task position, the sorted
 owner strings of the other suits), stamped per game so it is never cleared.
 
-numba is optional (``pip install "crewcheck[search]"``): :func:`decider`
+numba is a dependency, but the code runs without it: :func:`decider`
 returns the compiled kernel when numba imports and the plain-Python search
 otherwise. The functions are compiled by :func:`crewcheck.kernels.compile_kernel`
 (machine code cached on disk) and use its bit helpers. ``tests/claims/test_kernel.py`` checks the two on the same games.

@@ -1,10 +1,10 @@
-"""Fast exact search: the default decider.
+"""Fast exact search: the first side of the default engine (:mod:`crewcheck.solvers.engine`).
 
 What it is
     A depth-first search over single card plays, from the position after the deal's
     history, stopping at the first winning line. The hot loop
     (:func:`crewcheck.solvers.search.kernel.search`) runs on ints with an explicit stack and is
-    compiled by numba when it is installed (``pip install "crewcheck[search]"``; compiled
+    compiled by numba (a dependency of crewcheck; compiled
     code cached on disk), or runs as plain Python otherwise (same function, much slower).
     Ingredients:
 
