@@ -55,6 +55,15 @@ SEARCH_SECONDS = 0.02
 """The search's slice alone, before the SAT process starts (docs/performance.md)."""
 
 
+def _start(instance: Instance, solver: str) -> sat_process.SatProcess | None:
+    """The SAT process, or ``None`` if the system cannot start one (no process slots,
+    no memory to fork): the search then runs alone, as without PySAT."""
+    try:
+        return sat_process.SatProcess(instance, solver)
+    except OSError:
+        return None
+
+
 def _left(deadline: Deadline, extra: float) -> float | None:
     """Seconds left of ``deadline`` moved ``extra`` seconds later."""
     return None if deadline.until is None else max(0.0, deadline.until + extra - time.monotonic())
@@ -96,20 +105,20 @@ class EngineSolver:
         deadline = budget.start()
         began = time.monotonic()
         child: sat_process.SatProcess | None = None
+        tried = False
         warm_nodes = 0
         loading = 0.0
 
         def stop() -> bool:
             """The search's cancel hook, polled between its rounds: starts the SAT process
             once the slice is over, then stops the search when the child has answered."""
-            nonlocal child
+            nonlocal child, tried
             if budget.cancel is not None and budget.cancel():
                 return True
-            if child is None:
-                if why_not is None and time.monotonic() - began >= self.search_seconds:
-                    child = sat_process.SatProcess(instance, self.sat_solver)
-                return False
-            return child.ready()
+            if not tried and why_not is None and time.monotonic() - began >= self.search_seconds:
+                tried = True
+                child = _start(instance, self.sat_solver)
+            return child is not None and child.ready()
 
         try:
             if not _kernel.is_loaded():
@@ -126,7 +135,8 @@ class EngineSolver:
                                   {**warm.extra, "stage": "search"}, warm.explanation)
                 warm_nodes = warm.nodes
                 if why_not is None:
-                    child = sat_process.SatProcess(instance, self.sat_solver)
+                    tried = True
+                    child = _start(instance, self.sat_solver)
                 loading = load_compiled() or 0.0
             ours = search.decide(instance, budget=Budget(seconds=_left(deadline, loading),
                                                          nodes=budget.nodes, cancel=stop))

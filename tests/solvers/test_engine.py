@@ -244,3 +244,19 @@ def test_loading_the_kernel_is_not_charged_to_the_budget(forked: None, monkeypat
     assert len(budgets) == 1 and budgets[0].seconds is not None and budgets[0].seconds > 0.25
     assert result.extra["kernel_load_seconds"] == 1.0
     assert _no_children()
+
+
+def test_no_process_to_be_had_leaves_the_search_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A system that cannot start the SAT process (no process slots) is not an error:
+    the search answers alone, and no second attempt is made at every poll."""
+    attempts: list[int] = []
+
+    def refuse(*args: object, **kw: object) -> sat_process.SatProcess:
+        attempts.append(1)
+        raise OSError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(sat_process, "SatProcess", refuse)
+    result = EngineSolver(search_seconds=0.0).decide(load(DEALS / "classic-4p-10-tasks-tokens.json"),
+                                                     budget=Budget(seconds=120))
+    assert result.verdict is Verdict.UNWINNABLE and result.extra["stage"] == "search"
+    assert attempts == [1]
