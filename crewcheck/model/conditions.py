@@ -145,7 +145,7 @@ class Condition:
             if ftype in (_SEAT, _OPT_SEAT) and v is not None and v != CHOOSE:
                 if not 0 <= v < p:
                     out.append((name, f"seat {v} does not exist (seats 0..{p - 1})"))
-            elif ftype == _VALUE and not any(v in vals for vals in deck.values):
+            elif ftype == _VALUE and v is not None and not any(v in vals for vals in deck.values):
                 out.append((name, f"no card of value {v} is in the deal"))
             elif ftype == _SUIT and v not in deck.suits:
                 out.append((name, f"unknown suit {v!r} (suits: {', '.join(deck.suits)})"))
