@@ -124,6 +124,11 @@ class Condition:
     def judge(self, inst: Instance, memo: Any, left: Mask, tricks_left: int) -> Judgement:
         raise NotImplementedError
 
+    def named(self, inst: Instance) -> Mask:
+        """Cards this condition tells apart from their neighbours in the suit (by card or
+        by value): no symmetry argument may swap them (:mod:`crewcheck.solvers.encoding`)."""
+        return 0
+
     # -- shape ------------------------------------------------------------------------
     def seats(self) -> tuple[str, ...]:
         """Names of the fields that hold a seat."""
@@ -291,6 +296,9 @@ class WinsNoCards(_CardsWonBy):
     def step(self, inst: Instance, memo: bool, trick: TrickView) -> Hashable:
         return memo or (trick.winner == self.seat and trick.played & self.target(inst) != 0)
 
+    def named(self, inst: Instance) -> Mask:
+        return 0 if self.value is None else self.target(inst)
+
     def judge(self, inst: Instance, memo: bool, left: Mask, tricks_left: int) -> Judgement:
         if memo:
             return BROKEN
@@ -350,6 +358,9 @@ class TrickWonWith(Condition):
             return memo
         return memo + (self.seat is None or trick.winner == self.seat)
 
+    def named(self, inst: Instance) -> Mask:
+        return _value_mask(inst, self.value)
+
     def judge(self, inst: Instance, memo: int, left: Mask, tricks_left: int) -> Judgement:
         if memo >= self.count:
             return HOLDS
@@ -382,6 +393,9 @@ class NoTrickWonWith(Condition):
     def step(self, inst: Instance, memo: bool, trick: TrickView) -> Hashable:
         return memo or inst.deck.card(trick.winning).value == self.value
 
+    def named(self, inst: Instance) -> Mask:
+        return _value_mask(inst, self.value)
+
     def judge(self, inst: Instance, memo: bool, left: Mask, tricks_left: int) -> Judgement:
         if memo:
             return BROKEN
@@ -402,6 +416,9 @@ class EachTrumpWinsATrick(Condition):
 
     def start(self, inst: Instance) -> Hashable:
         return (False, 0)  # (broken, highest trump value won so far)
+
+    def named(self, inst: Instance) -> Mask:
+        return 0 if inst.trump_suit is None else inst.deck.suit_mask(inst.trump_suit)
 
     def step(self, inst: Instance, memo: tuple[bool, int], trick: TrickView) -> Hashable:
         broken, top = memo
@@ -523,6 +540,9 @@ class TaskInTrick(Condition):
     def start(self, inst: Instance) -> Hashable:
         return OPEN
 
+    def named(self, inst: Instance) -> Mask:
+        return 1 << self.card
+
     def step(self, inst: Instance, memo: Judgement, trick: TrickView) -> Hashable:
         if memo is not OPEN:
             return memo
@@ -551,6 +571,12 @@ class WinsTogether(Condition):
 
     def start(self, inst: Instance) -> Hashable:
         return OPEN
+
+    def named(self, inst: Instance) -> Mask:
+        m = 0
+        for c in self.cards:
+            m |= 1 << c
+        return m
 
     def step(self, inst: Instance, memo: Judgement, trick: TrickView) -> Hashable:
         if memo is not OPEN:
