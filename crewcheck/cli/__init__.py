@@ -24,6 +24,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "crewcheck.cli.reduce",     # reduce hampath
     "crewcheck.cli.prove",      # prove
     "crewcheck.cli.bench",      # bench, simulate
+    "crewcheck.cli.missions",   # missions, mission
 )
 """Modules that contribute subcommands: each has ``add_parsers(subparsers)``; every
 parser it adds sets ``func=run_function(args) -> int`` with ``set_defaults``."""
