@@ -64,7 +64,7 @@ def check_witness(instance: Instance, plays: tuple[int, ...], assignment: tuple[
                   backend: str, choice: Choice | None = None) -> Witness:
     """Replay a claimed win; :class:`BackendError` if the replay does not win."""
     try:
-        outcome = replay(instance, plays, assignment, None if choice is None else choice.seat)
+        outcome = replay(instance, plays, assignment, None if choice is None else dict(choice.seats))
     except IllegalPlayError as e:
         raise BackendError(f"backend {backend!r} returned an illegal witness: {e}") from None
     if not outcome.won:
@@ -171,7 +171,7 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
         witness = check_witness(instance, r.witness.plays, assignment, name, choice)
         extra = {**r.stats.extra, "choice": choice.describe(), "variants_tried": tried}
         return Result(Verdict.WINNABLE, witness, name, instance.rules,
-                      Stats(nodes, time.perf_counter() - start, extra), choice.describe())
+                      Stats(nodes, time.perf_counter() - start, extra))
     verdict = Verdict.UNKNOWN if unknown else Verdict.UNWINNABLE
     why = None if unknown else f"none of the crew's {tried} possible choice(s) can be won"
     return Result(verdict, None, name, instance.rules,

@@ -186,7 +186,6 @@ def test_plain_missions_load(number: int, players: int) -> None:
     assert inst.players == players and len(inst.tasks) == mission(number).tasks
 
 
-@pytest.mark.xfail(strict=False, reason="conditions land with the model")
 @pytest.mark.parametrize("number,players", _NEW)
 def test_special_missions_load(number: int, players: int) -> None:
     """Missions with conditions or the commander's assignments load once the model has them."""
@@ -316,7 +315,6 @@ def _place(conds: list[dict[str, Any]], seat: int, captain: int, players: int) -
     return out
 
 
-@pytest.mark.xfail(strict=False, reason="conditions land with the model")
 def test_deepsea_cards_load_into_deals() -> None:
     """Every expressed card, given to the seat after the captain, loads into a deal."""
     cat = json.loads(DEEPSEA.read_text())

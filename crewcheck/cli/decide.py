@@ -85,7 +85,7 @@ def result_to_dict(instance: Instance, result: Result) -> dict[str, Any]:
         "history_tricks": result.witness.history_tricks if result.witness else None,
         "assignment": assignment,
         "choice": None if result.witness is None or result.witness.choice is None
-        else {k: v for k, v in (("seat", result.witness.choice.seat),
+        else {k: v for k, v in (("seats", dict(result.witness.choice.seats) or None),
                                 ("recipient", result.witness.choice.recipient),
                                 ("quota", result.witness.choice.quota)) if v is not None},
         "stats": {"nodes": result.stats.nodes, **dict(result.stats.extra)},
@@ -113,7 +113,7 @@ def _print_text(instance: Instance, result: Result) -> None:
     w = result.witness
     if w is None:
         return
-    if w.choice is not None and not result.explanation:
+    if w.choice is not None:
         print(f"choice: {w.choice.describe()}")
     if w.assignment is not None:
         print("assignment: " + format_tasks(instance, w.assignment))

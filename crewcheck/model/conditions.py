@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Judgement", "OPEN", "HOLDS", "BROKEN", "TrickView", "Condition", "CONDITION_KINDS",
-    "CHOOSE", "SeatRef", "TrickRef", "register", "condition_from_json", "condition_to_json",
+    "CHOOSE", "CHOOSE_ANY", "is_choice", "SeatRef", "TrickRef", "register", "condition_from_json", "condition_to_json",
     "WinsNoTricks", "WinsTricks", "WinsFewerTricksThan", "WinsNoCards", "WinsAllCards",
     "TrickWonWith", "NoTrickWonWith", "EachTrumpWinsATrick", "WinsTricksAt",
     "BalancedTricks", "TaskInTrick", "WinsTogether",
@@ -56,6 +56,14 @@ __all__ = [
 
 CHOOSE = "choose"
 """A seat the crew chooses: any seat other than the commander."""
+CHOOSE_ANY = "choose_any:"
+"""Prefix of a named choice of any seat, commander included (``"choose_any:first"``):
+the same name is the same seat; different names are chosen independently."""
+
+
+def is_choice(v: object) -> bool:
+    """Whether a seat field holds a choice (``"choose"`` or ``"choose_any:<name>"``)."""
+    return v == CHOOSE or (isinstance(v, str) and v.startswith(CHOOSE_ANY) and len(v) > len(CHOOSE_ANY))
 SeatRef: TypeAlias = "int | Literal['choose']"
 TrickRef: TypeAlias = "int | Literal['last']"
 """A trick number from 1, or ``"last"``."""
@@ -135,11 +143,16 @@ class Condition:
         return tuple(f for f, t in self.FIELDS.items() if t in (_SEAT, _OPT_SEAT))
 
     def is_concrete(self) -> bool:
-        return all(getattr(self, f) != CHOOSE for f in self.seats())
+        return not self.choices()
 
-    def with_seat(self, seat: int) -> Condition:
-        """Every ``"choose"`` seat of this condition replaced by ``seat``."""
-        return replace(self, **{f: seat for f in self.seats() if getattr(self, f) == CHOOSE})  # type: ignore[type-var]
+    def choices(self) -> set[str]:
+        """The choices (``"choose"``, ``"choose_any:<name>"``) its seat fields name."""
+        return {getattr(self, f) for f in self.seats() if is_choice(getattr(self, f))}
+
+    def with_choices(self, seats: Mapping[str, int]) -> Condition:
+        """Every chosen seat of this condition replaced by ``seats[choice]``."""
+        return replace(self, **{f: seats[getattr(self, f)] for f in self.seats()  # type: ignore[type-var]
+                                if is_choice(getattr(self, f))})
 
     def problems(self, inst: Instance) -> list[tuple[str, str]]:
         """``(field, message)`` for every way this condition does not fit ``inst``."""
@@ -147,7 +160,7 @@ class Condition:
         p, deck = inst.players, inst.deck
         for name, ftype in self.FIELDS.items():
             v = getattr(self, name)
-            if ftype in (_SEAT, _OPT_SEAT) and v is not None and v != CHOOSE:
+            if ftype in (_SEAT, _OPT_SEAT) and v is not None and not is_choice(v):
                 if not 0 <= v < p:
                     out.append((name, f"seat {v} does not exist (seats 0..{p - 1})"))
             elif ftype == _VALUE and v is not None and not any(v in vals for vals in deck.values):
@@ -173,7 +186,9 @@ class Condition:
 
 
 def _seat(s: SeatRef) -> str:
-    return "the chosen crew member" if s == CHOOSE else f"seat {s}"
+    if s == CHOOSE:
+        return "the chosen crew member"
+    return f"the seat chosen as {str(s)[len(CHOOSE_ANY):]!r}" if is_choice(s) else f"seat {s}"
 
 
 def _value_mask(inst: Instance, value: int, trumps: bool = True) -> Mask:
@@ -258,7 +273,7 @@ class WinsFewerTricksThan(Condition):
 
     def problems(self, inst: Instance) -> list[tuple[str, str]]:
         out = super().problems(inst)
-        if self.seat == self.other and self.seat != CHOOSE:
+        if self.seat == self.other and not (self.seat == CHOOSE or is_choice(self.seat)):
             out.append(("other", "a seat cannot win fewer tricks than itself"))
         return out
 
@@ -620,11 +635,11 @@ def _is_int(v: object) -> bool:
 
 def _read_field(ftype: str, v: Any, where: str, card_index: Callable[[str, str], CardIndex]) -> Any:
     if ftype in (_SEAT, _OPT_SEAT):
-        if v == CHOOSE or _is_int(v):
+        if is_choice(v) or _is_int(v):
             if _is_int(v) and v < 0:
                 raise _bad(where, f"expected a seat number from 0 or 'choose', got {v!r}")
             return v
-        raise _bad(where, f"expected a seat number or 'choose', got {v!r}")
+        raise _bad(where, f"expected a seat number, 'choose' or 'choose_any:<name>', got {v!r}")
     if ftype in (_COUNT, _VALUE):
         if not _is_int(v) or v < (1 if ftype == _VALUE else 0):
             low = "1" if ftype == _VALUE else "0"

@@ -14,7 +14,7 @@ rank, untokened tasks in the gaps) and checking it against each token's definiti
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from crewcheck.errors import IllegalPlayError
@@ -28,7 +28,7 @@ __all__ = ["Termination", "Outcome", "Trick", "replay"]
 
 
 def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] | None = None,
-           choice: int | None = None) -> Outcome:
+           choice: Mapping[str, int] | None = None) -> Outcome:
     """Re-play ``plays`` (card indices from the first trick) and return the outcome.
 
     Parameters
@@ -41,7 +41,8 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
         Any assignment but fixed: the seat of each task; must fit the assignment rule
         (the draft's counts; all to one crew member; nobody 2 tasks ahead).
     choice
-        The seat the crew chose for the conditions that say ``"choose"``.
+        The seat the crew chose for each choice the conditions name (``"choose"``: not the
+        commander; ``"choose_any:<name>"``: any seat).
 
     Raises
     ------
@@ -148,22 +149,23 @@ def _owners(instance: Instance, assignment: Sequence[int] | None) -> list[int]:
     return list(assignment)
 
 
-def _concrete_conditions(instance: Instance, choice: int | None) -> list[dict[str, object]]:
-    """The conditions as plain field dicts, with the chosen seat filled in."""
+def _concrete_conditions(instance: Instance, choice: Mapping[str, int] | None) -> list[dict[str, object]]:
+    """The conditions as plain field dicts, with the chosen seats filled in."""
     out = []
-    needs_choice = False
+    chosen = dict(choice or {})
     for cond in instance.conditions:
-        d = {f: getattr(cond, f) for f in cond.FIELDS}
+        d: dict[str, object] = {f: getattr(cond, f) for f in cond.FIELDS}
         d["kind"] = cond.kind
-        for f, v in d.items():
-            if v == "choose" and f in ("seat", "other"):
-                needs_choice = True
-                d[f] = choice
+        for f in ("seat", "other"):
+            v = d.get(f)
+            if isinstance(v, str) and v.startswith("choose"):
+                seat = chosen.get(v)
+                if seat is None or not 0 <= seat < len(instance.hands) or (
+                        v == "choose" and seat == _commander(instance)):
+                    raise IllegalPlayError(f"the deal lets the crew choose {v!r} ('choose' is not the "
+                                           f"commander); the witness chose {seat!r}")
+                d[f] = seat
         out.append(d)
-    if needs_choice and (choice is None or not 0 <= choice < len(instance.hands)
-                         or choice == _commander(instance)):
-        raise IllegalPlayError(f"the deal lets the crew choose a seat other than the commander; "
-                               f"the witness chose {choice!r}")
     return out
 
 

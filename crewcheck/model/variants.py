@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from itertools import combinations
+from itertools import combinations, product
 
 from crewcheck.errors import InvalidDealError
-from crewcheck.model.conditions import Condition
+from crewcheck.model.conditions import CHOOSE, CHOOSE_ANY, Condition
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.model.rules import Rules
 
@@ -35,8 +35,9 @@ __all__ = ["Choice", "variants", "count_variants"]
 class Choice:
     """What the crew chose before play (``None`` where nothing was left to choose)."""
 
-    seat: Seat | None = None
-    """The crew member that the ``"choose"`` conditions name."""
+    seats: tuple[tuple[str, Seat], ...] = ()
+    """The seat of every choice the conditions name (``"choose"``: a crew member other
+    than the commander; ``"choose_any:<name>"``: any seat)."""
     recipient: Seat | None = None
     """Commander's decision: who takes every task."""
     quota: tuple[int, ...] | None = None
@@ -44,8 +45,9 @@ class Choice:
 
     def describe(self) -> str:
         parts = []
-        if self.seat is not None:
-            parts.append(f"the chosen crew member is seat {self.seat}")
+        for name, seat in self.seats:
+            who = "the chosen crew member" if name == CHOOSE else f"{name[len(CHOOSE_ANY):]!r}"
+            parts.append(f"{who} is seat {seat}")
         if self.recipient is not None:
             parts.append(f"the commander gives every task to seat {self.recipient}")
         if self.quota is not None:
@@ -53,7 +55,7 @@ class Choice:
         return "; ".join(parts)
 
     def is_empty(self) -> bool:
-        return self.seat is None and self.recipient is None and self.quota is None
+        return not self.seats and self.recipient is None and self.quota is None
 
 
 def _crew(instance: Instance) -> list[Seat]:
@@ -69,8 +71,15 @@ def _quotas(instance: Instance) -> list[tuple[int, ...]]:
     return out
 
 
+def _choices(instance: Instance) -> list[tuple[tuple[str, Seat], ...]]:
+    """Every assignment of seats to the deal's choices."""
+    names = sorted(set().union(*(c.choices() for c in instance.conditions)))
+    options = [_crew(instance) if n == CHOOSE else list(range(instance.players)) for n in names]
+    return [tuple(zip(names, pick)) for pick in product(*options)]
+
+
 def count_variants(instance: Instance) -> int:
-    n = len(_crew(instance)) if not all(c.is_concrete() for c in instance.conditions) else 1
+    n = len(_choices(instance))
     mode = instance.rules.assignment
     if mode == "decision":
         n *= len(_crew(instance))
@@ -93,11 +102,8 @@ def variants(instance: Instance) -> Iterator[tuple[Choice, Instance]]:
 
 
 def _makers(instance: Instance) -> Iterator[tuple[Choice, Callable[[], Instance]]]:
-    seats: list[Seat | None] = [None]
-    if not all(c.is_concrete() for c in instance.conditions):
-        seats = list(_crew(instance))
-    for seat in seats:
-        conds = instance.conditions if seat is None else tuple(c.with_seat(seat) for c in instance.conditions)
+    for seat in _choices(instance):
+        conds = tuple(c.with_choices(dict(seat)) for c in instance.conditions) if seat else instance.conditions
         mode = instance.rules.assignment
         if mode == "decision":
             for r in _crew(instance):

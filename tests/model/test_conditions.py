@@ -81,7 +81,7 @@ def test_oracle_on_choices_agrees_with_the_engines_lazy_assignment(instance: Ins
         for s in crew:
             try:
                 chosen = Instance(instance.deck, instance.hands, instance.tasks, instance.trump, instance.lead,
-                                  instance.rules, conditions=tuple(c.with_seat(s) for c in instance.conditions))
+                                  instance.rules, conditions=tuple(c.with_choices({"choose": s}) for c in instance.conditions))
             except InvalidDealError:  # e.g. "fewer tricks than" itself: not a choice
                 continue
             expected = expected or _plain_search(State.initial(chosen), set())
@@ -185,11 +185,13 @@ def test_choose_and_decision_witnesses_name_the_choice() -> None:
     result = decide(deal, backend="exhaustive")
     assert result.verdict is Verdict.WINNABLE
     choice = result.witness.choice  # type: ignore[union-attr]
-    assert choice is not None and choice.seat in (0, 1) and choice.recipient in (0, 1)
-    outcome = replay(deal, result.witness.plays, result.witness.assignment, choice.seat)  # type: ignore[union-attr]
+    assert choice is not None and dict(choice.seats)["choose"] in (0, 1) and choice.recipient in (0, 1)
+    outcome = replay(deal, result.witness.plays, result.witness.assignment, dict(choice.seats))  # type: ignore[union-attr]
     assert outcome.won
     with pytest.raises(Exception, match="commander"):
-        replay(deal, result.witness.plays, (2,), choice.seat)  # type: ignore[union-attr]
+        replay(deal, result.witness.plays, (2,), dict(choice.seats))  # type: ignore[union-attr]
+    with pytest.raises(Exception, match="choose"):
+        replay(deal, result.witness.plays, result.witness.assignment, {"choose": 2})  # type: ignore[union-attr]
 
 
 def test_other_backends_refuse_conditions_they_do_not_judge() -> None:
