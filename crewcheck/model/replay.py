@@ -185,13 +185,13 @@ def _condition_holds(instance: Instance, c: dict[str, Any], tricks: list[Trick],
     held = set().union(*hands)
     over = remaining == 0
     kind = c["kind"]
-    seat = c.get("seat")
+    seat: Any = c.get("seat")
     wins = [t.winner for t in tricks]
     best = [_winning_card(instance, t) for t in tricks]
     if kind == "wins_no_tricks":
         return over and seat not in wins
     if kind == "wins_tricks":
-        n, want = wins.count(seat), c["count"]
+        n, want = wins.count(seat), int(c["count"])
         if c["cmp"] == ">=":
             return n >= want
         if c["cmp"] == "<=":
@@ -210,7 +210,7 @@ def _condition_holds(instance: Instance, c: dict[str, Any], tricks: list[Trick],
     if kind == "trick_won_with":
         n = sum(1 for b, w in zip(best, wins)
                 if b.value == c["value"] and (c["trump"] or b.suit != trump) and (seat is None or w == seat))
-        return n >= c["count"]
+        return n >= int(c["count"])
     if kind == "no_trick_won_with":
         if any(b.value == c["value"] for b in best):
             return False
@@ -251,8 +251,8 @@ def _condition_holds(instance: Instance, c: dict[str, Any], tricks: list[Trick],
                 return number == (len(tricks) if where == "last" and over else where)
         return False
     if kind == "wins_together":
-        want = set(c["cards"])
-        return any(want <= set(t.cards) and t.winner == seat for t in tricks)
+        together = set(c["cards"])
+        return any(together <= set(t.cards) and t.winner == seat for t in tricks)
     raise IllegalPlayError(f"the replay checker does not know condition kind {kind!r}")
 
 

@@ -88,6 +88,7 @@ from typing import Literal
 
 from crewcheck.errors import BackendError, IllegalPlayError
 from crewcheck.model.cards import CardIndex, Mask, iter_bits
+from crewcheck.model import conditions as C
 from crewcheck.model.conditions import CONDITION_KINDS, HOLDS
 from crewcheck.model.instance import Instance, Seat, seats_from
 from crewcheck.model.tasks import TokenKind, token_kind
@@ -691,48 +692,51 @@ def add_condition_constraints(model: Formula, v: Variables, pos: Position) -> No
         why = f"condition{j}"
         if cond.judge(inst, memo, cards, left) is HOLDS:
             continue
-        kind = cond.kind
-        seat = getattr(cond, "seat", None)
-        if kind == "wins_no_tricks":
+        if isinstance(cond, C.WinsNoTricks):
+            seat = _seat(cond.seat)
             for t in tricks:
                 model.add_bool_and([-v.winner[(t, seat)]])
-        elif kind == "wins_tricks":
+        elif isinstance(cond, C.WinsTricks):
+            seat, done = _seat(cond.seat), _int(memo)
             lits = [v.winner[(t, seat)] for t in tricks]
             if cond.cmp in ("==", "<="):
-                _at_most(model, lits, cond.count - memo, why)
+                _at_most(model, lits, cond.count - done, why)
             if cond.cmp in ("==", ">="):
-                _at_least(model, lits, cond.count - memo, why)
-        elif kind == "wins_fewer_tricks_than":
-            a, b = memo
-            lits = [v.winner[(t, seat)] for t in tricks] + [-v.winner[(t, cond.other)] for t in tricks]
+                _at_least(model, lits, cond.count - done, why)
+        elif isinstance(cond, C.WinsFewerTricksThan):
+            assert isinstance(memo, tuple)
+            a, b = int(memo[0]), int(memo[1])
+            seat, other = _seat(cond.seat), _seat(cond.other)
+            lits = [v.winner[(t, seat)] for t in tricks] + [-v.winner[(t, other)] for t in tricks]
             _at_most(model, lits, left + b - a - 1, why)
-        elif kind in ("wins_no_cards", "wins_all_cards"):
+        elif isinstance(cond, (C.WinsNoCards, C.WinsAllCards)):
+            seat = _seat(cond.seat)
+            every = isinstance(cond, C.WinsAllCards)
             for c in iter_bits(cond.target(inst) & cards):
-                if kind == "wins_all_cards":
+                if every:
                     model.add_bool_or([v.done[(last, c)]])
                 for t in tricks:
-                    model.add_bool_or([v.winner[(t, seat)] if kind == "wins_all_cards" else -v.winner[(t, seat)]],
+                    model.add_bool_or([v.winner[(t, seat)] if every else -v.winner[(t, seat)]],
                                       enforce=[v.played_by(t, c)])
-        elif kind in ("trick_won_with", "no_trick_won_with"):
-            valued = [c for c in iter_bits(cards) if deck.card(c).value == cond.value
-                      and (kind == "no_trick_won_with" or cond.trump or deck.suit_of(c) != trump)]
-            if kind == "no_trick_won_with":
-                for t in tricks:
-                    for c in valued:
-                        model.add_bool_and([-v.win[(t, c)]])
-                continue
+        elif isinstance(cond, C.NoTrickWonWith):
+            for t in tricks:
+                for c in iter_bits(cond.named(inst) & cards):
+                    model.add_bool_and([-v.win[(t, c)]])
+        elif isinstance(cond, C.TrickWonWith):
+            valued = [c for c in iter_bits(cond.named(inst) & cards) if cond.trump or deck.suit_of(c) != trump]
             ys = []
             for t in tricks:
                 y = model.new_bool(("cond", j, t))
                 model.add_bool_or([v.win[(t, c)] for c in valued], enforce=[y])
-                if seat is not None:
-                    model.add_implication(y, v.winner[(t, seat)])
+                if cond.seat is not None:
+                    model.add_implication(y, v.winner[(t, _seat(cond.seat))])
                 ys.append(y)
-            _at_least(model, ys, cond.count - memo, why)
-        elif kind == "each_trump_wins_a_trick":
+            _at_least(model, ys, cond.count - _int(memo), why)
+        elif isinstance(cond, C.EachTrumpWinsATrick):
             assert trump is not None
             mine = list(iter_bits(cards & deck.suit_mask(trump)))
-            if cond.in_order and mine and deck.card(mine[0]).value < memo[1]:
+            top = memo[1]  # type: ignore[index]
+            if cond.in_order and mine and deck.card(mine[0]).value < top:
                 _false(model, why)
             for c in mine:
                 model.add_bool_or([v.done[(last, c)]])
@@ -743,8 +747,9 @@ def add_condition_constraints(model: Formula, v: Variables, pos: Position) -> No
                     for t in tricks:
                         earlier = [v.done[(t - 1, a)]] if t > pos.first else []
                         model.add_bool_or(earlier, enforce=[v.played_by(t, b)])
-        elif kind == "wins_tricks_at":
-            listed = {last if x == "last" else x - 1 for x in cond.tricks}
+        elif isinstance(cond, C.WinsTricksAt):
+            seat = _seat(cond.seat)
+            listed = {last if x == "last" else int(x) - 1 for x in cond.tricks}
             for t in tricks:
                 if t in listed:
                     model.add_bool_and([v.winner[(t, seat)]])
@@ -753,15 +758,16 @@ def add_condition_constraints(model: Formula, v: Variables, pos: Position) -> No
                             model.add_bool_and([-v.win[(t, c)]])
                 elif cond.only:
                     model.add_bool_and([-v.winner[(t, seat)]])
-        elif kind == "balanced_tricks":
-            _add_balance(model, v, pos, cond.margin, memo, j)
-        elif kind == "task_in_trick":
-            target = last if cond.trick == "last" else cond.trick - 1
+        elif isinstance(cond, C.BalancedTricks):
+            _add_balance(model, v, pos, cond.margin, memo, j)  # type: ignore[arg-type]
+        elif isinstance(cond, C.TaskInTrick):
+            target = last if cond.trick == "last" else int(cond.trick) - 1
             if target < pos.first or not cards >> cond.card & 1:
                 _false(model, why)
             else:
                 model.add_bool_and([v.played_by(target, cond.card)])
-        elif kind == "wins_together":
+        elif isinstance(cond, C.WinsTogether):
+            seat = _seat(cond.seat)
             ys = []
             for t in tricks:
                 y = model.new_bool(("cond", j, t))
@@ -774,7 +780,17 @@ def add_condition_constraints(model: Formula, v: Variables, pos: Position) -> No
                 ys.append(y)
             model.add_bool_or(ys)
         else:  # pragma: no cover - CONDITION_KINDS and this block move together
-            raise AssertionError(f"no clauses for condition kind {kind!r}")
+            raise AssertionError(f"no clauses for condition kind {cond.kind!r}")
+
+
+def _seat(s: object) -> Seat:
+    assert isinstance(s, int), "choices are expanded before encoding"
+    return s
+
+
+def _int(memo: Hashable) -> int:
+    assert isinstance(memo, int)
+    return memo
 
 
 def _add_balance(model: Formula, v: Variables, pos: Position, margin: int, start: tuple[int, ...],
