@@ -64,7 +64,10 @@ def check_witness(instance: Instance, plays: tuple[int, ...], assignment: tuple[
                   backend: str, choice: Choice | None = None) -> Witness:
     """Replay a claimed win; :class:`BackendError` if the replay does not win."""
     try:
-        outcome = replay(instance, plays, assignment, None if choice is None else dict(choice.seats))
+        distress = None
+        if choice is not None and choice.passes is not None and choice.direction is not None:
+            distress = (choice.direction, choice.passes)
+        outcome = replay(instance, plays, assignment, None if choice is None else dict(choice.seats), distress)
     except IllegalPlayError as e:
         raise BackendError(f"backend {backend!r} returned an illegal witness: {e}") from None
     if not outcome.won:
@@ -169,7 +172,7 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
         elif instance.rules.assignment == "fixed":
             assignment = None
         witness = check_witness(instance, r.witness.plays, assignment, name, choice)
-        extra = {**r.stats.extra, "choice": choice.describe(), "variants_tried": tried}
+        extra = {**r.stats.extra, "choice": choice.describe(instance), "variants_tried": tried}
         return Result(Verdict.WINNABLE, witness, name, instance.rules,
                       Stats(nodes, time.perf_counter() - start, extra))
     verdict = Verdict.UNKNOWN if unknown else Verdict.UNWINNABLE

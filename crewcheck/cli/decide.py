@@ -87,7 +87,12 @@ def result_to_dict(instance: Instance, result: Result) -> dict[str, Any]:
         "choice": None if result.witness is None or result.witness.choice is None
         else {k: v for k, v in (("seats", dict(result.witness.choice.seats) or None),
                                 ("recipient", result.witness.choice.recipient),
-                                ("quota", result.witness.choice.quota)) if v is not None},
+                                ("quota", result.witness.choice.quota),
+                                ("distress", None if result.witness.choice.passes is None else {
+                                    "direction": "left" if result.witness.choice.direction == 1 else "right",
+                                    "passes": [None if c < 0 else str(deck.card(c))
+                                               for c in result.witness.choice.passes]}))
+                                if v is not None},
         "stats": {"nodes": result.stats.nodes, **dict(result.stats.extra)},
         "explanation": result.explanation,
     }
@@ -114,7 +119,7 @@ def _print_text(instance: Instance, result: Result) -> None:
     if w is None:
         return
     if w.choice is not None:
-        print(f"choice: {w.choice.describe()}")
+        print(f"choice: {w.choice.describe(instance)}")
     if w.assignment is not None:
         print("assignment: " + format_tasks(instance, w.assignment))
     for n, trick in enumerate(w.tricks):
@@ -127,6 +132,8 @@ def _describe_deal(instance: Instance) -> str:
     lead = instance.lead if instance.lead != "rocket" else f"rocket (seat {instance.first_leader})"
     trump = instance.trump or "none"
     conditions = f", {len(instance.conditions)} condition(s)" if instance.conditions else ""
+    if instance.distress is not None:
+        conditions += f", distress signal ({instance.distress})"
     return (f"{instance.players} players ({sizes} cards), trump {trump}, first lead {lead}, "
             f"{len(instance.tasks)} tasks{conditions}")
 

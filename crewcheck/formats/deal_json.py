@@ -162,7 +162,8 @@ def from_dict(data: Mapping[str, Any]) -> Instance:
 
     conditions = tuple(condition_from_json(c, f"conditions[{j}]", card_index)
                        for j, c in enumerate(data.get("conditions", [])))
-    base = Instance(deck, hands, tuple(tasks), trump, lead, rules, conditions=conditions)
+    base = Instance(deck, hands, tuple(tasks), trump, lead, rules, conditions=conditions,
+                    distress=data.get("distress"))
 
     history = _history(base, data)
     return base.with_history(history) if history else base
@@ -229,6 +230,8 @@ def to_dict(instance: Instance) -> dict[str, Any]:
         if t.token is not None:
             task["token"] = t.token
         out["tasks"].append(task)
+    if instance.distress is not None:
+        out["distress"] = instance.distress
     if instance.conditions:
         out["conditions"] = [condition_to_json(c, lambda i: str(deck.card(i))) for c in instance.conditions]
     if instance.history:

@@ -104,6 +104,11 @@ class Instance:
     """Free assignment with these tasks per seat instead of the draft's counts: one
     split of the commander's distribution (:mod:`crewcheck.model.variants`). Not part
     of the deal file."""
+    distress: Literal["left", "right", "choose"] | None = None
+    """The distress signal: before play every seat passes one card that is no trump to
+    its left neighbour (the next seat in play order), its right neighbour, or the way
+    the crew chooses (:mod:`crewcheck.model.variants`). :attr:`hands` are the hands
+    before the passes."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hands", tuple(self.hands))
@@ -161,7 +166,8 @@ class Instance:
     def is_concrete(self) -> bool:
         """Whether the deciders can take this deal as it is: fixed or free assignment and
         no ``"choose"`` seat (else :func:`crewcheck.model.variants.variants` expands it)."""
-        return self.rules.assignment in ("fixed", "free") and all(c.is_concrete() for c in self.conditions)
+        return (self.rules.assignment in ("fixed", "free") and self.distress is None
+                and all(c.is_concrete() for c in self.conditions))
 
     @cached_property
     def task_counts(self) -> tuple[int, ...] | None:
@@ -201,7 +207,7 @@ class Instance:
 
     def with_history(self, history: Sequence[CardIndex]) -> Instance:
         return Instance(self.deck, self.hands, self.tasks, self.trump, self.lead,
-                        self.rules, tuple(history), self.conditions, self.quota)
+                        self.rules, tuple(history), self.conditions, self.quota, self.distress)
 
     def initial_state(self) -> State:
         """The state before any card is played (ignores :attr:`history`)."""
@@ -310,6 +316,14 @@ class Instance:
                                        or min(self.quota) < 0 or self.rules.assignment != "free"):
             out.append((DealStatus.TASK_OWNER_UNKNOWN, "quota",
                         f"a quota needs free assignment, one count per seat and {len(self.tasks)} in all"))
+        if self.distress is not None:
+            if self.distress not in ("left", "right", "choose"):
+                out.append((DealStatus.BAD_CONDITION, "distress",
+                            f"expected 'left', 'right' or 'choose', got {self.distress!r}"))
+            elif self.history:
+                out.append((DealStatus.ILLEGAL_HISTORY, "distress",
+                            "a game in progress after a distress signal: give the hands after the "
+                            "passes, without 'distress'"))
         for j, cond in enumerate(self.conditions):
             for name, message in cond.problems(self):
                 where = f"conditions[{j}]" + ("" if name == "kind" else f".{name}")
@@ -323,7 +337,7 @@ class Instance:
             return self
         kept = tuple(c for c in self.conditions if c.is_concrete())
         return Instance(self.deck, self.hands, self.tasks, self.trump, self.lead, self.rules,
-                        self.history, kept, self.quota)
+                        self.history, kept, self.quota, self.distress)
 
     def _history_problems(self) -> list[tuple[DealStatus, str, str]]:
         from crewcheck.model.state import State

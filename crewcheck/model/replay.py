@@ -28,7 +28,8 @@ __all__ = ["Termination", "Outcome", "Trick", "replay"]
 
 
 def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] | None = None,
-           choice: Mapping[str, int] | None = None) -> Outcome:
+           choice: Mapping[str, int] | None = None,
+           distress: tuple[int, Sequence[int]] | None = None) -> Outcome:
     """Re-play ``plays`` (card indices from the first trick) and return the outcome.
 
     Parameters
@@ -43,6 +44,10 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
     choice
         The seat the crew chose for each choice the conditions name (``"choose"``: not the
         commander; ``"choose_any:<name>"``: any seat).
+    distress
+        With a distress signal: ``(direction, passes)``, ``+1`` to the left (the next seat
+        in play order) or ``-1``, and the card each seat passed (``-1``: it held only
+        trumps). The game is played with the hands after the passes.
 
     Raises
     ------
@@ -54,6 +59,8 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
     cards = deck.cards
     p = len(instance.hands)
     hands = [set(deck.cards_of(h)) for h in instance.hands]
+    if instance.distress is not None or distress is not None:
+        _pass_cards(instance, hands, distress)
     if tuple(plays[: len(instance.history)]) != instance.history:
         raise IllegalPlayError("the plays do not start with the deal's history")
     owner = _owners(instance, assignment)
@@ -110,6 +117,34 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
                 raise IllegalPlayError(f"play {n + 1}: the game ended with trick {len(tricks)}")
             return Outcome(end.won, end.termination, end.failed_task, tuple(tricks))
     return Outcome(False, None, None, tuple(tricks))
+
+
+def _pass_cards(instance: Instance, hands: list[set[Card]], distress: tuple[int, Sequence[int]] | None) -> None:
+    """Apply the distress signal's passes to ``hands`` (checking them against the rules)."""
+    if instance.distress is None or distress is None:
+        raise IllegalPlayError("a distress signal needs the deal's 'distress' and the witness's passes")
+    direction, passes = distress
+    allowed = {"left": (1,), "right": (-1,), "choose": (1, -1)}[instance.distress]
+    p = len(hands)
+    if direction not in allowed or len(passes) != p:
+        raise IllegalPlayError(f"distress signal {instance.distress!r}: passes {list(passes)} "
+                               f"in direction {direction!r} do not fit")
+    given: list[Card | None] = []
+    for s, index in enumerate(passes):
+        options = [c for c in hands[s] if c.suit != instance.trump]
+        if index < 0:
+            if options:
+                raise IllegalPlayError(f"distress signal: seat {s} must pass a card that is no trump")
+            given.append(None)
+            continue
+        card = instance.deck.cards[index]
+        if card not in options:
+            raise IllegalPlayError(f"distress signal: seat {s} cannot pass {card}")
+        given.append(card)
+    for s, card in enumerate(given):
+        if card is not None:
+            hands[s].remove(card)
+            hands[(s + direction) % p].add(card)
 
 
 def _commander(instance: Instance) -> int:

@@ -19,16 +19,17 @@ re-checks it against the original rule.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import combinations, product
 
 from crewcheck.errors import InvalidDealError
 from crewcheck.model.conditions import CHOOSE, CHOOSE_ANY, Condition
+from crewcheck.model.cards import CardIndex, iter_bits
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.model.rules import Rules
 
-__all__ = ["Choice", "variants", "count_variants"]
+__all__ = ["Choice", "variants", "count_variants", "passed_hands"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +43,19 @@ class Choice:
     """Commander's decision: who takes every task."""
     quota: tuple[int, ...] | None = None
     """Commander's distribution: tasks per seat."""
+    direction: int | None = None
+    """Distress signal: ``+1`` every seat passes to the next seat in play order (left),
+    ``-1`` to the previous one (right)."""
+    passes: tuple[CardIndex, ...] | None = None
+    """Distress signal: the card each seat passes (``-1``: it holds only trumps)."""
 
-    def describe(self) -> str:
+    def describe(self, instance: Instance | None = None) -> str:
         parts = []
+        if self.passes is not None and self.direction is not None:
+            way = "left" if self.direction == 1 else "right"
+            name = (lambda c: str(instance.deck.card(c))) if instance is not None else str
+            parts.append(f"distress signal to the {way}: " + ", ".join(
+                f"seat {s} passes {name(c)}" for s, c in enumerate(self.passes) if c >= 0))
         for name, seat in self.seats:
             who = "the chosen crew member" if name == CHOOSE else f"{name[len(CHOOSE_ANY):]!r}"
             parts.append(f"{who} is seat {seat}")
@@ -55,7 +66,7 @@ class Choice:
         return "; ".join(parts)
 
     def is_empty(self) -> bool:
-        return not self.seats and self.recipient is None and self.quota is None
+        return not self.seats and self.recipient is None and self.quota is None and self.passes is None
 
 
 def _crew(instance: Instance) -> list[Seat]:
@@ -78,8 +89,35 @@ def _choices(instance: Instance) -> list[tuple[tuple[str, Seat], ...]]:
     return [tuple(zip(names, pick)) for pick in product(*options)]
 
 
+def _passable(instance: Instance) -> list[list[CardIndex]]:
+    """Per seat, the cards it may pass (no trump); ``[-1]`` for a seat with only trumps."""
+    trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)
+    return [list(iter_bits(h & ~trumps)) or [-1] for h in instance.hands]
+
+
+def _directions(instance: Instance) -> list[int]:
+    return {"left": [1], "right": [-1], "choose": [1, -1]}[instance.distress or "left"]
+
+
+def passed_hands(instance: Instance, direction: int, passes: tuple[CardIndex, ...]) -> tuple[int, ...]:
+    """The hands after every seat passed its card to the neighbour ``direction`` away."""
+    p = instance.players
+    hands = list(instance.hands)
+    for s, c in enumerate(passes):
+        if c >= 0:
+            hands[s] &= ~(1 << c)
+    for s, c in enumerate(passes):
+        if c >= 0:
+            hands[(s + direction) % p] |= 1 << c
+    return tuple(hands)
+
+
 def count_variants(instance: Instance) -> int:
     n = len(_choices(instance))
+    if instance.distress is not None:
+        n *= len(_directions(instance))
+        for cards in _passable(instance):
+            n *= len(cards)
     mode = instance.rules.assignment
     if mode == "decision":
         n *= len(_crew(instance))
@@ -92,8 +130,19 @@ def variants(instance: Instance) -> Iterator[tuple[Choice, Instance]]:
     """Every concrete deal the crew may choose, with its :class:`Choice`.
 
     A concrete deal yields itself once with an empty choice. Variants that the deal's
-    history has already lost before its last card are left out.
+    history has already lost before its last card are left out. With a distress signal
+    the passes come first (direction, then one card per seat, in card order).
     """
+    if instance.distress is not None:
+        for direction in _directions(instance):
+            for passes in product(*_passable(instance)):
+                try:
+                    base = replace(instance, hands=passed_hands(instance, direction, passes), distress=None)
+                except InvalidDealError:  # a hand emptied (its seat held only trumps)
+                    continue
+                for choice, concrete in variants(base):
+                    yield replace(choice, direction=direction, passes=tuple(passes)), concrete
+        return
     for choice, make in _makers(instance):
         try:
             yield choice, make()

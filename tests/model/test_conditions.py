@@ -207,3 +207,28 @@ def test_condition_broken_is_reported() -> None:
     assert deal.state().end is not None
     assert deal.state().end.termination is Termination.CONDITION_BROKEN  # type: ignore[union-attr]
     assert "no trick won with a 4" in deal.state().end.describe(deal)  # type: ignore[union-attr]
+
+
+def test_distress_signal_passes_are_checked() -> None:
+    deal = deal_json.from_dict({"hands": [["B1", "B3", "R1"], ["B2", "B4", "G1"]], "trump": "R", "lead": 0,
+                                "distress": "left", "tasks": [{"card": "B4", "seat": 0}]})
+    assert count_variants(deal) == 2 * 3
+    result = decide(deal, backend="exhaustive")
+    assert result.verdict is Verdict.WINNABLE
+    choice = result.witness.choice  # type: ignore[union-attr]
+    assert choice is not None and choice.direction == 1 and choice.passes is not None
+    plays = result.witness.plays  # type: ignore[union-attr]
+    assert replay(deal, plays, None, None, (1, choice.passes)).won
+    with pytest.raises(Exception, match="do not fit"):
+        replay(deal, plays, None, None, (-1, choice.passes))  # the deal says left
+    r1 = deal.deck.index(deal.deck.cards[-1]) if str(deal.deck.cards[-1]) == "R1" else 5
+    with pytest.raises(Exception, match="cannot pass"):
+        replay(deal, plays, None, None, (1, (r1, choice.passes[1])))  # a trump
+    with pytest.raises(Exception, match="passes"):
+        replay(deal, plays)  # no passes given
+
+
+def test_distress_signal_with_a_history_is_refused() -> None:
+    with pytest.raises(InvalidDealError, match="distress"):
+        deal_json.from_dict({"hands": [["B1", "B3"], ["B2", "B4"]], "lead": 0, "distress": "left",
+                             "tasks": [{"card": "B4", "seat": 1}], "played": [{"lead": 0, "cards": ["B1", "B2"]}]})

@@ -3,6 +3,8 @@ small deals with random conditions (before and during play, every assignment rul
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
@@ -23,6 +25,8 @@ def deals(draw: st.DrawFn) -> Instance:
         plays = draw(playouts(inst, max_plays=inst.deck.size))
         if plays and not inst.with_history(plays).state().is_terminal():
             inst = inst.with_history(plays)
+    elif draw(st.integers(0, 3)) == 0:
+        inst = dataclasses.replace(inst, distress=draw(st.sampled_from(["left", "right", "choose"])))
     return inst
 
 
