@@ -141,10 +141,10 @@ def _pass_cards(instance: Instance, hands: list[set[Card]], distress: tuple[int,
         if card not in options:
             raise IllegalPlayError(f"distress signal: seat {s} cannot pass {card}")
         given.append(card)
-    for s, card in enumerate(given):
-        if card is not None:
-            hands[s].remove(card)
-            hands[(s + direction) % p].add(card)
+    for s, passed in enumerate(given):
+        if passed is not None:
+            hands[s].remove(passed)
+            hands[(s + direction) % p].add(passed)
 
 
 def _commander(instance: Instance) -> int:

@@ -53,9 +53,11 @@ class Choice:
         parts = []
         if self.passes is not None and self.direction is not None:
             way = "left" if self.direction == 1 else "right"
-            name = (lambda c: str(instance.deck.card(c))) if instance is not None else str
+            names = [str(instance.deck.card(c)) if instance is not None else str(c) for c in self.passes
+                     if c >= 0]
+            seats = [s for s, c in enumerate(self.passes) if c >= 0]
             parts.append(f"distress signal to the {way}: " + ", ".join(
-                f"seat {s} passes {name(c)}" for s, c in enumerate(self.passes) if c >= 0))
+                f"seat {s} passes {n}" for s, n in zip(seats, names)))
         for name, seat in self.seats:
             who = "the chosen crew member" if name == CHOOSE else f"{name[len(CHOOSE_ANY):]!r}"
             parts.append(f"{who} is seat {seat}")
