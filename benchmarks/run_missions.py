@@ -30,13 +30,13 @@ from crewcheck.missions import deal_mission, missions
 PLAYERS = (3, 4, 5)
 
 
-def run_one(job: tuple[int, int, int, float]) -> dict[str, object]:
-    number, players, seed, timeout = job
-    deal = deal_mission(number, players, seed=seed)
+def run_one(job: tuple[int, int, int, float, bool]) -> dict[str, object]:
+    number, players, seed, timeout, challenge = job
+    deal = deal_mission(number, players, seed=seed, challenge=challenge)
     inst = from_dict({k: v for k, v in deal.items() if k != "comment"})
     start = time.perf_counter()
     r = decide(inst, timeout=timeout)
-    return {"mission": number, "players": players, "seed": seed, "verdict": r.verdict.value,
+    return {"mission": number, "players": players, "seed": seed, "challenge": challenge, "verdict": r.verdict.value,
             "backend": r.backend, "seconds": round(time.perf_counter() - start, 4)}
 
 
@@ -58,11 +58,12 @@ def load(path: Path) -> list[dict[str, object]]:
 
 def run(args: argparse.Namespace) -> None:
     done = {(r["mission"], r["players"], r["seed"]) for r in load(args.out)}
+    players = (3,) if args.challenge else PLAYERS
     numbers = [m.number for m in missions()]
     with args.out.open("a") as out, ProcessPoolExecutor(args.workers) as pool:
         for start in range(0, args.deals, args.round):
-            jobs = [(n, p, s, args.timeout) for s in range(start, min(args.deals, start + args.round))
-                    for n in numbers for p in PLAYERS if (n, p, s) not in done]
+            jobs = [(n, p, s, args.timeout, args.challenge) for s in range(start, min(args.deals, start + args.round))
+                    for n in numbers for p in players if (n, p, s) not in done]
             t0 = time.perf_counter()
             for rec in pool.map(run_one, jobs, chunksize=4):
                 out.write(json.dumps(rec) + "\n")
@@ -73,17 +74,20 @@ def run(args: argparse.Namespace) -> None:
 
 def report(args: argparse.Namespace) -> None:
     rows = load(args.out)
+    players = (3,) if args.challenge else PLAYERS
     cells: dict[tuple[int, int], list[dict[str, object]]] = {}
     for r in rows:
         cells.setdefault((int(r["mission"]), int(r["players"])), []).append(r)  # type: ignore[arg-type]
     info = {m.number: m for m in missions()}
-    print("| mission | tasks | special | " + " | ".join(f"{p} players: winnable (95 % CI)" for p in PLAYERS) + " |")
-    print("| --- | --- | --- | " + " | ".join("---" for _ in PLAYERS) + " |")
-    series: dict[int, list[float]] = {p: [] for p in PLAYERS}
+    n_deals = sorted({len(v) for v in cells.values()})
+    print(f"Deals per cell: {n_deals[0]}" + (f"-{n_deals[-1]}" if len(n_deals) > 1 else "") + ".\n")
+    print("| mission | tasks | special | " + " | ".join(f"{p} players: % winnable (95 % CI); median s" for p in players) + " |")
+    print("| --- | --- | --- | " + " | ".join("---" for _ in players) + " |")
+    series: dict[int, list[float]] = {p: [] for p in players}
     for n in sorted(info):
         m = info[n]
         parts = []
-        for p in PLAYERS:
+        for p in players:
             rs = cells.get((n, p), [])
             k = sum(1 for r in rs if r["verdict"] == "winnable")
             unk = sum(1 for r in rs if r["verdict"] == "unknown")
@@ -91,7 +95,7 @@ def report(args: argparse.Namespace) -> None:
             med = statistics.median(float(r["seconds"]) for r in rs) if rs else float("nan")  # type: ignore[arg-type]
             series[p].append(k / len(rs) if rs else float("nan"))
             extra = f", {unk} unknown" if unk else ""
-            parts.append(f"{k}/{len(rs)} = {k / max(1, len(rs)):.1%} ({lo:.1%}-{hi:.1%}){extra}; {med:.2f} s")
+            parts.append(f"{100 * k / max(1, len(rs)):.1f} ({100 * lo:.1f}-{100 * hi:.1f}){extra}; {med:.2f}")
         special = "yes" if (m.conditions or m.assignment in ("decision", "distribution")) else ""
         print(f"| {n} | {m.tasks} | {special} | " + " | ".join(parts) + " |")
     if args.plot:
@@ -102,7 +106,7 @@ def report(args: argparse.Namespace) -> None:
 
         fig, ax = plt.subplots(figsize=(11, 4))
         xs = sorted(info)
-        for p, marker in zip(PLAYERS, "o^s"):
+        for p, marker in zip(players, "o^s"):
             ax.plot(xs, series[p], marker=marker, linestyle="-", linewidth=0.8, markersize=4, label=f"{p} players")
         ax.set_xlabel("logbook mission")
         ax.set_ylabel("winnable under perfect information")
@@ -123,6 +127,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per deal (then 'unknown')")
     ap.add_argument("--out", type=Path, default=Path("results_missions.jsonl"))
+    ap.add_argument("--challenge", action="store_true", help="3 players, the 30-card Challenge for Three")
     ap.add_argument("--report", action="store_true", help="print the table instead of running")
     ap.add_argument("--plot", type=Path, help="with --report: write the plot here")
     args = ap.parse_args()

@@ -325,3 +325,16 @@ def test_deepsea_cards_load_into_deals() -> None:
         if t.get("expressed", True):
             conds = _place(t["conditions"], (captain + 1) % 4, captain, 4)
             assert len(from_dict({**deal, "conditions": conds}).conditions) == len(conds)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("number", range(1, 51))
+def test_every_mission_deals_and_decides_from_the_command_line(number: int, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """``crewcheck mission N`` then ``crewcheck decide`` with the default back-end: a verdict
+    (seed 0, 4 players; the whole logbook takes about 20 s on 2 cores)."""
+    deal = tmp_path / f"m{number}.json"
+    assert main(["mission", str(number), "--seed", "0", "-o", str(deal)]) == 0
+    capsys.readouterr()
+    code = main(["decide", str(deal), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code in (0, 1) and out["verdict"] in ("winnable", "unwinnable")
