@@ -28,6 +28,7 @@ BACKENDS: dict[str, str] = {
     "single_suit": "crewcheck.solvers.special.single_suit:SingleSuitSolver",
     "two_player_one_task": "crewcheck.solvers.special.two_player_one_task:TwoPlayerOneTaskSolver",
     "hampath": "crewcheck.solvers.hampath:HamPathSolver",
+    "planner": "crewcheck.solvers.planner:PlannerSolver",
 }
 """Back-end name -> ``"module:Class"``."""
 
