@@ -12,7 +12,7 @@ from crewcheck.model.instance import Instance
 from crewcheck.model.rules import order_violation
 from crewcheck.model.tasks import TOKENS, Task, token_kind
 from crewcheck.solvers.base import Budget
-from crewcheck.solvers.search import SearchSolver, cuts, kernel
+from crewcheck.solvers.search import SearchOptions, SearchSolver, cuts, kernel
 from tests.strategies import instances, own_task_instances, trump_pad_instances
 
 _CODE = {"absolute": 1, "relative": 2, "last": 3}
@@ -89,8 +89,8 @@ def _same_from_both_kernels(inst: Instance) -> None:
     if inst.state().end is not None:
         return
     probes = ((0, 50), (1, 200))
-    a = SearchSolver(pure=True, probes=probes).decide(inst, budget=Budget())
-    b = SearchSolver(probes=probes, warm_start=False).decide(inst, budget=Budget())
+    a = SearchSolver(SearchOptions(pure=True, probes=probes)).decide(inst, budget=Budget())
+    b = SearchSolver(SearchOptions(probes=probes, warm_start=False)).decide(inst, budget=Budget())
     if "refuted_before_search" in a.extra:
         assert a.verdict == b.verdict
         return

@@ -23,7 +23,7 @@ from crewcheck.model.instance import Instance
 from crewcheck.model.tasks import Task
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Budget, Verdict
-from crewcheck.solvers.search import SearchSolver
+from crewcheck.solvers.search import SearchOptions, SearchSolver
 from tests.strategies import instances, note_deal, own_task_instances, trump_pad_instances
 
 COUNTEREXAMPLES = Path(__file__).resolve().parents[2] / "models" / "counterexamples"
@@ -79,9 +79,7 @@ def test_search_agrees_with_oracle_trumps_left(inst: Instance) -> None:
 def test_search_broadened_agrees_with_oracle(inst: Instance) -> None:
     """Broadening after 2 nodes (rounds of the whole search and of each first play, one
     refutation table): the oracle's verdict, and a witness that replays."""
-    solver = SearchSolver()
-    solver.first_round_nodes = solver.broaden_after = 2
-    _check(inst, solver)
+    _check(inst, SearchSolver(SearchOptions(first_round_nodes=2, broaden_after=2)))
 
 
 @given(instances(max_players=3, max_cards=10, max_tasks=4, free=True))
@@ -89,7 +87,7 @@ def test_search_split_agrees_with_oracle(inst: Instance) -> None:
     """Free assignment run as the free search and the fixed deal of every way to give the
     open tasks to seats, in turn (a node limit of 2 to start, so the split always runs):
     the oracle's verdict, and a witness whose assignment replays."""
-    _check(inst, SearchSolver(split_nodes=2))
+    _check(inst, SearchSolver(SearchOptions(split_nodes=2)))
 
 
 @given(instances(max_players=3, max_cards=10, max_tasks=4, free=True))
@@ -103,7 +101,7 @@ def test_search_agrees_with_oracle_free(inst: Instance) -> None:
 @given(instances(max_players=4, max_cards=10, max_tasks=3))
 def test_pure_kernel_agrees_with_oracle(inst: Instance) -> None:
     """The plain-Python kernel (used without numba) gives the oracle's verdict."""
-    _check(inst, SearchSolver(pure=True))
+    _check(inst, SearchSolver(SearchOptions(pure=True)))
 
 
 @settings(max_examples=40)
@@ -111,9 +109,7 @@ def test_pure_kernel_agrees_with_oracle(inst: Instance) -> None:
 def test_restart_rounds_agree_with_oracle(inst: Instance) -> None:
     """Tiny node-limited rounds (so the portfolio of orderings and the carried-over
     refutation table are exercised) still give the oracle's verdict."""
-    solver = SearchSolver(warm_start=False)
-    solver.first_round_nodes = 8
-    _check(inst, solver)
+    _check(inst, SearchSolver(SearchOptions(warm_start=False, first_round_nodes=8)))
 
 
 @given(instances(max_players=4, max_cards=12, max_tasks=4))
