@@ -24,7 +24,8 @@ from crewcheck.solvers.base import Budget, Verdict  # noqa: E402
 from crewcheck.solvers.hampath import (  # noqa: E402
     HamPathOptions, HamPathSolver, Variant, hamiltonian_path, recognise, reduce_hampath,
 )
-from tests.solvers.special.oracles import oracle_verdict, symmetric_verdict  # noqa: E402
+from tests.oracle import oracle_verdict  # noqa: E402
+from tests.solvers.special.symmetric import symmetric_verdict  # noqa: E402
 
 ROOT = Path(__file__).parents[2]
 ATLAS = [g for g in graph_atlas_g() if g.number_of_nodes() >= 2]

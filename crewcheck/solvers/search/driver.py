@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from crewcheck.model.analysis import refutation
 from crewcheck.model.cards import Deck
+from crewcheck.model.derived import after, quotas_left
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
 from crewcheck.model.tasks import Task
@@ -111,9 +112,8 @@ def _assignments(instance: Instance, state: State) -> list[tuple[int, ...]] | No
     """Free assignment: every way to give the open tasks to seats within the quotas left
     (tasks already taken keep their seat), or ``None`` when there are more than
     :data:`SPLIT_MAX`."""
-    counts = instance.task_counts or ()
     owners = state.owners or ()
-    room = [counts[s] - sum(1 for o in owners if o == s) for s in range(instance.players)]
+    room = list(quotas_left(state) or ())
     open_tasks = [i for i, o in enumerate(owners) if o < 0]
     total, left = 1, len(open_tasks)
     for r in room:
@@ -245,12 +245,8 @@ class SearchSolver:
         _tally(extra, first.extra)
 
         def done(answer: Answer, plays: tuple[int, ...] | None) -> Answer:
-            assignment = None
-            if plays is not None and state.owners is not None:
-                s = state
-                for c in plays:
-                    s = s.apply(c)
-                assignment = s.owners
+            free = plays is not None and state.owners is not None
+            assignment = after(state, plays or ()).owners if free else None
             return Answer(answer.verdict, plays, assignment, nodes=spent, extra=extra)
 
         while True:
@@ -323,12 +319,9 @@ class SearchSolver:
                 spent += answer.nodes
                 _tally(extra, answer.extra)
                 if answer.verdict is Verdict.WINNABLE:
-                    owners = state
-                    for card in answer.plays or ():
-                        owners = owners.apply(card)
                     extra["decided_by"] = "free" if arm == 0 else f"fixed assignment {arm - 1}"
-                    return Answer(Verdict.WINNABLE, answer.plays, owners.owners, nodes=spent,
-                                  extra=extra)
+                    return Answer(Verdict.WINNABLE, answer.plays, after(state, answer.plays or ()).owners,
+                                  nodes=spent, extra=extra)
                 if answer.verdict is Verdict.UNWINNABLE:
                     if arm == 0 or live == [arm]:
                         extra["decided_by"] = "free" if arm == 0 else "every fixed assignment"
@@ -451,10 +444,5 @@ class SearchSolver:
         length = int(stats[_kernel.STAT_DEPTH])
         tlen0 = problem.deal.tlen0
         plays = tuple(int(seq[tlen0 + i]) for i in range(length))
-        assignment = None
-        if problem.deal.free:
-            s = state
-            for c in plays:
-                s = s.apply(c)
-            assignment = s.owners
+        assignment = after(state, plays).owners if problem.deal.free else None
         return Answer(Verdict.WINNABLE, plays, assignment, nodes=nodes, extra=extra)
