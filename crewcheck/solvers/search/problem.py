@@ -184,7 +184,11 @@ class Problem:
 
 
 def _arrays(compiled: bool) -> Any:
-    """``list -> int64 array`` for the compiled kernel, ``list -> list`` for the twin."""
+    """``list -> int64 array`` for the compiled kernel, ``list -> list`` for the twin.
+
+    numpy is imported here, not at the top: the plain kernel's first try on a fresh
+    ``crewcheck decide`` (:data:`~crewcheck.solvers.search.driver.WARM_START_NODES`)
+    answers easy deals before numpy and numba are loaded."""
     if compiled:
         import numpy as np
 
