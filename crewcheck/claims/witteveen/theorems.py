@@ -220,18 +220,15 @@ def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, 
                 project[label] = jobs.merge(run_job(
                     f"witteveen-char/exhaustive/{name}/v3", jobs.exhaustive_chunk, chunks, label=label))
             # The same n = 9 samples as the reference search (same seeds), or a prefix.
-            if plan.get("uniform9"):
-                k, size = plan["uniform9"]
-                project[f"{name} uniform 4x9"] = jobs.merge(run_job(
-                    f"witteveen-char/uniform9/{name}/v3", jobs.sample_chunk,
-                    [{"n": 9, "seed": 0, "index": i, "size": size, "decider": name} for i in range(k)],
-                    label=f"{name} uniform 4x9"))
-            if plan.get("losing9"):
-                k, size = plan["losing9"]
-                project[f"{name} losing-conditioned 4x9"] = jobs.merge(run_job(
-                    f"witteveen-char/losing9/{name}/v3", jobs.losing_sample_chunk,
-                    [{"n": 9, "seed": 0, "index": i, "size": size, "decider": name} for i in range(k)],
-                    label=f"{name} losing 4x9"))
+            for sample, chunk_fn, title, bar in (("uniform9", jobs.sample_chunk, "uniform", "uniform"),
+                                                 ("losing9", jobs.losing_sample_chunk, "losing-conditioned",
+                                                  "losing")):
+                if plan.get(sample):
+                    k, size = plan[sample]
+                    project[f"{name} {title} 4x9"] = jobs.merge(run_job(
+                        f"witteveen-char/{sample}/{name}/v3", chunk_fn,
+                        [{"n": 9, "seed": 0, "index": i, "size": size, "decider": name} for i in range(k)],
+                        label=f"{name} {bar} 4x9"))
     return {"exhaustive": exhaustive, "uniform": uniform, "losing": losing, "down_sets": down,
             "project": project}
 
