@@ -170,7 +170,7 @@ def differential(backend: str, mode: Mode) -> Computation:
     """Run the differential check of `backend` against the exhaustive oracle."""
     if backend not in registry.BACKENDS:
         return Computation((), holds=None, open_reason=f"no back-end {backend!r} is registered")
-    missing = registry.available().get(backend)
+    missing = registry.missing(backend)
     if missing is not None:
         return Computation((), holds=None, open_reason=missing)
     if backend == "hampath":
