@@ -45,11 +45,11 @@ def _warm_up(inst: object) -> None:
     """Load the compiled kernel (not the plain warm-start path) before timing."""
     from crewcheck.solvers.search import kernel
     from crewcheck.solvers.base import Budget
-    from crewcheck.solvers.search import SearchSolver
+    from crewcheck.solvers.search import SearchOptions, SearchSolver
 
     try:
         kernel.compiled()
-        SearchSolver(warm_start=False).decide(inst, budget=Budget(seconds=5))  # type: ignore[arg-type]
+        SearchSolver(SearchOptions(warm_start=False)).decide(inst, budget=Budget(seconds=5))  # type: ignore[arg-type]
     except ImportError:
         pass
 

@@ -9,7 +9,7 @@ is rejected raises :class:`BackendError`: a wrong "winnable" is never returned.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from crewcheck.errors import BackendError, CrewcheckError, IllegalPlayError, NotApplicableError
 from crewcheck.model.instance import Instance
@@ -17,16 +17,26 @@ from crewcheck.model.replay import replay
 from crewcheck.model.variants import Choice, variants
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Answer, Budget, Result, Stats, Verdict, Witness
+from crewcheck.solvers.special import CONFIRMED
 
 __all__ = ["decide", "decide_many", "choose_backend", "check_witness", "unsupported_conditions"]
 
 
-def choose_backend(instance: Instance) -> str:
-    """The back-end ``backend="auto"`` (the default) uses for ``instance``.
+def choose_backend(instance: Instance | None = None, *, among: Sequence[str] | None = None) -> str:
+    """The first back-end of ``among`` that is registered, installed and (given
+    ``instance``) decides it: the one place a back-end is chosen.
 
-    A special-case decider confirmed against the oracle whose class contains the deal
-    (:data:`crewcheck.solvers.special.CONFIRMED`), else the first of
-    :data:`registry.DEFAULT_ORDER` that is installed and supports it.
+    ``among`` defaults to what ``backend="auto"`` (the default of :func:`decide`) tries:
+    a special-case decider confirmed against the oracle
+    (:data:`crewcheck.solvers.special.CONFIRMED`), then :data:`registry.DEFAULT_ORDER`.
+    The bench's oracle, the claims' cross-checks and de Jong's Figure 3 pass their own
+    orders.
+
+    Raises
+    ------
+    NotApplicableError
+        No back-end of ``among`` is installed and decides ``instance`` (the message gives
+        the reasons of those that refused, confirmed special cases apart).
 
     Examples
     --------
@@ -34,18 +44,20 @@ def choose_backend(instance: Instance) -> str:
     >>> choose_backend(loads('{"hands": [["B1", "G2"], ["B2", "G1"]], "lead": 0, '
     ...                      '"tasks": [{"card": "B2", "seat": 0}]}'))
     'two_player_one_task'
+    >>> choose_backend(among=("search", "exhaustive"))
+    'search'
     """
-    from crewcheck.solvers.special import CONFIRMED
-
+    order = (*CONFIRMED, *registry.DEFAULT_ORDER) if among is None else tuple(among)
     reasons = []
-    for name in (*CONFIRMED, *registry.DEFAULT_ORDER):
-        if name not in registry.BACKENDS or registry.missing(name) is not None:
-            continue
-        why = unsupported_conditions(registry.get(name), instance) or registry.get(name).supports(instance)
+    for name in registry.installed(order):
+        why = None if instance is None else (unsupported_conditions(registry.get(name), instance)
+                                             or registry.get(name).supports(instance))
         if why is None:
             return name
-        if name in registry.DEFAULT_ORDER:
+        if name not in CONFIRMED:
             reasons.append(why)
+    if instance is None:
+        raise NotApplicableError(f"none of the back-ends {', '.join(order)} is installed")
     raise NotApplicableError("no installed back-end decides this deal: " + "; ".join(reasons))
 
 

@@ -5,7 +5,7 @@ A *kernel* is a group of plain-Python functions on ints and int sequences (lists
 int64 numpy arrays) that numba compiles unchanged: the search
 (:mod:`crewcheck.solvers.search.kernel`), the agents' playouts
 (:mod:`crewcheck.agents.kernel`) and the claims' two-player search
-(:mod:`crewcheck.claims.kernel`). Each lists its functions, callees before callers, and
+(:mod:`crewcheck.claims.witteveen.kernel`). Each lists its functions, callees before callers, and
 gets them back from :func:`twin` as they are (the reference the tests compare with) or
 from :func:`compile_kernel` compiled by numba. numba is imported only there, so
 ``import crewcheck`` never needs it.

@@ -28,8 +28,14 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Self
 
-DEFAULT_PATH = Path(".crewcheck-cache") / "results.sqlite"
-"""Where ``prove`` and ``bench`` keep results unless told otherwise."""
+from crewcheck.paths import cache_dir
+
+
+
+def default_path() -> Path:
+    """Where ``prove`` keeps results unless told otherwise: ``results.sqlite`` in the
+    user cache folder (:func:`crewcheck.paths.cache_dir`), never the working directory."""
+    return cache_dir() / "results.sqlite"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -55,13 +61,13 @@ class ResultStore:
 
     Parameters
     ----------
-    path : str or Path
+    path : str or Path or None
         SQLite file; parent directories are created. ``":memory:"`` gives a
-        throw-away store.
+        throw-away store; ``None``, :func:`default_path`.
     """
 
-    def __init__(self, path: str | Path = DEFAULT_PATH) -> None:
-        self.path = str(path)
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = str(default_path() if path is None else path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path)

@@ -3,7 +3,7 @@
 The papers' players: Witteveen's rule-based agents and Monte Carlo tree search (seed
 ``000``, §4) and de Jong's cheating, ignorant and smart Monte Carlo players with
 determinization (seed ``001``, §5). Nothing here is imported by ``import crewcheck``; the
-playout kernel imports numba on first use.
+playout kernel is compiled (numba) on first use.
 
 >>> from crewcheck.agents import make_agent, deal, play_game
 >>> setup = deal(3, 2, seed=7)
@@ -17,6 +17,9 @@ from __future__ import annotations
 import re
 
 from crewcheck.agents.base import Agent, Observation, Setup, is_cheating
+from crewcheck.agents.mcts import TreeSearchAgent
+from crewcheck.agents.montecarlo import MonteCarloAgent
+from crewcheck.agents.rulebased import RandomAgent, RandomSmartAgent, RandomTaskAgent, TacticalTaskAgent
 from crewcheck.agents.simulate import GameRecord, deal, parse_deck, play_game, setup_instance, simulate
 from crewcheck.errors import InvalidInputError
 
@@ -54,8 +57,6 @@ def make_agent(name: str, budget: str | None = None) -> Agent:
     card (default 100) for the mc-* players, or seconds (``"0.5s"``: per move for the tree
     searches, per playable card for mc-*, as in de Jong's Figure 10).
     """
-    from crewcheck.agents.rulebased import RandomAgent, RandomSmartAgent, RandomTaskAgent, TacticalTaskAgent
-
     key = name.strip().lower()
     count, seconds = parse_budget(budget)
     if key == "tactical":
@@ -67,14 +68,10 @@ def make_agent(name: str, budget: str | None = None) -> Agent:
     if key == "randomsmart":
         return RandomSmartAgent()
     if key in ("pmc", "pmc-smart", "mcts", "mcts-smart"):
-        from crewcheck.agents.mcts import TreeSearchAgent
-
         return TreeSearchAgent(uct=key.startswith("mcts"), smart=key.endswith("smart"),
                                iterations=count if count is not None or seconds is not None else 1000,
                                seconds=seconds)
     if key.startswith("mc-"):
-        from crewcheck.agents.montecarlo import MonteCarloAgent
-
         parts = key[3:].split("-", 1)
         mode = parts[0]
         det = parts[1] if len(parts) > 1 else "uniform"

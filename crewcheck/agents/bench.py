@@ -10,7 +10,8 @@ Sound shortcuts, so the oracle runs less: a won game is a witness that its assig
 winnable; a winnable chosen assignment makes the free deal winnable (it is one of the
 free assignments).
 
-Oracle: ``"auto"`` uses the ``search`` back-end when it is installed, otherwise
+Oracle: ``"auto"`` uses the ``search`` back-end when it is installed (:data:`ORACLE_ORDER`,
+through :func:`crewcheck.api.choose_backend`), otherwise
 ``exhaustive`` where it accepts the deal, otherwise ``exhaustive`` under the time budget,
 which can prove a win (its witness is replayed by :func:`crewcheck.check_witness`) but
 reports ``unknown`` when time runs out. ``"none"`` skips the oracle.
@@ -18,19 +19,25 @@ reports ``unknown`` when time runs out. ``"none"`` skips the oracle.
 
 from __future__ import annotations
 
+import csv
 import json
 import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import as_completed as done_first
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from crewcheck.agents import make_agent
-from crewcheck.agents.results import ResultsStore, SharedStore
+from crewcheck.agents.results import SharedStore
 from crewcheck.agents.simulate import deal, play_game, setup_instance
+from crewcheck.api import check_witness, choose_backend, decide
 from crewcheck.errors import BackendUnavailableError, NotApplicableError
 from crewcheck.model.instance import Instance
+from crewcheck.solvers.base import Budget, Verdict
+from crewcheck.solvers.exhaustive import ExhaustiveSolver
 
 __all__ = ["BenchConfig", "run_deal", "oracle", "run_bench", "summarise", "SUMMARY_FIELDS", "plot"]
 
@@ -55,26 +62,15 @@ class BenchConfig:
         return f"{self.seed}:{self.players}p:{self.deck}:{t}t:{i}"
 
 
-def _backend_name(requested: str) -> str:
-    if requested != "auto":
-        return requested
-    from crewcheck.solvers import registry
-
-    try:
-        registry.get("search")
-        return "search"
-    except Exception:  # not written yet, or numba missing
-        return "exhaustive"
+ORACLE_ORDER = ("search", "exhaustive")
+"""The oracle's back-ends for ``"auto"``, preferred first (the records name the one used)."""
 
 
 def oracle(instance: Instance, backend: str = "auto", timeout: float = 10.0) -> tuple[str, str]:
     """(verdict value, back-end used) for ``instance``; ``"unknown"`` when undecided."""
     if backend == "none":
         return "unknown", "none"
-    from crewcheck.api import check_witness, decide
-    from crewcheck.solvers.base import Budget, Verdict
-
-    name = _backend_name(backend)
+    name = choose_backend(among=ORACLE_ORDER) if backend == "auto" else backend
     try:
         return decide(instance, backend=name, timeout=timeout).verdict.value, name
     except NotApplicableError:
@@ -82,8 +78,6 @@ def oracle(instance: Instance, backend: str = "auto", timeout: float = 10.0) -> 
             return "unknown", name
     except BackendUnavailableError:
         return "unknown", name
-    from crewcheck.solvers.exhaustive import ExhaustiveSolver
-
     answer = ExhaustiveSolver().decide(instance, budget=Budget(seconds=timeout))
     if answer.verdict is Verdict.WINNABLE:
         assert answer.plays is not None
@@ -143,7 +137,7 @@ def run_deal(cfg: BenchConfig, t: int, i: int, skip: frozenset[str] = frozenset(
     return out
 
 
-def _needed(cfg: BenchConfig, store: ResultsStore | SharedStore, t: int, i: int) -> bool:
+def _needed(cfg: BenchConfig, store: SharedStore, t: int, i: int) -> bool:
     key = cfg.deal_key(t, i)
     if f"oracle|{key}|free" not in store:
         return True
@@ -158,7 +152,7 @@ def _job(args: tuple[BenchConfig, int, int, frozenset[str]]) -> list[dict[str, A
     return run_deal(*args)
 
 
-def run_bench(cfg: BenchConfig, store: ResultsStore | SharedStore, *, workers: int = 1, scheduler: str | None = None,
+def run_bench(cfg: BenchConfig, store: SharedStore, *, workers: int = 1, scheduler: str | None = None,
               progress: bool = True) -> None:
     """Run every (task count, deal) not yet complete in ``store``, in parallel if asked."""
     todo = [(t, i) for t in cfg.tasks for i in range(cfg.deals) if _needed(cfg, store, t, i)]
@@ -174,8 +168,6 @@ def run_bench(cfg: BenchConfig, store: ResultsStore | SharedStore, *, workers: i
                 store.add_many(fut.result())
                 bar(1)
     elif workers > 1:
-        from concurrent.futures import ProcessPoolExecutor, as_completed as done_first
-
         with ProcessPoolExecutor(workers) as pool:
             futs = [pool.submit(_job, j) for j in jobs]
             for f in done_first(futs):
@@ -210,7 +202,7 @@ SUMMARY_FIELDS = ("task_agent", "play_agent", "tasks", "games", "wins", "tasks_d
                   "efficiency_chosen", "efficiency_best", "seconds_per_game")
 
 
-def summarise(cfg: BenchConfig, store: ResultsStore | SharedStore) -> list[dict[str, Any]]:
+def summarise(cfg: BenchConfig, store: SharedStore) -> list[dict[str, Any]]:
     """One row per (combination, task count) over the deals of ``cfg`` present in ``store``."""
     rows = []
     for ta, pa in cfg.combos():
@@ -246,8 +238,6 @@ def summarise(cfg: BenchConfig, store: ResultsStore | SharedStore) -> list[dict[
 
 
 def write_tables(rows: Sequence[dict[str, Any]], cfg: BenchConfig, csv_path: str | None, json_path: str | None) -> None:
-    import csv
-
     if csv_path:
         with open(csv_path, "w", newline="", encoding="utf-8") as f:
             w = csv.DictWriter(f, fieldnames=SUMMARY_FIELDS)

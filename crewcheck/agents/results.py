@@ -1,75 +1,33 @@
 """Resumable results for ``crewcheck bench agents``: keyed records, written as they come.
 
-:func:`open_store` uses the shared store of ``crewcheck prove`` (:mod:`crewcheck.store`,
-SQLite, namespace ``bench-agents/v1``) when it is installed, and otherwise
-:class:`ResultsStore`, a minimal store of this module's own: one JSON object per line.
-Either way each record has a ``"key"``; a run loads the keys already present and skips
-that work, so an interrupted sweep resumes where it stopped. JSONL appends are flushed
-per batch; a torn last line (killed mid-write) is ignored on load.
+:func:`open_store` opens the results store shared with ``crewcheck prove``
+(:mod:`crewcheck.store`, SQLite, namespace ``bench-agents/v1``). Each record has a
+``"key"``; a run loads the keys already present and skips that work, so an interrupted
+sweep resumes where it stopped (every record is committed as it comes).
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ResultsStore", "SharedStore", "open_store", "NAMESPACE"]
+from crewcheck.store import ResultStore
+
+__all__ = ["SharedStore", "open_store", "NAMESPACE"]
 
 NAMESPACE = "bench-agents/v1"
 
 
-class ResultsStore:
-    """Append-only JSONL records with a ``key`` field."""
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        self._records: dict[str, dict[str, Any]] = {}
-        if self.path.exists():
-            with self.path.open(encoding="utf-8") as f:
-                for line in f:
-                    line = line.strip()
-                    if not line:
-                        continue
-                    try:
-                        rec = json.loads(line)
-                    except json.JSONDecodeError:
-                        continue  # a torn last line
-                    self._records[rec["key"]] = rec
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._records
-
-    def get(self, key: str) -> dict[str, Any] | None:
-        return self._records.get(key)
-
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        return iter(self._records.values())
-
-    def __len__(self) -> int:
-        return len(self._records)
-
-    def add_many(self, records: Iterable[dict[str, Any]]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as f:
-            for rec in records:
-                if rec["key"] in self._records:
-                    continue
-                f.write(json.dumps(rec, sort_keys=True) + "\n")
-                self._records[rec["key"]] = rec
-            f.flush()
-
-
 class SharedStore:
-    """The same interface over :class:`crewcheck.store.ResultStore` (one namespace)."""
+    """The bench's records: one namespace of a :class:`crewcheck.store.ResultStore`."""
 
-    def __init__(self, store: Any, namespace: str = NAMESPACE) -> None:
+    def __init__(self, store: ResultStore, namespace: str = NAMESPACE) -> None:
         self.store = store
         self.namespace = namespace
         self._records: dict[str, dict[str, Any]] = dict(store.get_many(namespace))
-        self.path = Path(str(getattr(store, "path", "")))
+        self.path = Path(store.path)
 
     def __contains__(self, key: str) -> bool:
         return key in self._records
@@ -91,11 +49,6 @@ class SharedStore:
             self._records[rec["key"]] = rec
 
 
-def open_store(directory: str | os.PathLike[str]) -> ResultsStore | SharedStore:
-    """The shared store (``DIR/results.sqlite``) if :mod:`crewcheck.store` exists, else
-    ``DIR/results.jsonl``."""
-    try:
-        from crewcheck.store import ResultStore  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return ResultsStore(Path(directory) / "results.jsonl")
+def open_store(directory: str | os.PathLike[str]) -> SharedStore:
+    """The bench's records in ``DIR/results.sqlite``."""
     return SharedStore(ResultStore(Path(directory) / "results.sqlite"))

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from crewcheck.claims.base import Verdict
+from crewcheck.claims.claim import Verdict
 
 
 def write_plots(verdicts: Sequence[Verdict], docs: Path) -> dict[str, str]:

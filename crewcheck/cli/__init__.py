@@ -14,6 +14,8 @@ import signal
 import sys
 from collections.abc import Sequence
 
+from crewcheck import __version__
+
 __all__ = ["main", "SUBCOMMANDS", "EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_UNKNOWN", "EXIT_BACKEND"]
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_BACKEND = 0, 1, 2, 3, 4
@@ -31,20 +33,12 @@ parser it adds sets ``func=run_function(args) -> int`` with ``set_defaults``."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from crewcheck import __version__
-
     parser = argparse.ArgumentParser(prog="crewcheck", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"crewcheck {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name == name:  # not written yet
-                continue
-            raise
-        module.add_parsers(sub)
+        importlib.import_module(name).add_parsers(sub)
     return parser
 
 

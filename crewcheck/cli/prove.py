@@ -3,7 +3,9 @@
 Each claim is re-derived by independent computation and judged CONFIRMED,
 REFUTED (with the corrected value or a counterexample) or OPEN (with a
 reason). Exit status: 0 when every verdict matches the established one, 1
-when one changed, 3 when a claim could not finish, 2 on usage errors.
+when one changed, 3 when a claim could not finish, 2 on usage errors. Files are
+written only when asked: the ledger with --docs DIR, the record with --record;
+finished chunks are kept in the user cache folder.
 """
 
 from __future__ import annotations
@@ -16,6 +18,14 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from crewcheck.claims.record import CHECKOUT_ESTABLISHED
+from crewcheck.errors import UnknownClaimError
+from crewcheck.paths import CACHE_ENV
+from crewcheck.store import ResultStore
+
+# The claims themselves (numpy, the papers' code) are imported when ``prove`` runs, not
+# here: every ``crewcheck`` command loads this module to build its parser.
 
 DESCRIPTION = __doc__
 
@@ -51,21 +61,20 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", default=None, metavar="ADDR",
                         help="address of an existing Dask scheduler (default: start a local cluster)")
     parser.add_argument("--store", default=None, metavar="PATH",
-                        help="results store for finished chunks (default: .crewcheck-cache/results.sqlite)")
+                        help="results store for finished chunks (default: results.sqlite in the user "
+                        f"cache folder: ${CACHE_ENV}, else $XDG_CACHE_HOME/crewcheck)")
     parser.add_argument("--no-store", action="store_true", help="keep chunk results in memory only")
     parser.add_argument("--docs", default=None, metavar="DIR",
-                        help="write claims.md, claims-ledger.json and plots to DIR (default: docs/ "
-                        "when every claim is run)")
-    parser.add_argument("--no-docs", action="store_true", help="do not write docs")
+                        help="write claims.md, claims-ledger.json and plots to DIR (default: no files)")
     parser.add_argument("--record", action="store_true",
-                        help="record the computed verdicts as the established ones")
+                        help=f"record the computed verdicts as the established ones, in {CHECKOUT_ESTABLISHED} "
+                        "of the checkout in the current directory")
     parser.add_argument("--list", action="store_true", help="list the claims and exit")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
 def _select(names: list[str]) -> list[Any]:
     from crewcheck.claims.registry import CLAIMS
-    from crewcheck.errors import UnknownClaimError
 
     if not names:
         return list(CLAIMS)
@@ -91,9 +100,7 @@ def run(args: argparse.Namespace) -> int:
     from crewcheck.claims import ledger
     from crewcheck.claims.execution import Executor, using
     from crewcheck.claims.plots import write_plots
-    from crewcheck.claims.registry import CLAIMS
-    from crewcheck.errors import UnknownClaimError
-    from crewcheck.store import DEFAULT_PATH, ResultStore
+    from crewcheck.claims.record import save_established
 
     try:
         claims = _select(args.claims)
@@ -105,7 +112,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.workers is not None and args.workers < 0:
         return _error(args, "--workers must be at least 0")
-    store = ResultStore(":memory:" if args.no_store else (args.store or DEFAULT_PATH))
+    if args.record and not CHECKOUT_ESTABLISHED.is_file():
+        return _error(args, f"--record writes {CHECKOUT_ESTABLISHED} of a checkout; run it from the "
+                      "repository's root")
+    store = ResultStore(":memory:" if args.no_store else args.store)
     use_dask = args.mode == "full" and args.workers not in (0, 1)
     executor = Executor(store=store, workers=args.workers, scheduler=args.scheduler,
                         use_dask=use_dask, progress=not args.no_progress and sys.stderr.isatty())
@@ -128,15 +138,14 @@ def run(args: argparse.Namespace) -> int:
         "claims": [c.id for c in claims],
     }
     document = ledger.to_json(verdicts, run_info)
-    docs_dir = None if args.no_docs else (Path(args.docs) if args.docs else
-                                         (Path("docs") if len(claims) == len(CLAIMS) else None))
-    if docs_dir is not None:
+    if args.docs is not None:
+        docs_dir = Path(args.docs)
         docs_dir.mkdir(parents=True, exist_ok=True)
         plots = write_plots(verdicts, docs_dir)
         (docs_dir / "claims.md").write_text(ledger.render_markdown(verdicts, run_info, plots))
         (docs_dir / "claims-ledger.json").write_text(json.dumps(document, indent=2) + "\n")
     if args.record:
-        ledger.save_established(verdicts)
+        save_established(verdicts, CHECKOUT_ESTABLISHED)
     if args.json:
         print(json.dumps(document))
     else:

@@ -23,6 +23,7 @@ from crewcheck.errors import InvalidDealError
 from crewcheck.model.cards import Card, Deck
 from crewcheck.model.instance import Instance, Lead
 from crewcheck.model.outcome import Trick
+from crewcheck.model.replay import replay
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
 
@@ -114,8 +115,6 @@ def format_deal(instance: Instance) -> str:
         lines.append(f"seat {seat} ({hand.bit_count():>2}): " + " | ".join(groups))
     lines.append("tasks: " + format_tasks(instance))
     if instance.history:
-        from crewcheck.model.replay import replay
-
         outcome = replay(instance, instance.history)
         for n, trick in enumerate(outcome.tricks):
             lines.append(f"{n + 1:>3}. {format_trick(instance, trick)}")

@@ -27,6 +27,7 @@ from __future__ import annotations
 from itertools import combinations, product
 
 from crewcheck.model.cards import Mask, iter_bits
+from crewcheck.model.derived import quotas_left
 from crewcheck.model.state import State
 
 __all__ = ["possible_winners", "refutation"]
@@ -114,8 +115,7 @@ def refutation(state: State) -> str | None:
                 card = inst.deck.card(inst.tasks[i].card)
                 return f"seat {seat} can never win a trick, but must win {card}"
         return None
-    counts = inst.task_counts or ()
-    quota = [counts[s] - sum(1 for o in state.owners if o == s) for s in range(inst.players)]
+    quota = list(quotas_left(state) or ())
     room = sum(quota[s] for s in range(inst.players) if reach >> s & 1)
     if room < len(open_tasks):
         return (f"{len(open_tasks)} tasks are open but the seats that can still win tricks "

@@ -1,10 +1,12 @@
 """The one back-end interface: :class:`Solver`, :class:`Budget`, :class:`Answer`, :class:`Result`.
 
-A back-end is any object with a ``name``, an ``exact`` flag, ``supports(instance)``
-(``None`` or the reason it refuses) and ``decide(instance, *, budget) -> Answer``. It
-answers about the position after the deal's history and, when winnable, gives the
-cards to play from there. :func:`crewcheck.decide` turns that into a :class:`Result`
-whose witness has passed the independent replay checker.
+A back-end is any object with a ``name``, an ``exact`` flag, the optional modules it
+``requires``, ``supports(instance)`` (``None`` or the reason it refuses) and
+``decide(instance, *, budget) -> Answer``. It answers about the position after the
+deal's history and, when winnable, gives the cards to play from there.
+:func:`crewcheck.decide` turns that into a :class:`Result` whose witness has passed the
+independent replay checker. Options, where a back-end has any, are one frozen dataclass
+given to its constructor (``CpSatSolver(CpSatOptions(workers=2))``).
 """
 
 from __future__ import annotations
@@ -149,6 +151,9 @@ class Solver(Protocol):
     """Registry key."""
     exact: ClassVar[bool]
     """Sound and complete on its domain."""
+    requires: ClassVar[tuple[tuple[str, str], ...]]
+    """Optional modules it needs, as ``(module, pip extra)`` pairs; the registry reports
+    the back-end missing (with ``pip install "crewcheck[extra]"``) while one is absent."""
     condition_kinds: ClassVar[frozenset[str]]
     """The condition kinds it decides (:data:`crewcheck.model.conditions.CONDITION_KINDS`);
     :func:`crewcheck.decide` refuses a deal with any other kind for it. A back-end that

@@ -37,13 +37,16 @@ References
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from crewcheck.errors import BackendError
 from crewcheck.model.instance import Instance
-from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
-from crewcheck.solvers.encoding import ENCODED_KINDS, Encoding, Formula, decode, encode, explain_core, minimise_core, size_limit
+from crewcheck.solvers.base import Answer, Budget, Deadline
+from crewcheck.solvers.encoding import ENCODED_KINDS, Encoding, Formula, size_limit
+from crewcheck.solvers.logic import Shrink, Solved, decide_encoded
 
 __all__ = ["CpSatSolver", "CpSatOptions", "to_cp_model", "add_task_count_constraints"]
 
@@ -140,37 +143,25 @@ class CpSatSolver:
         return size_limit(instance)
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
+        return decide_encoded(instance, budget, self.options, self._solve, self._shrinker)
+
+    def _solve(self, enc: Encoding, deadline: Deadline, stats: dict[str, Any], start: float) -> Solved:
         from ortools.sat.python import cp_model
 
-        start = time.perf_counter()
-        deadline = budget.start()
-        enc = encode(instance)
         model, bools = to_cp_model(enc.formula)
         # The decision fixes the tasks as facts (presolve uses them; assumptions would
         # keep them open): the explanation builds its own model with assumptions.
         model.add_bool_and([bools[v] for v in enc.assumptions])
         add_task_count_constraints(model, bools, enc)
-        stats: dict[str, Any] = {"variables": enc.formula.pool.top,
-                                 "constraints": len(enc.formula.constraints),
-                                 "build_seconds": round(time.perf_counter() - start, 4)}
+        stats.update(variables=enc.formula.pool.top, constraints=len(enc.formula.constraints),
+                     build_seconds=round(time.perf_counter() - start, 4))
         solver = self._solver(deadline, None, self.options.workers)
         status = solver.solve(model)
         if status == cp_model.MODEL_INVALID:
             raise BackendError(f"cp-sat rejected the model: {model.validate()}")
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            plays, assignment = decode(enc, lambda v: bool(solver.boolean_value(bools[v])))
-            return Answer(Verdict.WINNABLE, plays, assignment, extra=stats)
-        if status != cp_model.INFEASIBLE:
-            return Answer(Verdict.UNKNOWN, extra=stats)
-        explanation = None
-        if self.options.explain and enc.position.tasks:
-            spent = time.perf_counter() - start
-            limit = Budget(seconds=self.options.explain_factor * spent + 1.0).start()
-            core = self._core(enc, deadline, limit)
-            if core is not None:
-                stats["core"] = len(core[0])
-                explanation = explain_core(instance, core[0]) + ("" if core[1] else " (core not minimised)")
-        return Answer(Verdict.UNWINNABLE, extra=stats, explanation=explanation)
+            return Solved(True, lambda v: bool(solver.boolean_value(bools[v])))
+        return Solved(False if status == cp_model.INFEASIBLE else None)
 
     def _solver(self, deadline: Deadline, limit: Deadline | None, workers: int) -> Any:
         from ortools.sat.python import cp_model
@@ -183,9 +174,9 @@ class CpSatSolver:
             solver.parameters.max_time_in_seconds = max(0.001, min(lefts))
         return solver
 
-    def _core(self, enc: Encoding, deadline: Deadline, limit: Deadline) -> tuple[list[int], bool] | None:
-        """A deletion-minimised core over the task assumptions (one worker, as CP-SAT
-        cores need) and whether the minimisation finished; ``None`` if out of time."""
+    @contextmanager
+    def _shrinker(self, enc: Encoding, kept: Any, deadline: Deadline, limit: Deadline) -> Iterator[Shrink]:
+        """Cores over the task assumptions (one worker, as CP-SAT cores need)."""
         from ortools.sat.python import cp_model
 
         model, bools = to_cp_model(enc.formula)
@@ -200,9 +191,4 @@ class CpSatSolver:
             found = [index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in index]
             return sorted(found) or True
 
-        first = shrink(list(enc.position.tasks))
-        if first is False:
-            return None
-        core = list(enc.position.tasks) if first is True else list(first)
-        out = minimise_core(core, shrink, lambda: deadline.expired() or limit.expired())
-        return out, not (deadline.expired() or limit.expired())
+        yield shrink

@@ -90,6 +90,7 @@ from crewcheck.errors import BackendError, IllegalPlayError
 from crewcheck.model.cards import CardIndex, Mask, iter_bits
 from crewcheck.model import conditions as C
 from crewcheck.model.conditions import CONDITION_KINDS, HOLDS
+from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance, Seat, seats_from
 from crewcheck.model.tasks import TokenKind, token_kind
 
@@ -269,11 +270,7 @@ def position_of(instance: Instance) -> Position:
             fixed[(state.leader + pos) % p] = card
     hands = tuple(state.hands[s] | (1 << fixed[s] if s in fixed else 0) for s in range(p))
     open_tasks = tuple(i for i in range(len(instance.tasks)) if not state.done >> i & 1)
-    quotas = None
-    if instance.rules.assignment == "free":
-        counts = instance.task_counts or (0,) * p
-        owners = state.owners or ()
-        quotas = tuple(counts[s] - sum(1 for o in owners if o == s) for s in range(p))
+    quotas = quotas_left(state)
     return Position(instance, state.tricks_played, instance.tricks, state.leader, fixed, hands,
                     open_tasks, state.done.bit_count(), quotas, state.owners, state.memos)
 

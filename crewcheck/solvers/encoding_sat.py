@@ -31,13 +31,16 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
-from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
-from crewcheck.solvers.encoding import ENCODED_KINDS, decode, encode, explain_core, minimise_core, size_limit
+from crewcheck.solvers.base import Answer, Budget, Deadline
+from crewcheck.solvers.encoding import ENCODED_KINDS, Encoding, size_limit
 from crewcheck.solvers.encoding_cnf import to_cnf
+from crewcheck.solvers.logic import Shrink, Solved, decide_encoded
 
 __all__ = ["SatSolver", "SatOptions", "POLL_SECONDS"]
 
@@ -77,45 +80,36 @@ class SatSolver:
         return size_limit(instance)
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
-        start = time.perf_counter()
-        deadline = budget.start()
-        enc = encode(instance)
+        return decide_encoded(instance, budget, self.options, self._solve, self._shrinker)
+
+    def _solve(self, enc: Encoding, deadline: Deadline, stats: dict[str, Any], start: float) -> Solved:
         if deadline.expired():
-            return Answer(Verdict.UNKNOWN, extra={"build_seconds": round(time.perf_counter() - start, 4)})
+            stats["build_seconds"] = round(time.perf_counter() - start, 4)
+            return Solved(None)
         # The decision gets the tasks as unit clauses (the solver simplifies with them);
         # the explanation uses a second solver with the tasks as assumptions.
         cnf = to_cnf(enc.formula, assume=enc.assumptions)
-        stats: dict[str, Any] = {"variables": cnf.nv, "clauses": len(cnf.clauses),
-                                 "build_seconds": round(time.perf_counter() - start, 4)}
+        stats.update(variables=cnf.nv, clauses=len(cnf.clauses), build_seconds=round(time.perf_counter() - start, 4))
         with self._solver(cnf.clauses) as sat:
-            result = self._solve(sat, [], deadline, None)
+            result = self._solve_until(sat, [], deadline, None)
             if result is True:
                 model = {abs(x): x > 0 for x in sat.get_model() or ()}
-                plays, assignment = decode(enc, lambda v: model.get(v, False))
-                return Answer(Verdict.WINNABLE, plays, assignment, extra=stats)
-        if result is None:
-            return Answer(Verdict.UNKNOWN, extra=stats)
-        explanation = None
-        if self.options.explain and enc.position.tasks:
-            spent = time.perf_counter() - start
-            cap = Budget(seconds=self.options.explain_factor * spent + 1.0).start()
-            task_of = {v: k for k, v in enc.vars.task.items()}
-            with self._solver(to_cnf(enc.formula).clauses) as sat:
+                return Solved(True, lambda v: model.get(v, False))
+        return Solved(result)
 
-                def shrink(tasks: list[int]) -> list[int] | bool:
-                    got = self._solve(sat, [enc.vars.task[k] for k in tasks], deadline, cap)
-                    if got is not False:
-                        return False
-                    return sorted(task_of[x] for x in sat.get_core() or () if x in task_of) or True
+    @contextmanager
+    def _shrinker(self, enc: Encoding, kept: Any, deadline: Deadline, cap: Deadline) -> Iterator[Shrink]:
+        """Cores over the task assumptions, from a second solver on the CNF without the units."""
+        task_of = {v: k for k, v in enc.vars.task.items()}
+        with self._solver(to_cnf(enc.formula).clauses) as sat:
 
-                first = shrink(list(enc.position.tasks))
-                if first is not False:
-                    core = list(enc.position.tasks) if first is True else list(first)
-                    core = minimise_core(core, shrink, lambda: deadline.expired() or cap.expired())
-                    done = not (deadline.expired() or cap.expired())
-                    stats["core"] = len(core)
-                    explanation = explain_core(instance, core) + ("" if done else " (core not minimised)")
-        return Answer(Verdict.UNWINNABLE, extra=stats, explanation=explanation)
+            def shrink(tasks: list[int]) -> list[int] | bool:
+                got = self._solve_until(sat, [enc.vars.task[k] for k in tasks], deadline, cap)
+                if got is not False:
+                    return False
+                return sorted(task_of[x] for x in sat.get_core() or () if x in task_of) or True
+
+            yield shrink
 
     def _solver(self, clauses: list[list[int]]) -> Any:
         from pysat.solvers import Solver  # type: ignore[import-untyped]
@@ -123,7 +117,7 @@ class SatSolver:
         return Solver(name=self.options.solver, bootstrap_with=clauses)
 
     @staticmethod
-    def _solve(sat: Any, assumptions: list[int], deadline: Deadline, cap: Deadline | None) -> bool | None:
+    def _solve_until(sat: Any, assumptions: list[int], deadline: Deadline, cap: Deadline | None) -> bool | None:
         """Solve until done, or until either deadline expires or the budget's ``cancel``
         says stop (``None``: interrupted). A watcher thread polls every
         :data:`POLL_SECONDS` and interrupts the solver (which runs without the GIL)."""

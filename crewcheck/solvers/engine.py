@@ -41,16 +41,17 @@ Stopping
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
 from crewcheck.solvers import registry, sat_process
-from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 from crewcheck.solvers.encoding import ENCODED_KINDS, size_limit
+from crewcheck.solvers.search import kernel as _kernel
+from crewcheck.solvers.search.driver import WARM_START_NODES, SearchOptions, SearchSolver, load_compiled
 
-__all__ = ["EngineSolver", "SEARCH_SECONDS"]
+__all__ = ["EngineSolver", "EngineOptions", "SEARCH_SECONDS"]
 
 SEARCH_SECONDS = 0.02
 """The search's slice alone, before the SAT process starts (docs/performance.md)."""
@@ -82,6 +83,16 @@ def _summed(*extras: Any) -> dict[str, Any]:
     return out
 
 
+@dataclass(frozen=True)
+class EngineOptions:
+    """Options of the engine."""
+
+    search_seconds: float = SEARCH_SECONDS
+    """The search's slice alone, before the SAT process joins the race."""
+    sat_solver: str = sat_process.SOLVER
+    """The PySAT solver of the SAT process."""
+
+
 class EngineSolver:
     """``search``, then ``search`` racing a CDCL solver in a child process; see the module docstring."""
 
@@ -91,9 +102,8 @@ class EngineSolver:
     condition_kinds: ClassVar[frozenset[str]] = ENCODED_KINDS
     """Deals with conditions go to the SAT side alone (the search kernel knows tasks only)."""
 
-    def __init__(self, search_seconds: float = SEARCH_SECONDS, sat_solver: str = sat_process.SOLVER) -> None:
-        self.search_seconds = search_seconds
-        self.sat_solver = sat_solver
+    def __init__(self, options: EngineOptions | None = None) -> None:
+        self.options = options or EngineOptions()
 
     def supports(self, instance: Instance) -> str | None:
         if instance.conditions:
@@ -123,9 +133,9 @@ class EngineSolver:
             nonlocal child, tried
             if budget.cancel is not None and budget.cancel():
                 return True
-            if not tried and why_not is None and time.monotonic() - began >= self.search_seconds:
+            if not tried and why_not is None and time.monotonic() - began >= self.options.search_seconds:
                 tried = True
-                child = _start(instance, self.sat_solver)
+                child = _start(instance, self.options.sat_solver)
             return child is not None and child.ready()
 
         try:
@@ -133,10 +143,7 @@ class EngineSolver:
                 # A fresh process: the plain kernel first (an easy deal never waits for
                 # numba), then the compiled kernel is loaded while the SAT process is
                 # already at work; the loading is not charged to the budget.
-                from crewcheck.solvers.search import SearchSolver, load_compiled
-                from crewcheck.solvers.search.driver import WARM_START_NODES
-
-                warm = SearchSolver(pure=True).decide(instance, budget=Budget(
+                warm = SearchSolver(SearchOptions(pure=True)).decide(instance, budget=Budget(
                     seconds=deadline.remaining(), nodes=WARM_START_NODES, cancel=budget.cancel))
                 if warm.verdict is not Verdict.UNKNOWN or deadline.expired():
                     return Answer(warm.verdict, warm.plays, warm.assignment, warm.nodes,
@@ -144,7 +151,7 @@ class EngineSolver:
                 warm_nodes = warm.nodes
                 if why_not is None:
                     tried = True
-                    child = _start(instance, self.sat_solver)
+                    child = _start(instance, self.options.sat_solver)
                 loading = load_compiled() or 0.0
             ours = search.decide(instance, budget=Budget(seconds=_left(deadline, loading),
                                                          nodes=budget.nodes, cancel=stop))

@@ -42,8 +42,8 @@ What it is
 Rule features
     Deals produced by :func:`reduce_hampath` only (free first lead, unequal hands under
     ``trumps``, ``omega`` token under ``tokens``). By default it refuses the variant
-    whose equivalence is false (``junk="text"`` with ``trumps``); ``paper=True``
-    decides it as Lemma 6.2 claims anyway (for pinning the finding).
+    whose equivalence is false (``junk="text"`` with ``trumps``);
+    ``HamPathOptions(paper=True)`` decides it as Lemma 6.2 claims anyway (for pinning the finding).
 Exact
     Yes on the variants it accepts by default, by Lemma 6.2's argument (for the text's
     junk count without trumps by the argument in ``docs/special-cases.md``), re-checked
@@ -65,7 +65,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from crewcheck.errors import InvalidInputError
+from crewcheck.errors import InvalidInputError, NotApplicableError
 from crewcheck.model.cards import Card, CardIndex, Deck
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.model.tasks import Task
@@ -76,7 +76,7 @@ if TYPE_CHECKING:
     import networkx as nx  # type: ignore[import-untyped]
 
 __all__ = ["Junk", "Variant", "reduce_hampath", "recognise", "hamiltonian_path", "vertex_order",
-           "HamPathSolver", "DP_LIMIT", "BROKEN"]
+           "HamPathSolver", "HamPathOptions", "DP_LIMIT", "BROKEN"]
 
 Junk = Literal["text", "figure"]
 
@@ -107,7 +107,7 @@ def is_broken(v: Variant) -> bool:
 
 BROKEN = tuple(v for v in (Variant(j, tr, to) for j in ("text", "figure") for tr in (False, True)
                            for to in (False, True)) if is_broken(v))
-"""The variants :class:`HamPathSolver` refuses unless ``paper=True``."""
+"""The variants :class:`HamPathSolver` refuses unless ``HamPathOptions(paper=True)``."""
 
 
 def _letters(i: int) -> str:
@@ -383,6 +383,14 @@ def witness(instance: Instance, path: Sequence[int]) -> tuple[CardIndex, ...]:
     return sequence(instance, tricks, first)
 
 
+@dataclass(frozen=True)
+class HamPathOptions:
+    """Options of the ``hampath`` back-end."""
+
+    paper: bool = False
+    """Also decide the variants whose equivalence fails, as Lemma 6.2 claims."""
+
+
 class HamPathSolver:
     """Decide reduction deals through a Hamiltonian path search; see the module docstring."""
 
@@ -390,9 +398,8 @@ class HamPathSolver:
     exact: ClassVar[bool] = True
     requires: ClassVar[tuple[tuple[str, str], ...]] = (("networkx", "special"),)
 
-    def __init__(self, *, paper: bool = False) -> None:
-        self.paper = paper
-        """Also decide the variants whose equivalence fails, as Lemma 6.2 claims."""
+    def __init__(self, options: HamPathOptions | None = None) -> None:
+        self.options = options or HamPathOptions()
 
     def supports(self, instance: Instance) -> str | None:
         if instance.history:
@@ -402,15 +409,13 @@ class HamPathSolver:
             return ("hampath decides only deals built by Reiber's reduction (crewcheck reduce hampath); "
                     "this deal is not one")
         _, variant = found
-        if is_broken(variant) and not self.paper:
+        if is_broken(variant) and not self.options.paper:
             return (f"hampath refuses the {variant} reduction: its junk count leaves spare tricks in which "
                     "a trump passes the lead, so 'winnable' does not imply a Hamiltonian path "
                     "(docs/special-cases.md)")
         return None
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
-        from crewcheck.errors import NotApplicableError
-
         why = self.supports(instance)
         if why is not None:
             raise NotApplicableError(why)

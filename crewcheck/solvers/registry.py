@@ -2,19 +2,22 @@
 
 ``import crewcheck`` never imports z3, ortools, numba or networkx: each back-end's module
 is imported on first use, and :func:`available` reports which ones can be. A back-end
-class lists what it needs as ``requires = (("z3", "z3"),)``: (module, pip extra).
+class lists what it needs as ``requires = (("z3", "z3"),)``: (module, pip extra); the
+registry reads nothing of a back-end that :class:`~crewcheck.solvers.base.Solver` does not
+declare.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Iterable
 from functools import lru_cache
 
 from crewcheck.errors import BackendUnavailableError, UnknownBackendError
 from crewcheck.solvers.base import Solver
 
-__all__ = ["BACKENDS", "ALIASES", "DEFAULT_ORDER", "canonical", "get", "available"]
+__all__ = ["BACKENDS", "ALIASES", "DEFAULT_ORDER", "canonical", "get", "missing", "installed", "available"]
 
 BACKENDS: dict[str, str] = {
     "exhaustive": "crewcheck.solvers.exhaustive:ExhaustiveSolver",
@@ -48,9 +51,10 @@ def canonical(name: str) -> str:
 
 
 @lru_cache(maxsize=None)
-def _load_class(name: str) -> type:
+def _load_class(name: str) -> type[Solver]:
     module, _, cls = BACKENDS[name].partition(":")
-    return getattr(importlib.import_module(module), cls)  # type: ignore[no-any-return]
+    found: type[Solver] = getattr(importlib.import_module(module), cls)
+    return found
 
 
 def get(name: str) -> Solver:
@@ -59,7 +63,7 @@ def get(name: str) -> Solver:
     missing = _missing(key)
     if missing:
         raise BackendUnavailableError(missing)
-    return _load_class(key)()  # type: ignore[no-any-return]
+    return _load_class(key)()
 
 
 def missing(name: str) -> str | None:
@@ -73,10 +77,16 @@ def _missing(name: str) -> str | None:
         cls = _load_class(name)
     except ImportError as e:
         return f"backend {name!r} cannot be imported: {e}"
-    for mod, extra in getattr(cls, "requires", ()):
+    for mod, extra in cls.requires:
         if importlib.util.find_spec(mod) is None:
             return f"backend {name!r} needs {mod}: pip install \"crewcheck[{extra}]\""
     return None
+
+
+def installed(names: Iterable[str]) -> tuple[str, ...]:
+    """The names among ``names`` that are registered and usable here, in their order
+    (:func:`crewcheck.api.choose_backend` picks from these)."""
+    return tuple(n for n in names if n in BACKENDS and _missing(n) is None)
 
 
 def available() -> dict[str, str | None]:

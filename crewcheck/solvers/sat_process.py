@@ -27,8 +27,10 @@ Exact
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import gc
+import importlib.util
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -41,6 +43,8 @@ from typing import Any
 from crewcheck.errors import BackendError
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Verdict
+from crewcheck.solvers.encoding import decode, encode
+from crewcheck.solvers.encoding_cnf import to_cnf
 
 __all__ = ["SatProcess", "SOLVER", "available"]
 
@@ -55,8 +59,6 @@ through PySAT) and CryptoMiniSat 5.17 (docs/performance.md, "The engine")."""
 @functools.lru_cache(maxsize=1)
 def available() -> str | None:
     """``None`` if PySAT can be imported here, else the install hint."""
-    import importlib.util
-
     if importlib.util.find_spec("pysat") is None:
         return "the SAT side needs python-sat (a dependency of crewcheck): pip install python-sat"
     return None
@@ -68,8 +70,6 @@ def _die_with_parent(parent: int | None) -> None:
     of the fork server has the server as its parent, which itself exits with ours."""
     if sys.platform.startswith("linux"):
         try:
-            import ctypes
-
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
@@ -100,10 +100,7 @@ def _child(instance: Instance, solver: str, conn: multiprocessing.connection.Con
 
 
 def _solve(instance: Instance, solver: str) -> tuple[Any, ...]:
-    from pysat.solvers import Solver  # type: ignore[import-untyped]
-
-    from crewcheck.solvers.encoding import decode, encode
-    from crewcheck.solvers.encoding_cnf import to_cnf
+    from pysat.solvers import Solver  # type: ignore[import-untyped]  # optional: see available()
 
     t0 = time.perf_counter()
     enc = encode(instance)
@@ -129,8 +126,6 @@ def _preload() -> None:
     children are forked with it loaded (PySAT's import alone is ~30 ms a child)."""
     if "pysat.solvers" not in sys.modules:
         import pysat.solvers  # type: ignore[import-untyped]  # noqa: F401
-
-        import crewcheck.solvers.encoding_cnf  # noqa: F401
 
 
 def _context() -> Any:

@@ -37,12 +37,15 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
-from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
-from crewcheck.solvers.encoding import ENCODED_KINDS, Encoding, Formula, decode, encode, explain_core, minimise_core, size_limit
+from crewcheck.solvers.base import Answer, Budget, Deadline
+from crewcheck.solvers.encoding import ENCODED_KINDS, Encoding, Formula, size_limit
+from crewcheck.solvers.logic import Shrink, Solved, decide_encoded
 
 __all__ = ["Z3Solver", "Z3Options", "to_smt2"]
 
@@ -129,11 +132,11 @@ class Z3Solver:
         return size_limit(instance)
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
+        return decide_encoded(instance, budget, self.options, self._solve, self._shrinker)
+
+    def _solve(self, enc: Encoding, deadline: Deadline, stats: dict[str, Any], start: float) -> Solved:
         import z3  # type: ignore[import-untyped]
 
-        start = time.perf_counter()
-        deadline = budget.start()
-        enc = encode(instance)
         ctx = z3.Context()
         pool = enc.formula.pool
         text = to_smt2(enc.formula)
@@ -142,8 +145,8 @@ class Z3Solver:
         units = "\n".join(f"(assert {pool.name(v)})" for v in enc.assumptions)
         solver = self._solver(z3, ctx)
         solver.from_string(text + "\n" + units)
-        stats: dict[str, Any] = {"variables": pool.top, "constraints": len(enc.formula.constraints),
-                                 "build_seconds": round(time.perf_counter() - start, 4)}
+        stats.update(variables=pool.top, constraints=len(enc.formula.constraints),
+                     build_seconds=round(time.perf_counter() - start, 4))
         left = deadline.remaining()
         if left is not None:
             solver.set("timeout", max(1, int(left * 1000)))
@@ -151,27 +154,18 @@ class Z3Solver:
         if result == z3.sat:
             # one C call and a regex: walking model.decls() costs ~0.2 ms per variable
             true = set(_TRUE.findall(solver.model().sexpr()))
-            plays, assignment = decode(enc, lambda v: pool.name(v) in true)
-            return Answer(Verdict.WINNABLE, plays, assignment, extra=stats)
-        if result != z3.unsat:
-            return Answer(Verdict.UNKNOWN, extra=stats)
-        explanation = None
-        if self.options.explain and enc.position.tasks:
-            spent = time.perf_counter() - start
-            limit = Budget(seconds=self.options.explain_factor * spent + 1.0).start()
-            core = self._core(z3, ctx, text, enc, deadline, limit)
-            if core is not None:
-                stats["core"] = len(core[0])
-                explanation = explain_core(instance, core[0]) + ("" if core[1] else " (core not minimised)")
-        return Answer(Verdict.UNWINNABLE, extra=stats, explanation=explanation)
+            return Solved(True, lambda v: pool.name(v) in true)
+        return Solved(False if result == z3.unsat else None, kept=(ctx, text))
 
     def _solver(self, z3: Any, ctx: Any) -> Any:
         return z3.SolverFor(self.options.logic, ctx=ctx) if self.options.logic else z3.Solver(ctx=ctx)
 
-    def _core(self, z3: Any, ctx: Any, text: str, enc: Encoding, deadline: Deadline,
-              limit: Deadline) -> tuple[list[int], bool] | None:
-        """A deletion-minimised unsat core over the task assumptions, and whether the
-        minimisation finished; ``None`` if even the first core ran out of time."""
+    @contextmanager
+    def _shrinker(self, enc: Encoding, kept: Any, deadline: Deadline, limit: Deadline) -> Iterator[Shrink]:
+        """Unsat cores over the task assumptions, in the decision's context and formula."""
+        import z3
+
+        ctx, text = kept
         solver = self._solver(z3, ctx)
         solver.from_string(text)
         pool = enc.formula.pool
@@ -186,9 +180,4 @@ class Z3Solver:
                 return False
             return sorted(names[str(x)] for x in solver.unsat_core()) or True
 
-        first = shrink(list(enc.position.tasks))
-        if first is False:
-            return None
-        core = list(enc.position.tasks) if first is True else list(first)
-        out = minimise_core(core, shrink, lambda: deadline.expired() or limit.expired())
-        return out, not (deadline.expired() or limit.expired())
+        yield shrink

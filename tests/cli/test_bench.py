@@ -10,6 +10,7 @@ pytest.importorskip("numpy")
 
 from crewcheck import decide  # noqa: E402
 from crewcheck.agents.bench import BenchConfig, run_deal  # noqa: E402
+from crewcheck.agents.results import NAMESPACE  # noqa: E402
 from crewcheck.agents.simulate import deal, setup_instance  # noqa: E402
 from crewcheck.cli import main  # noqa: E402
 
@@ -85,40 +86,28 @@ def test_simulate_prints_a_game(capsys) -> None:
 def test_bench_workers_give_the_same_results(tmp_path) -> None:
     """Deals run in worker processes give exactly the records of a serial run."""
     from crewcheck.agents.bench import run_bench
-    from crewcheck.agents.results import ResultsStore
+    from crewcheck.agents.results import open_store
 
     cfg = BenchConfig(players=3, tasks=(1, 2), deals=2, task_agents=("tactical",), play_agents=("pmc",),
                       budget="30", deck="3x4")
-    a, b = ResultsStore(tmp_path / "a.jsonl"), ResultsStore(tmp_path / "b.jsonl")
+    a, b = open_store(tmp_path / "a"), open_store(tmp_path / "b")
     run_bench(cfg, a, workers=1, progress=False)
     run_bench(cfg, b, workers=2, progress=False)
     strip = lambda s: sorted((r["key"], r.get("won"), r.get("verdict")) for r in s)  # noqa: E731
     assert strip(a) == strip(b) and len(a) > 0
 
 
-class _FakeSharedStore:
-    """The interface of crewcheck.store.ResultStore (branch claims), in memory."""
-
-    def __init__(self) -> None:
-        self.rows: dict[tuple[str, str], object] = {}
-
-    def get_many(self, namespace: str) -> dict[str, object]:
-        return {k: v for (ns, k), v in self.rows.items() if ns == namespace}
-
-    def put(self, namespace: str, params: str, value: object, *, seconds: float = 0.0) -> None:
-        self.rows[(namespace, params)] = json.loads(json.dumps(value))
-
-
-def test_shared_store_adapter_resumes() -> None:
-    """Records written through the shared-store adapter are found again by a new adapter."""
+def test_shared_store_resumes() -> None:
+    """Records written to the store are found again by a new view of it, and not redone."""
     from crewcheck.agents.bench import run_bench, summarise
     from crewcheck.agents.results import SharedStore
+    from crewcheck.store import ResultStore
 
     cfg = BenchConfig(players=3, tasks=(1,), deals=2, task_agents=("tactical",), play_agents=("random",), deck="3x4")
-    backing = _FakeSharedStore()
+    backing = ResultStore(":memory:")
     run_bench(cfg, SharedStore(backing), progress=False)
-    n = len(backing.rows)
+    n = len(backing.get_many(NAMESPACE))
     again = SharedStore(backing)
     run_bench(cfg, again, progress=False)
-    assert len(backing.rows) == n > 0
+    assert len(backing.get_many(NAMESPACE)) == n > 0
     assert summarise(cfg, again)[0]["games"] == 2

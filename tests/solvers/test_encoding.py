@@ -1,21 +1,15 @@
-"""The shared winnability encoding: CNF expansion, DIMACS round trip with PySAT, decoding.
-
-Also holds the helpers the logic back-end tests share (:func:`oracle`,
-:func:`check_against_oracle`, :func:`check_explanation`).
-"""
+"""The shared winnability encoding: CNF expansion, DIMACS round trip with PySAT, decoding."""
 
 from __future__ import annotations
 
 import itertools
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from crewcheck.api import check_witness, decide
-from crewcheck.errors import InvalidDealError
 from crewcheck.formats import deal_json
 from crewcheck.formats.notation import to_notation
 from crewcheck.model.instance import Instance
@@ -24,116 +18,8 @@ from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.encoding import Formula, decode, encode
 from crewcheck.solvers.encoding_cnf import to_cnf
-from crewcheck.solvers.exhaustive import ExhaustiveSolver, _Search, assignments
+from tests.oracle import core_of, oracle_verdict, sub_deal_verdict
 from tests.strategies import instances, note_deal, own_task_instances
-
-COUNTEREXAMPLES = Path(__file__).resolve().parents[2] / "models" / "counterexamples"
-
-
-# -- shared helpers ----------------------------------------------------------------------
-def oracle(inst: Instance) -> Verdict:
-    """The exhaustive oracle's verdict.
-
-    Works around an oracle bug: for free assignment with a history,
-    ``ExhaustiveSolver`` builds ``instance.with_assignment(seats)`` *with* the history,
-    which raises when the history already fails that assignment. Here each assignment
-    is tried on a history-free copy and the history replayed on it.
-    """
-    if inst.rules.assignment != "free" or not inst.history:
-        return ExhaustiveSolver().decide(inst, budget=Budget()).verdict
-    for seats in assignments(inst):
-        tasks = tuple(Task(t.card, s, t.token) for t, s in zip(inst.tasks, seats))
-        base = Instance(inst.deck, inst.hands, tasks, inst.trump, inst.lead,
-                        Rules(inst.rules.order_rule, "fixed"))
-        state = base.initial_state()
-        for c in inst.history:
-            state = state.apply(c)
-            if state.is_terminal():
-                break
-        else:
-            if _Search(Budget().start()).run(state) is not None:
-                return Verdict.WINNABLE
-    return Verdict.UNWINNABLE
-
-
-def save_counterexample(inst: Instance, backend: str, expected: Verdict) -> Path:
-    """Save a disagreement in the conformance format: the oracle's verdict as
-    ``expected``, the refuted back-end in ``refutes``."""
-    COUNTEREXAMPLES.mkdir(parents=True, exist_ok=True)
-    data = deal_json.to_dict(inst)
-    data["expected"] = expected.value
-    data["refutes"] = [backend]
-    data["comment"] = f"found by tests/solvers/test_logic_backends.py ({backend})"
-    path = COUNTEREXAMPLES / f"{backend}-disagrees-{abs(hash(to_notation(inst))) % 10**8:08d}.json"
-    path.write_text(json.dumps(data, indent=2))
-    return path
-
-
-def check_against_oracle(inst: Instance, backend: str) -> None:
-    """``backend`` agrees with the oracle; its witness (if any) passed the replay checker."""
-    note_deal(to_notation(inst))
-    if inst.state().is_terminal():
-        return
-    want = oracle(inst)
-    got = decide(inst, backend=backend)
-    if got.verdict is not want:
-        path = save_counterexample(inst, backend, want)
-        pytest.fail(f"`{backend}` says {got.verdict.name}, `exhaustive` says {want.name} on "
-                    f"{to_notation(inst)} (saved to {path})")
-    if got.verdict is Verdict.WINNABLE:
-        assert got.witness is not None  # decide() has replayed it
-
-
-def sub_deal_verdict(inst: Instance, keep: list[int]) -> Verdict | None:
-    """The oracle's verdict on the fixed-assignment deal with only tasks ``keep`` (same
-    hands and history; a history that already ends that deal decides it)."""
-    tasks = tuple(inst.tasks[k] for k in sorted(keep))
-    try:
-        base = Instance(inst.deck, inst.hands, tasks, inst.trump, inst.lead, inst.rules)
-    except InvalidDealError:  # e.g. a number token beyond the tasks left: not a deal
-        return None
-    state = base.initial_state()
-    for c in inst.history:
-        if state.is_terminal():
-            break
-        state = state.apply(c)
-    if state.is_terminal():
-        return Verdict.WINNABLE if state.end.won else Verdict.UNWINNABLE
-    return oracle(base.with_history(inst.history))
-
-
-def core_of(inst: Instance, explanation: str) -> list[int]:
-    """Task indices named by an explanation (``"tasks G7@1, P9@0 cannot ..."``)."""
-    named = explanation.split(" cannot")[0].split(" ", 1)[1]
-    out = []
-    for item in named.split(", "):
-        card = item.split("@")[0].split("[")[0]
-        out.extend(k for k, t in enumerate(inst.tasks) if str(inst.deck.card(t.card)) == card)
-    return out
-
-
-def check_explanation(inst: Instance, backend: str) -> None:
-    """On an unwinnable fixed deal: the reported tasks alone already lose, and dropping any
-    one of them wins (the core is minimal). Sub-deals that are not valid deals (a number
-    token beyond the tasks kept) are not judged."""
-    note_deal(to_notation(inst))
-    if inst.state().is_terminal():
-        return
-    got = decide(inst, backend=backend)
-    if got.verdict is not Verdict.UNWINNABLE:
-        return
-    assert got.explanation, "an unwinnable answer should carry an explanation"
-    core = core_of(inst, got.explanation)
-    assert core, got.explanation
-    done = inst.state().done
-    assert not any(done >> k & 1 for k in core), "the core names only open tasks"
-    history_tasks = [k for k in range(len(inst.tasks)) if done >> k & 1]
-    assert sub_deal_verdict(inst, core + history_tasks) in (Verdict.UNWINNABLE, None)
-    for k in core:
-        smaller = [j for j in core if j != k]
-        assert sub_deal_verdict(inst, smaller + history_tasks) in (Verdict.WINNABLE, None), \
-            f"{got.explanation}: still unwinnable without {inst.deck.card(inst.tasks[k].card)}"
-
 
 # -- cardinality expansion ---------------------------------------------------------------
 @pytest.mark.parametrize("n,k", [(n, k) for n in range(1, 6) for k in range(-1, n + 2)])
@@ -200,7 +86,7 @@ def test_pure_cnf_with_pysat_agrees_with_the_oracle(inst: Instance, solver: str)
     if inst.state().is_terminal():
         return
     sat, plays, assignment = solve_with_pysat(inst, solver)
-    assert sat == (oracle(inst) is Verdict.WINNABLE)
+    assert sat == (oracle_verdict(inst) is Verdict.WINNABLE)
     if sat:
         check_witness(inst, inst.history + plays, assignment, f"pysat-{solver}")
 
@@ -275,7 +161,7 @@ def test_sat_backend_agrees_with_the_oracle(inst: Instance) -> None:
     if inst.state().is_terminal():
         return
     ans = SatSolver().decide(inst, budget=Budget())
-    assert ans.verdict is oracle(inst)
+    assert ans.verdict is oracle_verdict(inst)
     if ans.verdict is Verdict.WINNABLE:
         check_witness(inst, inst.history + tuple(ans.plays or ()), ans.assignment, "sat")
     else:
@@ -300,7 +186,7 @@ def test_strengthened_encoding_is_exact_on_own_task_deals(inst: Instance) -> Non
     tasks = list(enc.position.tasks)
     with pysat_solvers.Solver(name="glucose42", bootstrap_with=cnf.clauses) as s:
         for keep in [tasks] + [[j for j in tasks if j != k] for k in tasks]:
-            want = oracle(inst) if keep == tasks else sub_deal_verdict(inst, keep)
+            want = oracle_verdict(inst) if keep == tasks else sub_deal_verdict(inst, keep)
             if want is None:
                 continue
             got = s.solve(assumptions=[enc.vars.task[k] for k in keep])

@@ -19,7 +19,7 @@ from crewcheck.formats.notation import to_notation
 from crewcheck.model.instance import Instance
 from crewcheck.solvers import engine, registry, sat_process
 from crewcheck.solvers.base import Answer, Budget, Verdict
-from crewcheck.solvers.engine import EngineSolver
+from crewcheck.solvers.engine import EngineOptions, EngineSolver
 from tests.strategies import instances
 
 pytest.importorskip("numba")
@@ -47,7 +47,7 @@ def test_engine_agrees_with_the_oracle_when_racing(inst: Instance) -> None:
     """With no search slice the SAT process starts at the search's first poll, so either
     side may answer; the verdict is the oracle's and a win replays (in decide)."""
     note(to_notation(inst))
-    got = EngineSolver(search_seconds=0.0).decide(inst, budget=Budget())
+    got = EngineSolver(EngineOptions(search_seconds=0.0)).decide(inst, budget=Budget())
     assert got.verdict is decide(inst, backend="exhaustive").verdict
     assert _no_children()
 
@@ -139,7 +139,7 @@ def test_a_dead_sat_side_leaves_the_search_to_finish(forked: None, monkeypatch: 
     """The SAT process crashing is not an answer: the search decides alone and says why."""
     monkeypatch.setattr(sat_process, "_solve", lambda instance, solver: os._exit(3))
     deal = load(DEALS / "classic-4p-10-tasks-tokens.json")
-    result = EngineSolver(search_seconds=0.0).decide(deal, budget=Budget(seconds=120))
+    result = EngineSolver(EngineOptions(search_seconds=0.0)).decide(deal, budget=Budget(seconds=120))
     assert result.verdict is Verdict.UNWINNABLE and result.extra["stage"] == "search"
     assert "exit code 3" in result.extra["sat_error"]
     assert _no_children()
@@ -218,7 +218,7 @@ def test_no_orphan_after_kill_or_ctrl_c(tmp_path: Path, sig: signal.Signals) -> 
 def test_loading_the_kernel_is_not_charged_to_the_budget(forked: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """In a fresh process the compiled kernel's loading time is given back to the search,
     and the SAT process is already at work while it loads."""
-    from crewcheck.solvers import search
+    from crewcheck.solvers import engine
     from crewcheck.solvers.search import kernel
 
     budgets: list[Budget] = []
@@ -236,7 +236,7 @@ def test_loading_the_kernel_is_not_charged_to_the_budget(forked: None, monkeypat
     real_get = registry.get
     monkeypatch.setattr(registry, "get", lambda name: Recording() if name == "search" else real_get(name))
     monkeypatch.setattr(kernel, "is_loaded", lambda: False)
-    monkeypatch.setattr(search, "load_compiled", lambda: time.sleep(1.0) or 1.0)
+    monkeypatch.setattr(engine, "load_compiled", lambda: time.sleep(1.0) or 1.0)
     monkeypatch.setattr(sat_process, "_solve", lambda instance, solver: time.sleep(600))
     result = EngineSolver().decide(load(DEALS / "classic-4p-10-tasks-tokens.json"), budget=Budget(seconds=0.5))
     assert result.verdict is Verdict.UNKNOWN
@@ -256,7 +256,7 @@ def test_no_process_to_be_had_leaves_the_search_alone(monkeypatch: pytest.Monkey
         raise OSError("Resource temporarily unavailable")
 
     monkeypatch.setattr(sat_process, "SatProcess", refuse)
-    result = EngineSolver(search_seconds=0.0).decide(load(DEALS / "classic-4p-10-tasks-tokens.json"),
+    result = EngineSolver(EngineOptions(search_seconds=0.0)).decide(load(DEALS / "classic-4p-10-tasks-tokens.json"),
                                                      budget=Budget(seconds=120))
     assert result.verdict is Verdict.UNWINNABLE and result.extra["stage"] == "search"
     assert attempts == [1]

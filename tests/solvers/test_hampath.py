@@ -22,9 +22,10 @@ from crewcheck.errors import InvalidInputError, NotApplicableError  # noqa: E402
 from crewcheck.formats.deal_json import dumps, load, loads, to_dict  # noqa: E402
 from crewcheck.solvers.base import Budget, Verdict  # noqa: E402
 from crewcheck.solvers.hampath import (  # noqa: E402
-    HamPathSolver, Variant, hamiltonian_path, recognise, reduce_hampath,
+    HamPathOptions, HamPathSolver, Variant, hamiltonian_path, recognise, reduce_hampath,
 )
-from tests.solvers.special.oracles import oracle_verdict, symmetric_verdict  # noqa: E402
+from tests.oracle import oracle_verdict  # noqa: E402
+from tests.solvers.special.symmetric import symmetric_verdict  # noqa: E402
 
 ROOT = Path(__file__).parents[2]
 ATLAS = [g for g in graph_atlas_g() if g.number_of_nodes() >= 2]
@@ -106,7 +107,7 @@ def test_counterexample_text_trumps() -> None:
     """The saved counterexample: the paper's answer (no HP, so unwinnable) vs the oracle's."""
     deal = load(ROOT / "models" / "counterexamples" / "hampath_text_trumps.json")
     assert recognise(deal) is not None
-    paper = HamPathSolver(paper=True).decide(deal, budget=Budget())
+    paper = HamPathSolver(HamPathOptions(paper=True)).decide(deal, budget=Budget())
     assert paper.verdict is Verdict.UNWINNABLE
     assert oracle_verdict(deal) is Verdict.WINNABLE
     assert "refuses" in (HamPathSolver().supports(deal) or "")

@@ -2,31 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import order_violation
 from crewcheck.model.tasks import TOKENS, Task, token_kind
 from crewcheck.solvers.base import Budget
-from crewcheck.solvers.search import SearchSolver, cuts, kernel
+from crewcheck.solvers.search import SearchOptions, SearchSolver, cuts, kernel
+from tests.solvers.twins import twin_and_compiled
 from tests.strategies import instances, own_task_instances, trump_pad_instances
 
 _CODE = {"absolute": 1, "relative": 2, "last": 3}
-
-
-def twin_and_compiled() -> list[tuple[Any, bool]]:
-    """The plain twin and, with numba, the compiled kernel, each with whether it is compiled
-    (the compiled one takes int64 arrays, the twin lists)."""
-    out: list[tuple[Any, bool]] = [(kernel.twin(), False)]
-    try:
-        out.append((kernel.compiled(), True))
-    except ImportError:
-        pass
-    return out
 
 
 def test_twins_are_the_plain_and_the_compiled_kernel() -> None:
@@ -89,8 +78,8 @@ def _same_from_both_kernels(inst: Instance) -> None:
     if inst.state().end is not None:
         return
     probes = ((0, 50), (1, 200))
-    a = SearchSolver(pure=True, probes=probes).decide(inst, budget=Budget())
-    b = SearchSolver(probes=probes, warm_start=False).decide(inst, budget=Budget())
+    a = SearchSolver(SearchOptions(pure=True, probes=probes)).decide(inst, budget=Budget())
+    b = SearchSolver(SearchOptions(probes=probes, warm_start=False)).decide(inst, budget=Budget())
     if "refuted_before_search" in a.extra:
         assert a.verdict == b.verdict
         return
@@ -123,9 +112,7 @@ def test_trump_split_matches_the_root_rule(inst: Instance) -> None:
         inplay |= h
     if left & trumps_mask or (inplay & trumps_mask).bit_count() > cuts.TS_MAX:
         return
-    counts = inst.task_counts or ()
-    owners = state.owners or ()
-    quota = [counts[s] - sum(1 for o in owners if o == s) for s in range(inst.players)]
+    quota = list(quotas_left(state) or ())
     want = _trump_split(state, quota) is not None
     tricks = min(h.bit_count() for h in state.hands)
     for k, compiled in twin_and_compiled():

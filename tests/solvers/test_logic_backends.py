@@ -17,7 +17,7 @@ from crewcheck.formats.notation import parse_deal
 from crewcheck.model.instance import Instance
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Budget, Verdict
-from tests.solvers.test_encoding import COUNTEREXAMPLES, check_against_oracle, check_explanation
+from tests.oracle import COUNTEREXAMPLES, check_against_oracle, check_explanation
 from tests.strategies import instances
 
 _NEEDS = {"z3": "z3", "cpsat": "ortools"}

@@ -14,57 +14,40 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from crewcheck import decide
-from crewcheck.formats.deal_json import dumps, load
+from crewcheck.formats.deal_json import load
 from crewcheck.model.cards import Deck
 from crewcheck.model.instance import Instance
 from crewcheck.model.tasks import Task
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Budget, Verdict
-from crewcheck.solvers.search import SearchSolver
-from tests.strategies import instances, note_deal, own_task_instances, trump_pad_instances
+from crewcheck.solvers.search import SearchOptions, SearchSolver
+from tests.oracle import check_against_oracle
+from tests.strategies import instances, own_task_instances, trump_pad_instances
 
 COUNTEREXAMPLES = Path(__file__).resolve().parents[2] / "models" / "counterexamples"
-
-
-def _oracle(inst: Instance) -> Verdict:
-    """The exhaustive oracle's verdict (it enumerates free assignments explicitly)."""
-    return decide(inst, backend="exhaustive", budget=Budget()).verdict
-
-
-def _check(inst: Instance, solver: SearchSolver) -> None:
-    note_deal(dumps(inst))
-    want = _oracle(inst)
-    answer = solver.decide(inst, budget=Budget()) if inst.state().end is None else None
-    got = decide(inst, backend="search").verdict if answer is None else answer.verdict
-    assert got == want, f"`search` says {got.name}, `exhaustive` says {want.name} on {dumps(inst)}"
-    if answer is not None and answer.verdict is Verdict.WINNABLE:
-        from crewcheck.api import check_witness
-
-        check_witness(inst, inst.history + tuple(answer.plays or ()), answer.assignment, "search")
 
 
 @given(instances(max_players=4, max_cards=12, max_tasks=4))
 def test_search_agrees_with_oracle(inst: Instance) -> None:
     """`search` (compiled kernel when numba is installed) gives the oracle's verdict and a
     replayable witness on small deals with every rule feature."""
-    _check(inst, SearchSolver())
+    check_against_oracle(inst, SearchSolver())
 
 
 @given(own_task_instances())
 def test_search_agrees_with_oracle_own_tasks(inst: Instance) -> None:
     """On deals full of seats' own task cards `search` (whose precedence and release-time
     cuts fire there) gives the oracle's verdict."""
-    _check(inst, SearchSolver())
+    check_against_oracle(inst, SearchSolver())
 
 
 @given(instances(max_players=3, max_cards=10, max_tasks=9, free=True, history=False))
 def test_search_agrees_with_oracle_free_many_tasks(inst: Instance) -> None:
     """Free assignment with most cards tasks: the counting of non-task cards modulo the
     players (kernel ``boundary_dead``) fires here; the verdict is still the oracle's."""
-    _check(inst, SearchSolver())
+    check_against_oracle(inst, SearchSolver())
 
 
 @given(trump_pad_instances())
@@ -72,16 +55,14 @@ def test_search_agrees_with_oracle_trumps_left(inst: Instance) -> None:
     """Free assignment with every card that is no task a trump: the trump-sharing check
     (root rule and kernel ``trump_split_dead``, which fires inside the search) keeps the
     oracle's verdict."""
-    _check(inst, SearchSolver())
+    check_against_oracle(inst, SearchSolver())
 
 
 @given(instances(max_players=4, max_cards=12, max_tasks=4))
 def test_search_broadened_agrees_with_oracle(inst: Instance) -> None:
     """Broadening after 2 nodes (rounds of the whole search and of each first play, one
     refutation table): the oracle's verdict, and a witness that replays."""
-    solver = SearchSolver()
-    solver.first_round_nodes = solver.broaden_after = 2
-    _check(inst, solver)
+    check_against_oracle(inst, SearchSolver(SearchOptions(first_round_nodes=2, broaden_after=2)))
 
 
 @given(instances(max_players=3, max_cards=10, max_tasks=4, free=True))
@@ -89,21 +70,21 @@ def test_search_split_agrees_with_oracle(inst: Instance) -> None:
     """Free assignment run as the free search and the fixed deal of every way to give the
     open tasks to seats, in turn (a node limit of 2 to start, so the split always runs):
     the oracle's verdict, and a witness whose assignment replays."""
-    _check(inst, SearchSolver(split_nodes=2))
+    check_against_oracle(inst, SearchSolver(SearchOptions(split_nodes=2)))
 
 
 @given(instances(max_players=3, max_cards=10, max_tasks=4, free=True))
 def test_search_agrees_with_oracle_free(inst: Instance) -> None:
     """Free assignment: the lazy quota semantics agree with the oracle's enumeration of
     assignments, and the returned assignment replays."""
-    _check(inst, SearchSolver())
+    check_against_oracle(inst, SearchSolver())
 
 
 @settings(max_examples=25)
 @given(instances(max_players=4, max_cards=10, max_tasks=3))
 def test_pure_kernel_agrees_with_oracle(inst: Instance) -> None:
     """The plain-Python kernel (used without numba) gives the oracle's verdict."""
-    _check(inst, SearchSolver(pure=True))
+    check_against_oracle(inst, SearchSolver(SearchOptions(pure=True)))
 
 
 @settings(max_examples=40)
@@ -111,9 +92,7 @@ def test_pure_kernel_agrees_with_oracle(inst: Instance) -> None:
 def test_restart_rounds_agree_with_oracle(inst: Instance) -> None:
     """Tiny node-limited rounds (so the portfolio of orderings and the carried-over
     refutation table are exercised) still give the oracle's verdict."""
-    solver = SearchSolver(warm_start=False)
-    solver.first_round_nodes = 8
-    _check(inst, solver)
+    check_against_oracle(inst, SearchSolver(SearchOptions(warm_start=False, first_round_nodes=8)))
 
 
 @given(instances(max_players=4, max_cards=12, max_tasks=4))
@@ -179,7 +158,7 @@ def test_refuses_huge_deck() -> None:
 def test_counterexamples(path: Path) -> None:
     """Every saved counterexample is now decided like the oracle decides it."""
     inst = load(path)
-    _check(inst, SearchSolver())
+    check_against_oracle(inst, SearchSolver())
 
 
 def test_works_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:

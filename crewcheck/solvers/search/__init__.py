@@ -61,12 +61,12 @@ What it is
     kernel is not yet loaded in the process, the plain kernel first gets a few thousand
     nodes, so a fresh ``crewcheck decide`` on an easy deal skips numba's start-up.
 
-    After :attr:`SearchSolver.broaden_after` nodes the rounds broaden: each turn runs one
+    After :attr:`SearchOptions.broaden_after` nodes the rounds broaden: each turn runs one
     round of the whole search, then one for each first play not yet refuted (sharing half
     the node limit), all on one refutation table, so a first play that wins quickly is
     found even when the whole search's first choice is a large unwinnable subtree. A free
     deal with at most :data:`driver.SPLIT_MAX` ways to give its open tasks to seats instead runs,
-    after :attr:`SearchSolver.split_nodes` nodes, the free search and the fixed deal of
+    after :attr:`SearchOptions.split_nodes` nodes, the free search and the fixed deal of
     each way in turn, so that the fixed-assignment cuts (precedence) apply.
     Statistics (nodes, table hits and stores, cheap cuts, rounds, whether the compiled
     kernel ran, seconds in the kernel; ``broaden_turns``, ``split`` and ``decided_by``
@@ -101,7 +101,7 @@ Layout
         The refutation table: layout, probe, store, per-thread allocation.
 """
 
-from crewcheck.solvers.search.driver import MAX_CARDS, SearchSolver, load_compiled
+from crewcheck.solvers.search.driver import MAX_CARDS, SearchOptions, SearchSolver, load_compiled
 from crewcheck.solvers.search.table import TABLE_BITS
 
-__all__ = ["SearchSolver", "MAX_CARDS", "TABLE_BITS", "load_compiled"]
+__all__ = ["SearchSolver", "SearchOptions", "MAX_CARDS", "TABLE_BITS", "load_compiled"]

@@ -7,18 +7,22 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from math import comb
 from typing import Any, ClassVar
 
 from crewcheck.model.analysis import refutation
+from crewcheck.model.cards import Deck
+from crewcheck.model.derived import after, quotas_left
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
+from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.search.problem import Problem
 from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, table
 
-__all__ = ["SearchSolver", "MAX_CARDS", "load_compiled"]
+__all__ = ["SearchSolver", "SearchOptions", "MAX_CARDS", "load_compiled"]
 
 MAX_CARDS = 63
 """Largest deck the kernel handles (a set of cards is one signed 64-bit mask)."""
@@ -57,11 +61,8 @@ def load_compiled() -> float | None:
         _kernel.compiled()
     except ImportError:
         return None
-    from crewcheck.model.cards import Deck
-    from crewcheck.model.tasks import Task
-
     tiny = Instance(Deck.from_sizes({"B": 2}), (0b10, 0b01), (Task(0, 0),), lead=0)
-    SearchSolver(warm_start=False).decide(tiny, budget=Budget())
+    SearchSolver(SearchOptions(warm_start=False)).decide(tiny, budget=Budget())
     return time.perf_counter() - t0
 
 
@@ -111,9 +112,8 @@ def _assignments(instance: Instance, state: State) -> list[tuple[int, ...]] | No
     """Free assignment: every way to give the open tasks to seats within the quotas left
     (tasks already taken keep their seat), or ``None`` when there are more than
     :data:`SPLIT_MAX`."""
-    counts = instance.task_counts or ()
     owners = state.owners or ()
-    room = [counts[s] - sum(1 for o in owners if o == s) for s in range(instance.players)]
+    room = list(quotas_left(state) or ())
     open_tasks = [i for i, o in enumerate(owners) if o < 0]
     total, left = 1, len(open_tasks)
     for r in room:
@@ -139,25 +139,16 @@ def _assignments(instance: Instance, state: State) -> list[tuple[int, ...]] | No
     return out
 
 
-class SearchSolver:
-    """Fast exact depth-first search (see the module docstring).
+@dataclass(frozen=True)
+class SearchOptions:
+    """Options of the search (every field has the default the registry's ``search`` uses)."""
 
-    Parameters
-    ----------
-    pure
-        Run the plain-Python kernel even when numba is installed (for tests).
-    """
-
-    name: ClassVar[str] = "search"
-    exact: ClassVar[bool] = True
-    requires: ClassVar[tuple[tuple[str, str], ...]] = ()
-    """numba is optional: without it the plain-Python kernel runs."""
-
+    pure: bool = False
+    """Run the plain-Python kernel even when numba is installed (for tests)."""
     probes: tuple[tuple[int, int], ...] = ()
     """Short probes run before the complete search: ``(idle, nodes)`` looks for a win in
     which at most ``idle`` tricks complete no task, within ``nodes`` nodes. A probe
     finding nothing proves nothing; it only bounds the time spent on lines that stall."""
-
     first_round_nodes: int = 1 << 16
     """Node limit of the first round of the complete search (the plain kernel: 1/32)."""
     shaping: int = 15
@@ -176,32 +167,24 @@ class SearchSolver:
     """Key the refutation table by relative ranks (see :func:`~crewcheck.solvers.search.kernel.position_key`)."""
     broaden: bool = True
     """After :attr:`broaden_after` nodes, give the first plays rounds of their own beside
-    the whole search (:meth:`_broaden`)."""
+    the whole search (:meth:`SearchSolver._broaden`)."""
     broaden_after: int = 1 << 18
     """Nodes of the whole search alone before it broadens (about 50 ms compiled)."""
     split_nodes: int = 1 << 16
     """Free assignment with at most :data:`SPLIT_MAX` ways to give the open tasks to seats:
     nodes the free search gets alone before the fixed deals of those ways join it."""
 
-    def __init__(self, *, pure: bool = False, probes: tuple[tuple[int, int], ...] | None = None,
-                 canonical: bool | None = None, restarts: bool | None = None,
-                 warm_start: bool | None = None, shaping: int | None = None,
-                 split_nodes: int | None = None, broaden: bool | None = None) -> None:
-        self.pure = pure
-        if broaden is not None:
-            self.broaden = broaden
-        if split_nodes is not None:
-            self.split_nodes = split_nodes
-        if shaping is not None:
-            self.shaping = shaping
-        if warm_start is not None:
-            self.warm_start = warm_start
-        if restarts is not None:
-            self.restarts = restarts
-        if canonical is not None:
-            self.canonical = canonical
-        if probes is not None:
-            self.probes = probes
+
+class SearchSolver:
+    """Fast exact depth-first search (see the module docstring), with :class:`SearchOptions`."""
+
+    name: ClassVar[str] = "search"
+    exact: ClassVar[bool] = True
+    requires: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """numba is optional: without it the plain-Python kernel runs."""
+
+    def __init__(self, options: SearchOptions | None = None) -> None:
+        self.options = options or SearchOptions()
 
     def supports(self, instance: Instance) -> str | None:
         if instance.deck.size > MAX_CARDS:
@@ -218,8 +201,8 @@ class SearchSolver:
         why = refutation(state)  # cheap sound necessary conditions (crewcheck.model.analysis)
         if why is not None:
             return Answer(Verdict.UNWINNABLE, extra={"refuted_before_search": True}, explanation=why)
-        pure = self.pure or os.environ.get("CREWCHECK_PURE_KERNEL", "") in ("1", "true", "yes")
-        if not pure and self.warm_start and not _kernel.is_loaded():
+        pure = self.options.pure or os.environ.get("CREWCHECK_PURE_KERNEL", "") in ("1", "true", "yes")
+        if not pure and self.options.warm_start and not _kernel.is_loaded():
             # the compiled kernel is not loaded in this process yet (~1 s): try the plain
             # kernel on a small node budget first, so easy deals answer at once
             quick = self._run(instance, state, budget, deadline, False, WARM_START_NODES)
@@ -227,20 +210,20 @@ class SearchSolver:
                 return quick
         ways = _assignments(instance, state) if state.owners is not None else None
         if ways is not None:
-            first = self._run(instance, state, budget, deadline, not pure, self.split_nodes)
+            first = self._run(instance, state, budget, deadline, not pure, self.options.split_nodes)
             if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
                 return first
             return self._split(instance, state, ways, budget, deadline, not pure, first)
-        if not self.broaden:
+        if not self.options.broaden:
             return self._run(instance, state, budget, deadline, not pure, None)
-        first = self._run(instance, state, budget, deadline, not pure, self.broaden_after)
+        first = self._run(instance, state, budget, deadline, not pure, self.options.broaden_after)
         if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
             return first
         return self._broaden(instance, state, budget, deadline, not pure, first)
 
     def _broaden(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
                  compiled: bool, first: Answer) -> Answer:
-        """After :attr:`broaden_after` nodes: turns of one round of the whole search (node
+        """After :attr:`SearchOptions.broaden_after` nodes: turns of one round of the whole search (node
         limit x1.5 per turn, going on from the rounds so far, the move orderings in turn),
         then a round for each first play not yet refuted, sharing half that limit. All
         runs share one refutation table (they are positions of one deal). A first play
@@ -249,7 +232,7 @@ class SearchSolver:
         nodes while the first choice is still open after 10**7)."""
         spent = first.nodes
         rounds = int(first.extra.get("rounds", 1))
-        base = self.first_round_nodes if compiled else max(1, self.first_round_nodes >> 5)
+        base = self.options.first_round_nodes if compiled else max(1, self.options.first_round_nodes >> 5)
         seconds = float(first.extra.get("kernel_seconds", 0.0))
         rate = spent / seconds if seconds > 0 else None
         kids: list[tuple[int, Instance, State]] = []
@@ -262,12 +245,8 @@ class SearchSolver:
         _tally(extra, first.extra)
 
         def done(answer: Answer, plays: tuple[int, ...] | None) -> Answer:
-            assignment = None
-            if plays is not None and state.owners is not None:
-                s = state
-                for c in plays:
-                    s = s.apply(c)
-                assignment = s.owners
+            free = plays is not None and state.owners is not None
+            assignment = after(state, plays or ()).owners if free else None
             return Answer(answer.verdict, plays, assignment, nodes=spent, extra=extra)
 
         while True:
@@ -324,7 +303,7 @@ class SearchSolver:
             fixed = instance.with_assignment(seats)
             arms.append((fixed, fixed.state()))
         live = list(range(len(arms)))
-        limit = self.split_nodes
+        limit = self.options.split_nodes
         spent = first.nodes
         extra: dict[str, Any] = {"split": len(ways)}
         _tally(extra, first.extra)
@@ -340,12 +319,9 @@ class SearchSolver:
                 spent += answer.nodes
                 _tally(extra, answer.extra)
                 if answer.verdict is Verdict.WINNABLE:
-                    owners = state
-                    for card in answer.plays or ():
-                        owners = owners.apply(card)
                     extra["decided_by"] = "free" if arm == 0 else f"fixed assignment {arm - 1}"
-                    return Answer(Verdict.WINNABLE, answer.plays, owners.owners, nodes=spent,
-                                  extra=extra)
+                    return Answer(Verdict.WINNABLE, answer.plays, after(state, answer.plays or ()).owners,
+                                  nodes=spent, extra=extra)
                 if answer.verdict is Verdict.UNWINNABLE:
                     if arm == 0 or live == [arm]:
                         extra["decided_by"] = "free" if arm == 0 else "every fixed assignment"
@@ -367,14 +343,14 @@ class SearchSolver:
         measured before, to size the first round against the deadline."""
         t0 = time.perf_counter()
         k, compiled = _kernel_funcs(not want_compiled)
-        problem = Problem.build(instance, state, compiled=compiled, canonical=self.canonical)
+        problem = Problem.build(instance, state, compiled=compiled, canonical=self.options.canonical)
         tt = table(compiled, TABLE_BITS if compiled else PURE_TABLE_BITS)
         if not same_table:
             tt.gen += 1
         work = problem.workspace()
         stats = work.stats
 
-        limit = self.first_round_nodes if compiled else max(1, self.first_round_nodes >> 5)
+        limit = self.options.first_round_nodes if compiled else max(1, self.options.first_round_nodes >> 5)
         if round_nodes is not None:
             limit = round_nodes
         rounds = 0
@@ -383,7 +359,7 @@ class SearchSolver:
         rate_nodes = 0
         status = _kernel.OUT_OF_NODES
         seq: Any = None
-        phases = list(self.probes)
+        phases = list(self.options.probes)
         probe_won = False
         restart = restart0
         round_used = 0
@@ -409,10 +385,10 @@ class SearchSolver:
                 if deadline.cancel is not None:  # keep rounds short so a cancel is seen soon
                     node_cap = max(1024, min(node_cap, int(rate * CANCEL_ROUND_SECONDS) + 1))
             seed, shaping = 0, 0
-            if cap == UNLIMITED and self.restarts:
+            if cap == UNLIMITED and self.options.restarts:
                 # a portfolio of move orderings, one per round, in turn
                 strategy = restart % 3
-                shaping = self.shaping if strategy == 1 else 0
+                shaping = self.options.shaping if strategy == 1 else 0
                 seed = restart if strategy == 2 else 0
             hands, seq, quota = problem.round_arrays()
             tk = time.perf_counter()
@@ -446,7 +422,7 @@ class SearchSolver:
             if round_used < limit:
                 continue  # a round cut into slices (cancel polling): same ordering, go on
             round_used = 0
-            limit = min(limit * 3 // 2 if self.restarts else limit * 2, 1 << 24)
+            limit = min(limit * 3 // 2 if self.options.restarts else limit * 2, 1 << 24)
             restart += 1
 
         nodes = int(stats[_kernel.STAT_NODES])
@@ -468,10 +444,5 @@ class SearchSolver:
         length = int(stats[_kernel.STAT_DEPTH])
         tlen0 = problem.deal.tlen0
         plays = tuple(int(seq[tlen0 + i]) for i in range(length))
-        assignment = None
-        if problem.deal.free:
-            s = state
-            for c in plays:
-                s = s.apply(c)
-            assignment = s.owners
+        assignment = after(state, plays).owners if problem.deal.free else None
         return Answer(Verdict.WINNABLE, plays, assignment, nodes=nodes, extra=extra)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
 from crewcheck.model.tasks import TokenKind, token_kind
@@ -108,11 +109,7 @@ class Problem:
         tasks = instance.tasks
         ntasks = len(tasks)
         free = 1 if instance.rules.assignment == "free" else 0
-        quota = [0] * p
-        if free:
-            counts = instance.task_counts or (0,) * p
-            owners = state.owners or ()
-            quota = [counts[s] - sum(1 for o in owners if o == s) for s in range(p)]
+        quota = list(quotas_left(state) or (0,) * p)
         tseat = [(-1 if t.seat is None else t.seat) for t in tasks]
         tkind = [0] * ntasks
         trank = [0] * ntasks
@@ -187,7 +184,11 @@ class Problem:
 
 
 def _arrays(compiled: bool) -> Any:
-    """``list -> int64 array`` for the compiled kernel, ``list -> list`` for the twin."""
+    """``list -> int64 array`` for the compiled kernel, ``list -> list`` for the twin.
+
+    numpy is imported here, not at the top: the plain kernel's first try on a fresh
+    ``crewcheck decide`` (:data:`~crewcheck.solvers.search.driver.WARM_START_NODES`)
+    answers easy deals before numpy and numba are loaded."""
     if compiled:
         import numpy as np
 

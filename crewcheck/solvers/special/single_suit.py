@@ -70,7 +70,8 @@ CONDITIONS = dict(history=False, assignment="fixed", trumps=False, tokens=False,
 
 @dataclass(frozen=True)
 class Reading:
-    """One reading of the ambiguous §5 text (see the module docstring)."""
+    """One reading of the ambiguous §5 text (see the module docstring): the options of
+    :class:`SingleSuitSolver`."""
 
     reserve: Literal["static", "dynamic"] = "static"
     """When j (the reserved high cards of Lemma 5.2) is computed."""
@@ -181,15 +182,16 @@ class SingleSuitSolver:
     exact: ClassVar[bool] = False
     requires: ClassVar[tuple[tuple[str, str], ...]] = ()
 
-    def __init__(self, reading: Reading = Reading()) -> None:
-        self.reading = reading
+    def __init__(self, options: Reading | None = None) -> None:
+        self.options = options or Reading()
+        """The reading of §5 (the back-end's options)."""
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
-        ok, tricks, why = published_play(instance, self.reading)
-        extra = {"reading": str(self.reading), "tricks": len(tricks)}
+        ok, tricks, why = published_play(instance, self.options)
+        extra = {"reading": str(self.options), "tricks": len(tricks)}
         if not ok:
             return Answer(Verdict.UNWINNABLE, extra=extra,
-                          explanation=f"Reiber §5 algorithm ({self.reading}): {why}")
+                          explanation=f"Reiber §5 algorithm ({self.options}): {why}")
         leader = instance.first_leader
         if leader is None:
             leader = next(iter(tricks[0])) if tricks else 0

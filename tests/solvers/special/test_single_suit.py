@@ -17,7 +17,7 @@ import crewcheck
 from crewcheck.formats.deal_json import dumps, load, loads
 from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.special.single_suit import READINGS, Reading, SingleSuitSolver, published_play
-from tests.solvers.special.oracles import oracle_verdict
+from tests.oracle import oracle_verdict
 from tests.solvers.special.strategies import all_single_suit, single_suit_deals
 
 COUNTEREXAMPLE = Path(__file__).parents[3] / "models" / "counterexamples" / "single_suit_lemma51.json"

@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, note
+from hypothesis import given
 
 import crewcheck
 from crewcheck.formats.deal_json import dumps, loads
 from crewcheck.solvers.base import Verdict
 from crewcheck.solvers.special.single_suit_owned import SingleSuitOwnedSolver, published_play
-from tests.solvers.special.oracles import oracle_verdict
+from tests.oracle import check_against_oracle, oracle_verdict
 from tests.solvers.special.strategies import all_single_suit, single_suit_deals
 
 
 @given(single_suit_deals(owned=True))
 def test_matches_oracle(inst: crewcheck.Instance) -> None:
     """On random one-suit owned-task deals (any lead) the verdict equals the oracle's."""
-    note(dumps(inst))
-    got = crewcheck.decide(inst, backend="single_suit_owned").verdict
-    want = oracle_verdict(inst)
-    assert got == want, f"`single_suit_owned` says {got.value}, `exhaustive` says {want.value} on {dumps(inst)}"
+    check_against_oracle(inst, "single_suit_owned")
 
 
 @pytest.mark.parametrize("n,p", [(n, p) for n in range(2, 7) for p in (2, 3) if p <= n])

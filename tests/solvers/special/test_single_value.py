@@ -3,28 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, note
+from hypothesis import given
 
 import crewcheck
 from crewcheck.errors import NotApplicableError
 from crewcheck.formats.deal_json import dumps, loads
 from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.special.single_value import SingleValueSolver, published_verdict
-from tests.solvers.special.oracles import oracle_verdict
+from tests.oracle import check_against_oracle, oracle_verdict
 from tests.solvers.special.strategies import all_single_value, single_value_deals
-
-
-def _agree(inst: crewcheck.Instance) -> None:
-    got = crewcheck.decide(inst, backend="single_value").verdict  # a win is replayed by decide()
-    want = oracle_verdict(inst)
-    assert got == want, f"`single_value` says {got.value}, `exhaustive` says {want.value} on {dumps(inst)}"
 
 
 @given(single_value_deals())
 def test_matches_oracle(inst: crewcheck.Instance) -> None:
     """On random one-value deals the verdict equals the oracle's (and wins replay)."""
-    note(dumps(inst))
-    _agree(inst)
+    check_against_oracle(inst, "single_value")
 
 
 @pytest.mark.parametrize("n,p", [(n, p) for n in range(2, 6) for p in (2, 3) if p <= n])

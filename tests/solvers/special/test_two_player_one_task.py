@@ -15,21 +15,14 @@ from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.special.two_player_one_task import (
     TwoPlayerOneTaskSolver, discard_opportunities, published_verdict,
 )
-from tests.solvers.special.oracles import oracle_verdict
+from tests.oracle import check_against_oracle, oracle_verdict
 from tests.solvers.special.strategies import all_two_player, two_player_deals
-
-
-def _check(inst: Instance) -> None:
-    got = crewcheck.decide(inst, backend="two_player_one_task").verdict  # wins are replayed
-    want = oracle_verdict(inst)
-    assert got == want, f"`two_player_one_task` says {got.value}, `exhaustive` says {want.value} on {dumps(inst)}"
 
 
 @given(two_player_deals())
 def test_matches_oracle(inst: Instance) -> None:
     """Random 2-, 3- and 4-suit deals of up to 12 cards agree with the oracle (either seat owns)."""
-    note(dumps(inst))
-    _check(inst)
+    check_against_oracle(inst, "two_player_one_task")
 
 
 @pytest.mark.parametrize("s,n", [(4, 1), (4, 2), (4, 3), (2, 2), (2, 3), (2, 4), (2, 5), (3, 2)])

@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from crewcheck.claims.jobs import reference_decider
+from crewcheck.claims.witteveen.burnside import all_hands
+from crewcheck.claims.witteveen.reference_search import reference_decider
 
 pytest.importorskip("numba")
 
-from crewcheck.claims.kernel import is_winnable_compiled
+from crewcheck.claims.witteveen.kernel import is_winnable_compiled
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 9])
@@ -33,8 +34,6 @@ def test_kernel_on_a_losing_nine_value_game() -> None:
 @pytest.mark.parametrize("n", [2, 3])
 def test_kernel_equals_python_search_exhaustively(n: int) -> None:
     """Every 4 x n deal and every task card (task in either hand): same verdict."""
-    from crewcheck.claims.burnside import all_hands
-
     for hand in all_hands(4 * n, 2 * n):
         for task in range(4 * n):
             assert is_winnable_compiled(int(hand), task, n, 4) == reference_decider(int(hand), task, n, 4)

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from crewcheck.claims import burnside, characterisation
+from crewcheck.claims.witteveen import burnside, characterisation
 
 
 @pytest.mark.parametrize("suits,values", [(4, 1), (4, 2), (4, 3), (4, 4), (3, 1), (3, 2), (3, 3), (2, 3)])

@@ -1,4 +1,4 @@
-"""Compiled twin of :func:`crewcheck.claims.reference_search.is_winnable`.
+"""Compiled twin of :func:`crewcheck.claims.witteveen.reference_search.is_winnable`.
 
 Same game, same algorithm (depth-first search, touching-card reduction, memo
 of losing positions under a canonical key), written in the subset of Python
@@ -9,7 +9,8 @@ owner strings of the other suits), stamped per game so it is never cleared.
 numba is a dependency, but the code runs without it: :func:`decider`
 returns the compiled kernel when numba imports and the plain-Python search
 otherwise. The functions are compiled by :func:`crewcheck.kernels.compile_kernel`
-(machine code cached on disk) and use its bit helpers. ``tests/claims/test_kernel.py`` checks the two on the same games.
+(machine code cached on disk) and use its bit helpers.
+``tests/claims/witteveen/test_kernel.py`` checks the two on the same games.
 Only 4-suit decks of at most 9 values are supported by the key layout.
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from crewcheck.claims.witteveen.reference_search import reference_decider
 from crewcheck.kernels import compile_kernel, highbit_index, lowbit_index
 
 TABLE_BITS = 22
@@ -232,6 +234,4 @@ def decider() -> Callable[[int, int, int, int], bool]:
     """The compiled decider when numba is available, else the plain-Python search."""
     if _compiled() is not None:
         return is_winnable_compiled
-    from crewcheck.claims.jobs import reference_decider
-
     return reference_decider

@@ -5,13 +5,13 @@ complement the task card the same way, and swap the two hands (player 1 keeps
 owning the task). The theorem says it maps the S2 set (task in player 1's
 hand, losing, Formula 3) onto the S4 set (task in player 2's hand, losing,
 no player-1 majority in a non-critical suit); see
-:mod:`crewcheck.claims.characterisation` for the class definitions.
+:mod:`crewcheck.claims.witteveen.characterisation` for the class definitions.
 
 Both sets are enumerated explicitly, block by block, with numpy: a block fixes
 the task value, the per-suit card counts and the critical-suit holding, and
 ranges over all holdings of the three other suits at once. Every generated
 game is re-classified by :func:`classify_many` (a vectorised twin of
-:func:`~crewcheck.claims.characterisation.losing_class`), mapped, and its image
+:func:`~crewcheck.claims.witteveen.characterisation.losing_class`), mapped, and its image
 classified. The check passes when every S2 game maps into S4, every S4 game
 maps into S2, and the map is an involution: then it is injective both ways
 between finite sets, hence a bijection.

@@ -1,9 +1,7 @@
-"""Exact reference searches for the special-case tests.
+"""An exact reference search for the reduction's deals, whose many junk cards are out of
+the plain oracle's reach (:func:`tests.oracle.oracle_verdict`).
 
-:func:`oracle_verdict` is the exhaustive oracle (:class:`ExhaustiveSolver`) itself.
-:func:`symmetric_verdict` is the same plain depth-first search with one sound symmetry
-cut, used for the reduction's deals whose many junk cards are out of the plain oracle's
-reach. It adds two sound cuts to the plain oracle:
+:func:`symmetric_verdict` is the oracle's plain depth-first search with two sound cuts:
 
 * symmetry: two cards in one hand that are each the only card of their suit, carry no
   task and are not trumps are interchangeable (swapping their suit names maps the game
@@ -17,8 +15,7 @@ reach. It adds two sound cuts to the plain oracle:
   hand has cards, so a position at a trick boundary where the bound exceeds that is
   lost.
 
-Checked against the plain oracle on small deals in ``test_hampath.py`` and
-``test_oracles.py``.
+Checked against the plain oracle on small deals in ``test_hampath.py``.
 """
 
 from __future__ import annotations
@@ -28,17 +25,9 @@ import sys
 from crewcheck.model.cards import iter_bits
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
-from crewcheck.solvers.base import Budget, Verdict
-from crewcheck.solvers.exhaustive import ExhaustiveSolver
+from crewcheck.solvers.base import Verdict
 
-__all__ = ["oracle_verdict", "symmetric_verdict"]
-
-
-def oracle_verdict(instance: Instance, seconds: float | None = None) -> Verdict:
-    """The exhaustive oracle's verdict (no card limit)."""
-    if instance.state().end is not None:
-        return Verdict.WINNABLE if instance.state().end.won else Verdict.UNWINNABLE  # type: ignore[union-attr]
-    return ExhaustiveSolver().decide(instance, budget=Budget(seconds=seconds)).verdict
+__all__ = ["symmetric_verdict"]
 
 
 def _singletons(instance: Instance) -> int:

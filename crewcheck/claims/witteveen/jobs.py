@@ -15,36 +15,24 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from crewcheck.claims.burnside import all_hands
-from crewcheck.claims.characterisation import losing_class
-from crewcheck.claims.reference_search import is_winnable
+from crewcheck.claims.witteveen import kernel, project
+from crewcheck.claims.witteveen.burnside import all_hands
+from crewcheck.claims.witteveen.characterisation import losing_class
+from crewcheck.claims.witteveen.project import Decider
+from crewcheck.claims.witteveen.reference_search import reference_decider
 
 SUITS = 4
 MAX_EXAMPLES = 5
 
-Decider = Callable[[int, int, int, int], "bool | None"]
-"""``decider(hand1, task, values, suits) -> winnable`` (``None``: unknown)."""
 
-
-def reference_decider(hand1: int, task: int, values: int, suits: int) -> bool:
-    """Decide with :mod:`crewcheck.claims.reference_search`."""
-    full = (1 << (values * suits)) - 1
-    return is_winnable(hand1, full ^ hand1, task, values, suits)
-
-
-def _deciders() -> dict[str, Decider]:
-    from crewcheck.claims import kernel
-
-    out: dict[str, Decider] = {"reference": kernel.decider(), "reference-python": reference_decider}
-    try:
-        from crewcheck.claims import solver_bridge
-    except ImportError:  # pragma: no cover - optional until main's solvers exist
-        return out
-    out.update(solver_bridge.deciders())
-    return out
+def deciders() -> dict[str, Decider]:
+    """Every decider by name: ``reference`` (the claims' own search, compiled when numba
+    is installed), ``reference-python`` (its plain-Python form) and
+    ``project-<backend>`` for each installed project back-end (:mod:`.project`)."""
+    return {"reference": kernel.decider(), "reference-python": reference_decider, **project.deciders()}
 
 
 def _empty() -> dict[str, Any]:
@@ -60,7 +48,7 @@ def _empty() -> dict[str, Any]:
 
 def check_games(games: Iterable[tuple[int, int]], n: int, decider: str = "reference") -> dict[str, Any]:
     """Decide and classify every ``(hand1, task_value)`` game (task suit 0)."""
-    decide = _deciders()[decider]
+    decide = deciders()[decider]
     full = (1 << n) - 1
     out = _empty()
     out["decider"] = decider if decider != "reference" else (

@@ -5,7 +5,7 @@ the ledger checks it *differentially*: random small deals in Reiber's model
 (no trumps, free first lead, fixed tasks) are drawn, those the back-end's
 ``supports()`` accepts are decided by it and by the exhaustive oracle, and any
 disagreement refutes the claim (the deal is saved as a counterexample). When
-the back-end is not on this branch the claim is OPEN.
+the back-end is not installed (``hampath`` needs networkx) the claim is OPEN.
 
 References
 ----------
@@ -15,14 +15,19 @@ References
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from crewcheck.claims.base import Computation, Mode, Value
+from crewcheck.api import decide
+from crewcheck.claims.claim import Computation, Mode, Value
 from crewcheck.claims.execution import run_job
+from crewcheck.formats.deal_json import from_dict
+from crewcheck.solvers import registry
+from crewcheck.solvers.hampath import BROKEN, Variant, reduce_hampath
 
 SUIT_LETTERS = "BGPY"
 
@@ -57,9 +62,6 @@ def random_deal(rng: random.Random, *, values: tuple[int, int], suits: tuple[int
 
 def _compare(backend: str, deal: dict[str, Any], out: dict[str, Any]) -> None:
     """Decide ``deal`` with ``backend`` and the oracle if the back-end supports it; tally."""
-    from crewcheck import decide, from_dict
-    from crewcheck.solvers import registry
-
     inst = from_dict(deal)
     if registry.get(backend).supports(inst) is not None:
         return
@@ -99,8 +101,6 @@ def census_deals(n: int, players: int, layout: str, owned: bool) -> list[dict[st
 
     ``layout="suit"``: one suit with values 1..n; ``"values"``: n suits with value 1.
     """
-    import itertools
-
     cards = [f"B{v}" for v in range(1, n + 1)] if layout == "suit" else [f"{SUIT_LETTERS[i]}1" for i in range(n)]
     out = []
     for holders in itertools.product(range(players), repeat=n):
@@ -130,8 +130,6 @@ def census_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
 
 def has_hamiltonian_path(n: int, edges: set[tuple[int, int]]) -> bool:
     """Brute force over all vertex orders (independent of the back-ends)."""
-    import itertools
-
     adjacent = edges | {(b, a) for a, b in edges}
     return any(all((p[i], p[i + 1]) in adjacent for i in range(n - 1)) for p in itertools.permutations(range(n)))
 
@@ -139,9 +137,6 @@ def has_hamiltonian_path(n: int, edges: set[tuple[int, int]]) -> bool:
 def hampath_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
     """Random graphs: HP by brute force vs the reduced deal decided by a general solver and by hampath."""
     import networkx as nx  # type: ignore[import-untyped, unused-ignore]
-
-    from crewcheck import decide
-    from crewcheck.solvers.hampath import BROKEN, Variant, reduce_hampath
 
     rng = random.Random(f"reiber:hampath:{params['seed']}:{params['index']}")
     out: dict[str, Any] = {"checked": 0, "disagree": 0, "winnable": 0, "backend_disagree": 0, "examples": []}
@@ -173,13 +168,11 @@ def hampath_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
 
 def differential(backend: str, mode: Mode) -> Computation:
     """Run the differential check of `backend` against the exhaustive oracle."""
-    from crewcheck.solvers import registry
-
     if backend not in registry.BACKENDS:
         return Computation((), holds=None, open_reason=f"no back-end {backend!r} is registered")
-    missing = registry.available().get(backend)
+    missing = registry.missing(backend)
     if missing is not None:
-        return Computation((), holds=None, open_reason=f"{missing} (special-case issue not merged)")
+        return Computation((), holds=None, open_reason=missing)
     if backend == "hampath":
         return _hampath_claim(mode)
     chunks = [{"backend": backend, "seed": 0, "index": i, "size": 50} for i in range(2 if mode == "quick" else 6)]
@@ -223,9 +216,6 @@ def _pinned(backend: str) -> Path | None:
 def cor_6_4_text(mode: Mode) -> Computation:
     """Cor 6.4 with the text's junk count, on every graph of 2-4 vertices (networkx atlas)."""
     import networkx as nx  # type: ignore[import-untyped, unused-ignore]
-
-    from crewcheck import decide
-    from crewcheck.solvers.hampath import reduce_hampath
 
     checked = disagree = 0
     first = None

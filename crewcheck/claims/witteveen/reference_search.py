@@ -186,3 +186,10 @@ def is_winnable_plain(hand1: Mask, hand2: Mask, task: CardIndex, values: int, su
         return False
 
     return go(hand1, hand2, 0)
+
+
+def reference_decider(hand1: Mask, task: CardIndex, values: int, suits: int) -> bool:
+    """:func:`is_winnable` as a decider ``(hand1, task, values, suits) -> winnable``:
+    player 2 holds the rest of the deck."""
+    full = (1 << (values * suits)) - 1
+    return is_winnable(hand1, full ^ hand1, task, values, suits)

@@ -7,8 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from crewcheck.claims import bijection
-from crewcheck.claims.characterisation import count_classes, losing_class
+from crewcheck.claims.witteveen import bijection
+from crewcheck.claims.witteveen.characterisation import count_classes, losing_class
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 9])

@@ -4,7 +4,9 @@ A :class:`Claim` pairs a published statement (with the paper's number kept only
 as ``expected``) with a ``compute`` callable that re-derives the quantity from
 scratch. The callable returns a :class:`Computation`: named computed values,
 each saying how it was computed, plus free-form evidence. The ledger runner
-(:mod:`crewcheck.claims.ledger`) turns a computation into a :class:`Verdict`.
+(:mod:`crewcheck.claims.ledger`) turns a computation into a :class:`Verdict`. The
+claims themselves (statements, published numbers) are data:
+``crewcheck/claims/data/claims.json``, read by :mod:`crewcheck.claims.registry`.
 
 References
 ----------
@@ -15,7 +17,7 @@ References
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -78,6 +80,10 @@ class Computation:
         raise KeyError(f"no computed value named {name!r}")
 
 
+ComputeFn: TypeAlias = Callable[[Mode], Computation]
+"""What re-derives a claim: called with the mode, returns the computation."""
+
+
 @dataclass(frozen=True, slots=True)
 class Claim:
     """A published claim and the computation that re-derives it."""
@@ -90,12 +96,10 @@ class Claim:
     """The claim in words, as published."""
     expected: Any
     """The published value (only ever compared against, never used to compute)."""
-    compute: Callable[[Mode], Computation] = field(repr=False, compare=False)
+    compute: ComputeFn = field(repr=False, compare=False)
     """Re-derive the claim; receives the mode."""
     notes: tuple[str, ...] = ()
     """Standing notes (rule discrepancies, reading of the paper)."""
-    needs: tuple[str, ...] = ()
-    """Optional modules the computation needs (reported as OPEN when missing)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +147,3 @@ class Verdict:
             "counterexample": None if comp is None else comp.counterexample,
             "notes": list(self.claim.notes) + ([] if comp is None else list(comp.notes)),
         }
-
-
-ComputeFn: TypeAlias = Callable[[Mode], Computation]
-ValueMap: TypeAlias = Mapping[str, Any]

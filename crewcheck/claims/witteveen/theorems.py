@@ -1,7 +1,7 @@
-"""Claims from Witteveen's thesis, section 3 (seed ``000``).
+"""Claims from Witteveen's thesis, section 3 (seed ``000``): one function per claim.
 
 Every value here is computed; the paper's numbers appear only as the claims'
-``expected`` values in :mod:`crewcheck.claims.registry`.
+``expected`` values in ``crewcheck/claims/data/claims.json``.
 
 References
 ----------
@@ -16,9 +16,10 @@ import math
 from pathlib import Path
 from typing import Any
 
-from crewcheck.claims import bijection, burnside, characterisation, jobs
-from crewcheck.claims.base import Computation, Mode, Value
+from crewcheck.claims.claim import Computation, Mode, Value
 from crewcheck.claims.execution import run_job
+from crewcheck.claims.witteveen import bijection, burnside, characterisation, jobs
+from crewcheck.claims.witteveen.project import instance_dict
 
 VALUES = 9
 SUITS = 4
@@ -29,14 +30,6 @@ TYPE_NAMES = {
     (4,): "4-cycle",
     (2, 2): "double swap",
 }
-
-RULE_NOTES = ((
-    "Rules differ from the rulebook (Reiber appendix, seed 002; Witteveen §2): Witteveen's "
-    "2-player game has no rocket (trump) cards, player 1 always leads the first trick "
-    "(rulebook: the holder of rocket 4, the commander), the single task is given to player 1 "
-    "(no selection phase), and communication and the distress signal are not used."
-),)
-
 
 # -- Thm 3.12 ----------------------------------------------------------------
 def paper_burnside_terms() -> dict[str, int]:
@@ -126,32 +119,33 @@ def _classes(mode: Mode) -> tuple[dict[str, int], dict[str, int]]:
     return characterisation.count_classes(VALUES), characterisation.paper_sums()
 
 
+def _class_pair(mode: Mode, pair: tuple[str, str], counted: tuple[str, str], printed: tuple[str, str]) -> Computation:
+    """Two losing classes counted, and the paper's sums for them evaluated as printed."""
+    counts, sums = _classes(mode)
+    a, b = pair
+    values = (Value(a, counts[a], counted[0]), Value(b, counts[b], counted[1]),
+              Value(f"paper_{a}", sums[a], printed[0]), Value(f"paper_{b}", sums[b], printed[1]))
+    if (sums[a], sums[b]) == (counts[a], counts[b]):
+        return Computation(values, holds=None)
+    return Computation(values, holds=False, evidence=f"the printed sums ({sums[a]}, {sums[b]}) differ "
+                       f"from the count ({counts[a]}, {counts[b]})")
+
+
 def thm_3_17(mode: Mode) -> Computation:
     """S1 and S2: losing games with the task card in player 1's hand."""
-    counts, sums = _classes(mode)
-    return Computation((
-        Value("S1", counts["S1"], "games satisfying Cor 3.16 without a directly winning card and "
-              "not Formula 3, counted by per-suit holdings + convolution"),
-        Value("S2", counts["S2"], "games satisfying Cor 3.16 and Formula 3, counted the same way"),
-        Value("paper_S1", sums["S1"], "sum (4) as printed, evaluated"),
-        Value("paper_S2", sums["S2"], "sum (5) evaluated with the bounds derived in the proof"),
-    ), holds=None if (sums["S1"], sums["S2"]) == (counts["S1"], counts["S2"]) else False,
-        evidence="" if sums["S1"] == counts["S1"] and sums["S2"] == counts["S2"] else
-        f"the printed sums ({sums['S1']}, {sums['S2']}) differ from the count ({counts['S1']}, {counts['S2']})")
+    return _class_pair(mode, ("S1", "S2"), (
+        "games satisfying Cor 3.16 without a directly winning card and not Formula 3, counted by "
+        "per-suit holdings + convolution", "games satisfying Cor 3.16 and Formula 3, counted the same way"),
+        ("sum (4) as printed, evaluated", "sum (5) evaluated with the bounds derived in the proof"))
 
 
 def thm_3_20(mode: Mode) -> Computation:
     """S3 and S4: losing games with the task card in player 2's hand."""
-    counts, sums = _classes(mode)
-    return Computation((
-        Value("S3", counts["S3"], "games satisfying Cor 3.19 without a directly winning card and "
-              "with a player-1 majority, counted by per-suit holdings + convolution"),
-        Value("S4", counts["S4"], "games satisfying Cor 3.19 with no player-1 majority, same count"),
-        Value("paper_S3", sums["S3"], "sum (6) as printed, evaluated"),
-        Value("paper_S4", sums["S4"], "sum (7) as printed, evaluated"),
-    ), holds=None if (sums["S3"], sums["S4"]) == (counts["S3"], counts["S4"]) else False,
-        evidence="" if (sums["S3"], sums["S4"]) == (counts["S3"], counts["S4"]) else
-        f"the printed sums ({sums['S3']}, {sums['S4']}) differ from the count ({counts['S3']}, {counts['S4']})")
+    return _class_pair(mode, ("S3", "S4"), (
+        "games satisfying Cor 3.19 without a directly winning card and with a player-1 majority, "
+        "counted by per-suit holdings + convolution",
+        "games satisfying Cor 3.19 with no player-1 majority, same count"),
+        ("sum (6) as printed, evaluated", "sum (7) as printed, evaluated"))
 
 
 def cor_3_21(mode: Mode) -> Computation:
@@ -214,9 +208,7 @@ def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, 
             [{"n": 9, "tv": tv, "decider": decider} for tv in range(1, 10)], label="down-sets 4x9"))
     project = {}
     if decider == "reference":
-        from crewcheck.claims.jobs import _deciders
-
-        for name in _deciders():
+        for name in jobs.deciders():
             if not name.startswith("project-"):
                 continue
             plan = PROJECT_PLAN.get(name[len("project-"):], {}).get(mode, {})
@@ -228,18 +220,15 @@ def characterisation_check(mode: Mode, decider: str = "reference") -> dict[str, 
                 project[label] = jobs.merge(run_job(
                     f"witteveen-char/exhaustive/{name}/v3", jobs.exhaustive_chunk, chunks, label=label))
             # The same n = 9 samples as the reference search (same seeds), or a prefix.
-            if plan.get("uniform9"):
-                k, size = plan["uniform9"]
-                project[f"{name} uniform 4x9"] = jobs.merge(run_job(
-                    f"witteveen-char/uniform9/{name}/v3", jobs.sample_chunk,
-                    [{"n": 9, "seed": 0, "index": i, "size": size, "decider": name} for i in range(k)],
-                    label=f"{name} uniform 4x9"))
-            if plan.get("losing9"):
-                k, size = plan["losing9"]
-                project[f"{name} losing-conditioned 4x9"] = jobs.merge(run_job(
-                    f"witteveen-char/losing9/{name}/v3", jobs.losing_sample_chunk,
-                    [{"n": 9, "seed": 0, "index": i, "size": size, "decider": name} for i in range(k)],
-                    label=f"{name} losing 4x9"))
+            for sample, chunk_fn, title, bar in (("uniform9", jobs.sample_chunk, "uniform", "uniform"),
+                                                 ("losing9", jobs.losing_sample_chunk, "losing-conditioned",
+                                                  "losing")):
+                if plan.get(sample):
+                    k, size = plan[sample]
+                    project[f"{name} {title} 4x9"] = jobs.merge(run_job(
+                        f"witteveen-char/{sample}/{name}/v3", chunk_fn,
+                        [{"n": 9, "seed": 0, "index": i, "size": size, "decider": name} for i in range(k)],
+                        label=f"{name} {bar} 4x9"))
     return {"exhaustive": exhaustive, "uniform": uniform, "losing": losing, "down_sets": down,
             "project": project}
 
@@ -274,8 +263,6 @@ COUNTEREXAMPLES = Path("models") / "counterexamples"
 
 def _save_counterexample(claim_id: str, example: dict[str, Any]) -> str:
     """Write a disagreement as a deal file; return its path."""
-    from crewcheck.claims.solver_bridge import instance_dict
-
     deal = instance_dict(example["hand1"], example["task_value"] - 1, example["values"], SUITS)
     deal["name"] = f"{claim_id}-counterexample"
     deal["comment"] = (f"exact search says {'winnable' if example['search_winnable'] else 'unwinnable'}, "

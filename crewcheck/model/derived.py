@@ -1,0 +1,46 @@
+"""Facts derived from a position, computed in one place for every layer that needs them.
+
+:func:`quotas_left`
+    Under free assignment, how many more tasks each seat may take: its draft count
+    (:attr:`Instance.task_counts <crewcheck.model.instance.Instance.task_counts>`) less the
+    tasks it has already won. The search, the encoding and the refutations bound the
+    rest of the game by it.
+:func:`after`
+    The position after a line of plays, e.g. to read which seat took each task
+    (``after(state, plays).owners``) from a back-end's winning line.
+
+Examples
+--------
+>>> from crewcheck.formats.notation import parse_deal
+>>> deal = parse_deal("B1 B3 | B2 B4 ; trump - ; lead 0 ; tasks B3@? B4@? ; strict/free")
+>>> quotas_left(deal.state())
+(1, 1)
+>>> later = after(deal.state(), (0, 3))  # B1, B4: seat 1 wins the trick and takes task B4
+>>> later.owners, quotas_left(later)
+((-1, 1), (1, 0))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from crewcheck.model.cards import CardIndex
+from crewcheck.model.state import State
+
+__all__ = ["quotas_left", "after"]
+
+
+def quotas_left(state: State) -> tuple[int, ...] | None:
+    """Free assignment: the tasks each seat may still take (draft count less tasks won);
+    ``None`` under fixed assignment."""
+    counts = state.instance.task_counts
+    if counts is None or state.owners is None:
+        return None
+    return tuple(n - state.owners.count(seat) for seat, n in enumerate(counts))
+
+
+def after(state: State, plays: Iterable[CardIndex]) -> State:
+    """The position after ``plays`` (legal cards, in order) from ``state``."""
+    for card in plays:
+        state = state.apply(card)
+    return state

@@ -1,0 +1,144 @@
+"""The import structure: layers only import downward, no import circles, test modules stand alone.
+
+The graph is read from the source (every ``import`` of a crewcheck module, at module top
+or inside a function, but not under ``if TYPE_CHECKING:``), so a lazy import counts as
+much as any other. ``docs/architecture.md`` states the same layers in words.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+ALLOWED: dict[str, set[str]] = {
+    "errors": set(),
+    "paths": set(),
+    "kernels": set(),
+    "model": {"errors"},
+    "formats": {"errors", "model"},
+    "solvers": {"errors", "kernels", "model"},
+    "api": {"errors", "model", "solvers"},
+    "store": {"paths"},
+    "claims": {"api", "errors", "formats", "kernels", "model", "paths", "solvers", "store"},
+    "agents": {"api", "errors", "formats", "kernels", "model", "paths", "solvers", "store"},
+    "cli": {"<facade>", "agents", "api", "claims", "errors", "formats", "kernels", "model", "paths",
+            "solvers", "store"},
+    "<facade>": {"api", "errors", "formats", "model", "solvers"},
+    "__main__": {"cli"},
+}
+"""Top-level part of crewcheck -> the parts it may import (``<facade>``: ``crewcheck/__init__``)."""
+
+KNOWN_CIRCLES: set[frozenset[str]] = {
+    # Instance.initial_state builds a State, which keeps its Instance: the model split
+    # (issue 13) removes this one.
+    frozenset({"crewcheck.model.instance", "crewcheck.model.state"}),
+}
+"""Import circles that exist today; a new one fails :func:`test_no_new_import_circle`."""
+
+
+def _modules(folder: Path, prefix: str) -> dict[str, Path]:
+    out = {}
+    for path in sorted(folder.rglob("*.py")):
+        parts = path.relative_to(folder).with_suffix("").parts
+        name = ".".join((prefix, *parts[:-1]) if parts[-1] == "__init__" else (prefix, *parts))
+        out[name] = path
+    return out
+
+
+MODULES = _modules(ROOT / "crewcheck", "crewcheck")
+
+
+def _imported(path: Path) -> Iterator[str]:
+    """The modules ``path`` imports (``from a import b``: ``a.b`` when that is a module)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                   and "TYPE_CHECKING" in ast.dump(node.test) for n in ast.walk(node)}
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                yield f"{node.module}.{alias.name}"
+
+
+def _graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for name, path in MODULES.items():
+        targets = set()
+        for imported in _imported(path):
+            while imported and imported not in MODULES:
+                imported = imported.rpartition(".")[0]
+            if imported:
+                targets.add(imported)
+        graph[name] = targets - {name}
+    return graph
+
+
+def _part(module: str) -> str:
+    return module.split(".")[1] if "." in module else "<facade>"
+
+
+def _circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[frozenset[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(frozenset(component))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_layers_import_only_downward() -> None:
+    """Every import between parts of crewcheck is one the layer table allows (model imports
+    only errors; solvers never import api, claims, agents or the CLI; nothing imports the
+    CLI; only the CLI uses the package façade)."""
+    wrong = [f"{module} imports {target}" for module, targets in _graph().items() for target in sorted(targets)
+             if _part(target) != _part(module) and _part(target) not in ALLOWED[_part(module)]]
+    assert wrong == []
+
+
+def test_no_new_import_circle() -> None:
+    """No import circle within crewcheck beyond the known ones (a lazy import counts)."""
+    new = [sorted(c) for c in _circles(_graph()) if c not in KNOWN_CIRCLES]
+    assert new == []
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    """The check above can fail: a planted circle a -> b -> c -> a is found."""
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset({"a", "b", "c"})]
+
+
+def test_test_modules_do_not_import_each_other() -> None:
+    """Shared test code lives in helper modules (``tests/oracle.py``, ``tests/strategies.py``,
+    ...), never in another test module."""
+    wrong = [f"{path.relative_to(ROOT)} imports {name}" for path in sorted((ROOT / "tests").rglob("*.py"))
+             for name in _imported(path) if name.startswith("tests.")
+             and any(part.startswith("test_") for part in name.split("."))]
+    assert wrong == []
