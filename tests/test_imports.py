@@ -22,10 +22,11 @@ ALLOWED: dict[str, set[str]] = {
     "solvers": {"errors", "kernels", "model"},
     "api": {"errors", "model", "solvers"},
     "store": {"paths"},
+    "missions": {"errors"},
     "claims": {"api", "errors", "formats", "kernels", "model", "paths", "solvers", "store"},
     "agents": {"api", "errors", "formats", "kernels", "model", "paths", "solvers", "store"},
-    "cli": {"<facade>", "agents", "api", "claims", "errors", "formats", "kernels", "model", "paths",
-            "solvers", "store"},
+    "cli": {"<facade>", "agents", "api", "claims", "errors", "formats", "kernels", "missions", "model",
+            "paths", "solvers", "store"},
     "<facade>": {"api", "errors", "formats", "model", "solvers"},
     "__main__": {"cli"},
 }

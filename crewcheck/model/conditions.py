@@ -621,6 +621,32 @@ class WinsTogether(Condition):
         return f"{_seat(self.seat)} wins {names} in one trick"
 
 
+class Undecided(Condition):
+    """Stands in for a condition whose seat the crew has yet to choose, when only the
+    rules of play matter (checking a history): it never ends the game before the last
+    trick. Not a kind of the deal format."""
+
+    kind = "undecided"
+
+    def __init__(self, of: Condition) -> None:
+        self.of = of
+
+    def step(self, inst: Instance, memo: Any, trick: TrickView) -> Hashable:
+        return memo
+
+    def judge(self, inst: Instance, memo: Any, left: Mask, tricks_left: int) -> Judgement:
+        return HOLDS if tricks_left == 0 else OPEN
+
+    def describe(self, inst: Instance) -> str:
+        return self.of.describe(inst)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Undecided) and other.of == self.of
+
+    def __hash__(self) -> int:
+        return hash(("undecided", self.of))
+
+
 # ---------------------------------------------------------------------------------------
 # JSON form (the deal file's "conditions"; card and suit names, seats as ints)
 # ---------------------------------------------------------------------------------------

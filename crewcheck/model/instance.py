@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from crewcheck.errors import IllegalPlayError, InvalidDealError
 from crewcheck.model.cards import Card, CardIndex, Deck, Mask, iter_bits
-from crewcheck.model.conditions import Condition
+from crewcheck.model.conditions import Condition, Undecided
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import TOKENS, Task, TokenKind, token_kind
 
@@ -331,11 +331,12 @@ class Instance:
         return out
 
     def without_choices(self) -> Instance:
-        """This deal without its conditions that name a ``"choose"`` seat (the rules of
-        play do not depend on them: used to check a history)."""
+        """This deal with its conditions that name a seat still to choose replaced by
+        :class:`~crewcheck.model.conditions.Undecided` (the rules of play do not depend on
+        them; used to check a history, which they never end early)."""
         if all(c.is_concrete() for c in self.conditions):
             return self
-        kept = tuple(c for c in self.conditions if c.is_concrete())
+        kept = tuple(c if c.is_concrete() else Undecided(c) for c in self.conditions)
         return Instance(self.deck, self.hands, self.tasks, self.trump, self.lead, self.rules,
                         self.history, kept, self.quota, self.distress)
 

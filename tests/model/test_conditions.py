@@ -232,3 +232,15 @@ def test_distress_signal_with_a_history_is_refused() -> None:
     with pytest.raises(InvalidDealError, match="distress"):
         deal_json.from_dict({"hands": [["B1", "B3"], ["B2", "B4"]], "lead": 0, "distress": "left",
                              "tasks": [{"card": "B4", "seat": 1}], "played": [{"lead": 0, "cards": ["B1", "B2"]}]})
+
+
+def test_a_history_under_conditions_the_crew_still_chooses() -> None:
+    """A deal whose only conditions name a seat to choose is not over before play: its
+    history is checked with those conditions undecided (regression: it counted as won)."""
+    data = {"hands": [["B1", "B3", "G2"], ["B2", "G1", "G4"], ["B4", "G3", "R1"]], "trump": "R", "lead": 0,
+            "conditions": [{"kind": "wins_no_tricks", "seat": "choose"}]}
+    assert deal_json.from_dict(data).without_choices().state().end is None
+    data["played"] = [{"lead": 0, "cards": ["B1", "B2", "B4"]}]
+    deal = deal_json.from_dict(data)
+    assert len(deal.history) == 3
+    assert decide(deal, backend="exhaustive").verdict in (Verdict.WINNABLE, Verdict.UNWINNABLE)
