@@ -16,7 +16,7 @@ from crewcheck.model.state import State
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.search.problem import Problem
-from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, table
+from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, begin, table
 
 __all__ = ["SearchSolver", "MAX_CARDS", "load_compiled"]
 
@@ -370,7 +370,10 @@ class SearchSolver:
         problem = Problem.build(instance, state, compiled=compiled, canonical=self.canonical)
         tt = table(compiled, TABLE_BITS if compiled else PURE_TABLE_BITS)
         if not same_table:
-            tt.gen += 1
+            # a new generation, unless table.shared() keeps this deal's entries; the key
+            # layout (canonical or not) is part of the deal's identity
+            begin(tt, (instance.deck, instance.hands, instance.tasks, instance.trump, instance.lead,
+                       instance.rules, problem.deal.canon))
         work = problem.workspace()
         stats = work.stats
 
