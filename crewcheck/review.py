@@ -44,7 +44,8 @@ from crewcheck.solvers.base import Budget, Result, Verdict, Witness
 from crewcheck.solvers.search.table import shared
 
 __all__ = ["CardVerdict", "TaskSeats", "Analysis", "Step", "Review", "equivalent_cards", "analyse",
-           "review", "task_seats", "Progress", "Cancel"]
+           "review", "task_seats", "Progress", "Cancel", "analysis_to_dict", "review_to_dict",
+           "result_to_dict", "witness_to_list", "cards_text", "history_index"]
 
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, what)``: called before each decision (``total`` may grow)."""
@@ -573,3 +574,125 @@ def _steps(instance: Instance, known: dict[int, Verdict], start: Verdict, end: V
         steps.append(Step(i, card, seat, trick, verdict(i), verdict(i + 1)))
         state = state.apply(card)
     return tuple(steps)
+
+
+# -- JSON forms -----------------------------------------------------------------------
+ANALYSIS_SCHEMA = "crewcheck-analysis/1"
+REVIEW_SCHEMA = "crewcheck-review/1"
+
+
+def cards_text(instance: Instance, cards: Sequence[CardIndex]) -> str:
+    """``"B3 = B4"``: a class of equivalent cards."""
+    return " = ".join(str(instance.deck.card(c)) for c in cards)
+
+
+def witness_to_list(instance: Instance, witness: Witness) -> list[dict[str, object]]:
+    """A winning game as tricks ``{"lead", "cards", "winner"}`` (the ``decide --json`` form)."""
+    deck = instance.deck
+    return [{"lead": t.leader, "cards": [str(deck.card(c)) for c in t.cards], "winner": t.winner}
+            for t in witness.tricks]
+
+
+def result_to_dict(instance: Instance, result: Result) -> dict[str, object]:
+    """A decision's fields as ``crewcheck decide --json`` writes them (schema
+    ``crewcheck-result/1``); ``next`` adds the winning continuation from the position."""
+    w = result.witness
+    assignment = None
+    if w is not None and w.assignment is not None:
+        assignment = [{"card": str(instance.deck.card(t.card)), "seat": s}
+                      for t, s in zip(instance.tasks, w.assignment)]
+    return {
+        "schema": "crewcheck-result/1",
+        "verdict": result.verdict.value,
+        "backend": result.backend,
+        "rules": {"order_rule": result.rules.order_rule, "assignment": result.rules.assignment},
+        "seconds": round(result.stats.seconds, 6),
+        "witness": None if w is None else witness_to_list(instance, w),
+        "history_tricks": None if w is None else w.history_tricks,
+        "assignment": assignment,
+        "stats": {"nodes": result.stats.nodes, **dict(result.stats.extra)},
+        "explanation": result.explanation,
+        "next": None if w is None else [str(instance.deck.card(c)) for c in w.plays[len(instance.history):]],
+    }
+
+
+def analysis_to_dict(a: Analysis) -> dict[str, object]:
+    """The JSON form of an analysis (schema ``crewcheck-analysis/1``)."""
+    inst = a.instance
+    n = len(inst.history)
+    cards = []
+    for v in a.cards:
+        cards.append({
+            "cards": [str(inst.deck.card(c)) for c in v.cards],
+            "verdict": v.verdict.value,
+            "how": v.how,
+            "next": None if v.witness is None else [str(inst.deck.card(c)) for c in v.witness.plays[n:]],
+            "witness": None if v.witness is None else witness_to_list(inst, v.witness),
+            "explanation": v.explanation,
+            "seconds": round(v.seconds, 6),
+            "nodes": v.nodes,
+        })
+    tasks = None
+    if a.tasks is not None:
+        tasks = [{"card": str(inst.deck.card(inst.tasks[t.task].card)), "seats": list(t.seats),
+                  "unknown": list(t.unknown)} for t in a.tasks]
+    state = inst.state()
+    return {
+        "schema": ANALYSIS_SCHEMA,
+        "verdict": a.position.verdict.value,
+        "to_play": a.to_play,
+        "trick": state.tricks_played + 1,
+        "history": n,
+        "cards": cards,
+        "tasks": tasks,
+        "position": result_to_dict(inst, a.position),
+        "seconds": round(a.seconds, 6),
+        "decisions": a.decisions,
+        "nodes": a.nodes,
+    }
+
+
+def review_to_dict(r: Review) -> dict[str, object]:
+    """The JSON form of a review (schema ``crewcheck-review/1``)."""
+    inst = r.instance
+    losing = None
+    if r.losing is not None:
+        step = r.steps[r.losing]
+        kept = [] if r.alternatives is None else [[str(inst.deck.card(c)) for c in v.cards]
+                                                  for v in r.alternatives.winning]
+        losing = {"index": step.index, "trick": step.trick, "seat": step.seat,
+                  "card": str(inst.deck.card(step.card)), "kept_winnable": kept}
+    return {
+        "schema": REVIEW_SCHEMA,
+        "start": r.start.value,
+        "end": r.end.value,
+        "losing": losing,
+        "gap": None if r.gap is None else list(r.gap),
+        "explanation": r.explanation,
+        "steps": [{"index": s.index, "trick": s.trick, "seat": s.seat, "card": str(inst.deck.card(s.card)),
+                   "before": s.before.value, "after": s.after.value} for s in r.steps],
+        "alternatives": None if r.alternatives is None else analysis_to_dict(r.alternatives),
+        "backend": r.backend,
+        "seconds": round(r.seconds, 6),
+        "decisions": r.decisions,
+        "nodes": r.nodes,
+    }
+
+
+def history_index(data: object, field: str) -> int | None:
+    """The index in the game (0 = first card) of the card at ``field`` of a deal file
+    (``"played[2].cards[1]"``, ``"current.cards[0]"``), or ``None``: used to say which
+    card of a pasted game is illegal."""
+    import re
+
+    if not isinstance(data, dict) or not isinstance(data.get("hands"), list):
+        return None
+    p = len(data["hands"])
+    m = re.fullmatch(r"played\[(\d+)\]\.cards\[(\d+)\]", field)
+    if m:
+        return int(m.group(1)) * p + int(m.group(2))
+    m = re.fullmatch(r"current\.cards\[(\d+)\]", field)
+    played = data.get("played")
+    if m and isinstance(played, list):
+        return len(played) * p + int(m.group(1))
+    return None

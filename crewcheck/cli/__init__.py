@@ -24,6 +24,9 @@ SUBCOMMANDS: tuple[str, ...] = (
     "crewcheck.cli.reduce",     # reduce hampath
     "crewcheck.cli.prove",      # prove
     "crewcheck.cli.bench",      # bench, simulate
+    "crewcheck.cli.analyse",    # analyse
+    "crewcheck.cli.review",     # review
+    "crewcheck.cli.serve",      # serve (the web page)
 )
 """Modules that contribute subcommands: each has ``add_parsers(subparsers)``; every
 parser it adds sets ``func=run_function(args) -> int`` with ``set_defaults``."""
