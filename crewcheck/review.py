@@ -45,7 +45,7 @@ from crewcheck.solvers.search.table import shared
 
 __all__ = ["CardVerdict", "TaskSeats", "Analysis", "Step", "Review", "equivalent_cards", "analyse",
            "review", "task_seats", "Progress", "Cancel", "analysis_to_dict", "review_to_dict",
-           "result_to_dict", "witness_to_list", "cards_text", "history_index"]
+           "result_to_dict", "witness_to_list", "cards_text", "history_index", "summary"]
 
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, what)``: called before each decision (``total`` may grow)."""
@@ -574,6 +574,40 @@ def _steps(instance: Instance, known: dict[int, Verdict], start: Verdict, end: V
         steps.append(Step(i, card, seat, trick, verdict(i), verdict(i + 1)))
         state = state.apply(card)
     return tuple(steps)
+
+
+# -- text --------------------------------------------------------------------------
+def summary(r: Review) -> str:
+    """The review in one line, verdict first (``crewcheck review`` prints it first).
+
+    ``"lost at trick 5: seat 3 played Y9 (card 18 of the game); G6 = G8 or R2 = R3 kept it
+    winnable"``, ``"never winnable: ..."``, ``"won: the game was never lost"``,
+    ``"still winnable after all 12 cards"``.
+    """
+    inst = r.instance
+    n = len(r.steps)
+    if r.start is Verdict.UNWINNABLE:
+        return "never winnable" + (f": {r.explanation}" if r.explanation else "")
+    if r.start is Verdict.UNKNOWN:
+        return "unknown: the deal was not decided in the time limit"
+    if r.losing is not None:
+        step = r.steps[r.losing]
+        kept = [cards_text(inst, v.cards) for v in r.alternatives.winning] if r.alternatives else []
+        tail = ""
+        if kept:
+            tail = f"; {', '.join(kept[:-1])} or {kept[-1]} kept it winnable" if len(kept) > 1 \
+                else f"; {kept[0]} kept it winnable"
+        return (f"lost at trick {step.trick}: seat {step.seat} played {inst.card(step.card)} "
+                f"(card {step.index + 1} of the game){tail}")
+    if r.gap is not None:
+        return (f"lost between card {r.gap[0] + 1} and card {r.gap[1] + 1} of the game "
+                "(the positions between were not decided in the time limit)")
+    state = inst.state()
+    if state.end is not None and state.end.won:
+        return "won: the game was never lost"
+    if r.end is Verdict.WINNABLE:
+        return f"still winnable after all {n} cards"
+    return f"undecided: winnable at the start, not decided after the {n} cards"
 
 
 # -- JSON forms -----------------------------------------------------------------------

@@ -11,11 +11,11 @@ from crewcheck.cli.analyse import describe_deal, fail, load_game, print_analysis
 from crewcheck.errors import CrewcheckError
 from crewcheck.formats.notation import format_trick
 from crewcheck.model.replay import Trick
-from crewcheck.review import Review, cards_text, review, review_to_dict
+from crewcheck.review import review, review_to_dict, summary
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
 
-__all__ = ["add_parsers", "headline"]
+__all__ = ["add_parsers"]
 
 
 def add_parsers(sub: Any) -> None:
@@ -36,34 +36,6 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(func=run_review)
 
 
-def headline(r: Review) -> str:
-    """The review in one line, verdict first."""
-    inst = r.instance
-    n = len(r.steps)
-    if r.start is Verdict.UNWINNABLE:
-        return "never winnable" + (f": {r.explanation}" if r.explanation else "")
-    if r.start is Verdict.UNKNOWN:
-        return "unknown: the deal was not decided in the time limit"
-    if r.losing is not None:
-        step = r.steps[r.losing]
-        kept = [cards_text(inst, v.cards) for v in r.alternatives.winning] if r.alternatives else []
-        tail = ""
-        if kept:
-            tail = f"; {', '.join(kept[:-1])} or {kept[-1]} kept it winnable" if len(kept) > 1 \
-                else f"; {kept[0]} kept it winnable"
-        return (f"lost at trick {step.trick}: seat {step.seat} played {inst.card(step.card)} "
-                f"(card {step.index + 1} of the game){tail}")
-    if r.gap is not None:
-        return (f"lost between card {r.gap[0] + 1} and card {r.gap[1] + 1} of the game "
-                "(the positions between were not decided in the time limit)")
-    state = inst.state()
-    if state.end is not None and state.end.won:
-        return "won: the game was never lost"
-    if r.end is Verdict.WINNABLE:
-        return f"still winnable after all {n} cards"
-    return f"undecided: winnable at the start, not decided after the {n} cards"
-
-
 def run_review(args: argparse.Namespace) -> int:
     try:
         instance = load_game(args.deal)
@@ -79,7 +51,7 @@ def run_review(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(review_to_dict(r)))
         return code
-    print(f"{headline(r)}  ({r.backend or 'no decision'}, {r.seconds:.3g} s, {r.decisions} decisions, "
+    print(f"{summary(r)}  ({r.backend or 'no decision'}, {r.seconds:.3g} s, {r.decisions} decisions, "
           f"{r.nodes} nodes)")
     print(f"rules: {describe_deal(instance)}")
     p = instance.players
