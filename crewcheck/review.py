@@ -451,7 +451,8 @@ def review(instance: Instance, *, backend: str | None = None, timeout: float | N
 
     def follow(k: int) -> int:
         """Skip ahead along the winning line found at ``k`` while the game followed it."""
-        line = lines[k].witness.plays if lines[k].witness is not None else ()
+        w = lines[k].witness
+        line = w.plays if w is not None else ()
         j = k
         while j < n and j < len(line) and line[j] == history[j]:
             j += 1

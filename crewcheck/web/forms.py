@@ -97,8 +97,9 @@ def _tricks(data: dict[str, Any], cards: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {"played": []}
     for k in range(0, len(cards), p):
         lead = leads[k // p] if k // p < len(leads) else 0
-        trick = {"lead": lead, "cards": cards[k:k + p]}
-        if len(trick["cards"]) == p:
+        chunk = cards[k:k + p]
+        trick = {"lead": lead, "cards": chunk}
+        if len(chunk) == p:
             out["played"].append(trick)
         else:
             out["current"] = trick
@@ -221,11 +222,11 @@ def layout(instance: Instance) -> dict[str, Any]:
     tricks = []
     walk = instance.initial_state()
     for c in instance.history:
-        cards = (*walk.trick, c)
+        trick = (*walk.trick, c)
         lead = walk.leader if walk.leader is not None else instance.holder[c]
         walk = walk.apply(c)
-        if len(cards) == instance.players:
-            tricks.append({"lead": lead, "cards": [str(deck.card(x)) for x in cards], "winner": walk.leader})
+        if len(trick) == instance.players:
+            tricks.append({"lead": lead, "cards": [str(deck.card(x)) for x in trick], "winner": walk.leader})
     p = instance.players
     rest = instance.history[len(tricks) * p:]
     tasks = [{"card": str(deck.card(t.card)), "seat": t.seat, "token": t.token,
