@@ -24,11 +24,14 @@ def make_server(host: str = "127.0.0.1", port: int = 8765, *, workers: int = 1, 
     """A threaded WSGI server (werkzeug's) for the page, not yet serving: call its
     ``serve_forever()``, and ``shutdown()`` from another thread to stop it. Port 0 picks a
     free port (``server.server_port``). The job runner is ``server.app.extensions["crewcheck_jobs"]``."""
+    import logging
+
     from werkzeug.serving import make_server as werkzeug_server
 
     from crewcheck.web.app import create_app
     from crewcheck.web.jobs import Jobs
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per poll of the page
     jobs = Jobs(workers)
     app = create_app(jobs=jobs, examples=examples, timeout=timeout)
     server = werkzeug_server(host, port, app, threaded=True)

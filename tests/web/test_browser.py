@@ -53,7 +53,7 @@ def server() -> Iterator[str]:
 def browser() -> Iterator[object]:
     chromium = _binary("CREWCHECK_CHROMIUM", "chromium", "chromium-browser")
     driver = _binary("CREWCHECK_CHROMEDRIVER", "chromedriver")
-    if chromium is None or driver is None:
+    if chromium is None or driver is None or not all(os.access(b, os.X_OK) for b in (chromium, driver)):
         pytest.skip("no browser: install Debian's chromium and chromium-driver "
                     "(apt-get install chromium chromium-driver) to run the browser test")
     from selenium import webdriver
