@@ -16,7 +16,8 @@ from crewcheck.review import Analysis, analyse, analysis_to_dict, cards_text, hi
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
 
-__all__ = ["add_parsers", "load_game", "fail", "describe_deal", "format_line", "EXIT_FOR"]
+__all__ = ["add_parsers", "load_game", "loads_game", "fail", "describe_deal", "format_line", "load_kernel",
+           "loading", "print_analysis", "EXIT_FOR"]
 
 EXIT_FOR = {Verdict.WINNABLE: EXIT_OK, Verdict.UNWINNABLE: EXIT_NO, Verdict.UNKNOWN: EXIT_UNKNOWN}
 
@@ -87,6 +88,21 @@ def fail(args: argparse.Namespace, error: Exception) -> int:
     return code
 
 
+def load_kernel(backend: str) -> float | None:
+    """Load the compiled search kernel before timing (as ``decide --batch`` does): an
+    analysis makes many decisions, and its reported time is theirs. The seconds it took,
+    or ``None`` if it was not needed."""
+    if backend.lower() not in ("auto", "engine", "portfolio", "search"):
+        return None
+    from crewcheck.solvers.search import load_compiled
+
+    return load_compiled()
+
+
+def loading(seconds: float | None) -> str:
+    return f"; +{seconds:.2g} s loading the search kernel" if seconds else ""
+
+
 def describe_deal(instance: Instance) -> str:
     sizes = "/".join(str(h.bit_count()) for h in instance.hands)
     lead = instance.lead if instance.lead != "rocket" else f"rocket (seat {instance.first_leader})"
@@ -135,6 +151,7 @@ def print_analysis(a: Analysis, indent: str = "  ") -> None:
 def run_analyse(args: argparse.Namespace) -> int:
     try:
         instance = load_game(args.deal)
+        loaded = load_kernel(args.backend)
         a = analyse(instance, backend=args.backend, timeout=args.timeout)
     except CrewcheckError as e:
         return fail(args, e)
@@ -142,10 +159,11 @@ def run_analyse(args: argparse.Namespace) -> int:
     if code == EXIT_OK and any(v.verdict is Verdict.UNKNOWN for v in a.cards):
         code = EXIT_UNKNOWN
     if args.json:
-        print(json.dumps(analysis_to_dict(a)))
+        print(json.dumps({**analysis_to_dict(a), "kernel_load_seconds": loaded}))
         return code
     pos = a.position
-    print(f"{pos.verdict.value}  ({pos.backend}, {a.seconds:.3g} s, {a.decisions} decisions, {a.nodes} nodes)")
+    print(f"{pos.verdict.value}  ({pos.backend}, {a.seconds:.3g} s, {a.decisions} decisions, {a.nodes} nodes"
+          f"{loading(loaded)})")
     print(f"rules: {describe_deal(instance)}")
     if pos.explanation:
         print(f"why: {pos.explanation}")

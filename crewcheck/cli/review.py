@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from crewcheck.cli import EXIT_NO, EXIT_OK, EXIT_UNKNOWN
-from crewcheck.cli.analyse import describe_deal, fail, load_game, print_analysis
+from crewcheck.cli.analyse import describe_deal, fail, load_game, load_kernel, loading, print_analysis
 from crewcheck.errors import CrewcheckError
 from crewcheck.formats.notation import format_trick
 from crewcheck.model.replay import Trick
@@ -39,6 +39,7 @@ def add_parsers(sub: Any) -> None:
 def run_review(args: argparse.Namespace) -> int:
     try:
         instance = load_game(args.deal)
+        loaded = load_kernel(args.backend)
         r = review(instance, backend=args.backend, timeout=args.timeout)
     except CrewcheckError as e:
         return fail(args, e)
@@ -49,10 +50,10 @@ def run_review(args: argparse.Namespace) -> int:
     else:
         code = EXIT_UNKNOWN
     if args.json:
-        print(json.dumps(review_to_dict(r)))
+        print(json.dumps({**review_to_dict(r), "kernel_load_seconds": loaded}))
         return code
     print(f"{summary(r)}  ({r.backend or 'no decision'}, {r.seconds:.3g} s, {r.decisions} decisions, "
-          f"{r.nodes} nodes)")
+          f"{r.nodes} nodes{loading(loaded)})")
     print(f"rules: {describe_deal(instance)}")
     p = instance.players
     deck = instance.deck
