@@ -583,10 +583,13 @@ def summary(r: Review) -> str:
 
     ``"lost at trick 5: seat 3 played Y9 (card 18 of the game); G6 = G8 or R2 = R3 kept it
     winnable"``, ``"never winnable: ..."``, ``"won: the game was never lost"``,
-    ``"still winnable after all 12 cards"``.
+    ``"still winnable after all 12 cards"``, ``"no card played yet: the deal is winnable"``.
     """
     inst = r.instance
     n = len(r.steps)
+    if n == 0 and r.start is not Verdict.UNKNOWN:
+        why = f": {r.explanation}" if r.explanation else ""
+        return f"no card played yet: the deal is {r.start.value}{why}"
     if r.start is Verdict.UNWINNABLE:
         return "never winnable" + (f": {r.explanation}" if r.explanation else "")
     if r.start is Verdict.UNKNOWN:

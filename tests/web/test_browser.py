@@ -122,3 +122,35 @@ def test_an_input_error_shows_next_to_its_field(server, browser):
     error = browser.find_element(By.CSS_SELECTOR, '.error[data-for="hands.1"]')
     _wait(browser, lambda b: error.text != "", 10)
     assert error.text == "hands[1][1]: card 'B2' is twice in hands[1]"
+
+
+def test_a_long_decision_shows_progress_and_can_be_cancelled(server, browser, monkeypatch):
+    """A decision that runs until cancelled (the server's work replaced by one that polls
+    the cancel flag as the deciders do): the page shows the progress, Cancel stops it."""
+    import time
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from crewcheck.web import app as web_app
+
+    def work(kind, instance, timeout):
+        def run(cancelled, progress):
+            progress(2, 9, "after B3")
+            while not cancelled():
+                time.sleep(0.01)
+            return {}
+        return run
+
+    monkeypatch.setattr(web_app, "_work", work)
+    browser.get(server)
+    _wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#example option")) > 1)
+    Select(browser.find_element(By.ID, "example")).select_by_value("classic-4p-midgame")
+    _wait(browser, lambda b: b.find_element(By.ID, "table-panel").is_displayed())
+    browser.find_element(By.ID, "analyse").click()
+    status = browser.find_element(By.ID, "status-text")
+    _wait(browser, lambda b: "decision 3 of about 9: after B3" in status.text, 10)
+    assert not browser.find_element(By.ID, "decide").is_enabled()
+    browser.find_element(By.ID, "cancel").click()
+    _wait(browser, lambda b: "cancelled" in status.text, 10)
+    assert browser.find_element(By.ID, "decide").is_enabled()
