@@ -14,10 +14,11 @@ from collections.abc import Iterable, Iterator
 from crewcheck.errors import BackendError, CrewcheckError, IllegalPlayError, NotApplicableError
 from crewcheck.model.instance import Instance
 from crewcheck.model.replay import replay
+from crewcheck.model.variants import Choice, variants
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Answer, Budget, Result, Stats, Verdict, Witness
 
-__all__ = ["decide", "decide_many", "choose_backend", "check_witness"]
+__all__ = ["decide", "decide_many", "choose_backend", "check_witness", "unsupported_conditions"]
 
 
 def choose_backend(instance: Instance) -> str:
@@ -40,7 +41,7 @@ def choose_backend(instance: Instance) -> str:
     for name in (*CONFIRMED, *registry.DEFAULT_ORDER):
         if name not in registry.BACKENDS or registry.missing(name) is not None:
             continue
-        why = registry.get(name).supports(instance)
+        why = unsupported_conditions(registry.get(name), instance) or registry.get(name).supports(instance)
         if why is None:
             return name
         if name in registry.DEFAULT_ORDER:
@@ -48,18 +49,30 @@ def choose_backend(instance: Instance) -> str:
     raise NotApplicableError("no installed back-end decides this deal: " + "; ".join(reasons))
 
 
+def unsupported_conditions(solver: object, instance: Instance) -> str | None:
+    """Why ``solver`` cannot judge ``instance``'s conditions, or ``None``."""
+    if not instance.conditions:
+        return None
+    known: frozenset[str] = getattr(solver, "condition_kinds", frozenset())
+    missing = sorted({c.kind for c in instance.conditions} - known)
+    if not missing:
+        return None
+    return f"it does not judge the condition kind(s) {', '.join(missing)}"
+
+
 def check_witness(instance: Instance, plays: tuple[int, ...], assignment: tuple[int, ...] | None,
-                  backend: str) -> Witness:
+                  backend: str, choice: Choice | None = None) -> Witness:
     """Replay a claimed win; :class:`BackendError` if the replay does not win."""
     try:
-        outcome = replay(instance, plays, assignment)
+        outcome = replay(instance, plays, assignment, None if choice is None else dict(choice.seats))
     except IllegalPlayError as e:
         raise BackendError(f"backend {backend!r} returned an illegal witness: {e}") from None
     if not outcome.won:
         raise BackendError(f"backend {backend!r} returned a witness that does not win: "
                            f"{outcome.describe(instance)}")
     history_tricks = len(instance.history) // instance.players
-    return Witness(tuple(plays), outcome.tricks, assignment, history_tricks)
+    return Witness(tuple(plays), outcome.tricks, assignment, history_tricks,
+                   None if choice is None or choice.is_empty() else choice)
 
 
 def decide(instance: Instance, *, backend: str | None = None, budget: Budget | None = None,
@@ -98,9 +111,11 @@ def decide(instance: Instance, *, backend: str | None = None, budget: Budget | N
         budget = Budget(seconds=timeout)
     elif timeout is not None:
         budget = Budget(seconds=timeout, nodes=budget.nodes)
+    if not instance.is_concrete():
+        return _decide_variants(instance, backend, budget)
     name = choose_backend(instance) if backend in (None, "auto") else registry.canonical(backend)
     solver = registry.get(name)
-    why = solver.supports(instance)
+    why = unsupported_conditions(solver, instance) or solver.supports(instance)
     if why is not None:
         raise NotApplicableError(f"backend {name!r} does not decide this deal: {why}")
     start = time.perf_counter()
@@ -127,6 +142,40 @@ def decide(instance: Instance, *, backend: str | None = None, budget: Budget | N
         witness = check_witness(instance, instance.history + tuple(answer.plays), answer.assignment, name)
     return Result(answer.verdict, witness, name, instance.rules,
                   Stats(answer.nodes, seconds, dict(answer.extra)), answer.explanation)
+
+
+def _decide_variants(instance: Instance, backend: str | None, budget: Budget) -> Result:
+    """A deal that leaves the crew a choice: winnable when some variant is."""
+    start = time.perf_counter()
+    nodes, tried, unknown = 0, 0, False
+    name = registry.canonical(backend) if backend not in (None, "auto") else "auto"
+    for choice, variant in variants(instance):
+        left = None if budget.seconds is None else budget.seconds - (time.perf_counter() - start)
+        if left is not None and left <= 0:
+            unknown = True
+            break
+        r = decide(variant, backend=backend, budget=Budget(left, budget.nodes, budget.cancel))
+        tried += 1
+        nodes += r.stats.nodes
+        name = r.backend
+        if r.verdict is Verdict.UNKNOWN:
+            unknown = True
+        if r.verdict is not Verdict.WINNABLE:
+            continue
+        assert r.witness is not None
+        assignment = r.witness.assignment
+        if choice.recipient is not None:
+            assignment = (choice.recipient,) * len(instance.tasks)
+        elif instance.rules.assignment == "fixed":
+            assignment = None
+        witness = check_witness(instance, r.witness.plays, assignment, name, choice)
+        extra = {**r.stats.extra, "choice": choice.describe(), "variants_tried": tried}
+        return Result(Verdict.WINNABLE, witness, name, instance.rules,
+                      Stats(nodes, time.perf_counter() - start, extra))
+    verdict = Verdict.UNKNOWN if unknown else Verdict.UNWINNABLE
+    why = None if unknown else f"none of the crew's {tried} possible choice(s) can be won"
+    return Result(verdict, None, name, instance.rules,
+                  Stats(nodes, time.perf_counter() - start, {"variants_tried": tried}), why)
 
 
 def decide_many(instances: Iterable[Instance], *, backend: str | None = None,

@@ -13,12 +13,13 @@ import dataclasses
 from hypothesis import strategies as st
 
 from crewcheck.model.cards import Deck
+from crewcheck.model.conditions import Condition
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import TOKENS, Task
 
-__all__ = ["decks", "instances", "playouts"]
+__all__ = ["decks", "instances", "playouts", "conditions_for", "condition_instances"]
 
 _SUIT_NAMES = "BGPY"
 
@@ -178,3 +179,55 @@ def trump_pad_instances(draw: st.DrawFn) -> Instance:
     if draw(st.booleans()):
         inst = inst.with_history(draw(playouts(inst, max_plays=inst.players * 2)))
     return inst
+
+
+@st.composite
+def conditions_for(draw: st.DrawFn, instance: Instance, *, max_conditions: int = 2,
+                   choose: bool = False) -> tuple[Condition, ...]:
+    """Up to ``max_conditions`` random conditions that fit ``instance`` (every kind)."""
+    from crewcheck.model import conditions as C
+
+    p, deck, tricks = instance.players, instance.deck, instance.tricks
+    seat_values: list[object] = list(range(p)) + (["choose"] if choose and p > 2 else [])
+    seat = st.sampled_from(seat_values)
+    values = sorted({v for vals in deck.values for v in vals})
+    value = st.sampled_from(values)
+    suit = st.sampled_from(deck.suits)
+    trick_ref = st.one_of(st.integers(1, tricks), st.just("last"))
+    card = st.integers(0, deck.size - 1)
+    makers = [
+        st.builds(C.WinsNoTricks, seat),
+        st.builds(C.WinsTricks, seat, st.integers(0, tricks), st.sampled_from(["==", ">=", "<="])),
+        st.builds(C.WinsFewerTricksThan, seat, seat),
+        st.builds(C.WinsNoCards, seat, suit, st.one_of(st.none(), value)),
+        st.builds(C.WinsAllCards, seat, suit),
+        st.builds(C.TrickWonWith, value, st.integers(0, 2), st.one_of(st.none(), seat), st.booleans()),
+        st.builds(C.NoTrickWonWith, value),
+        st.builds(C.EachTrumpWinsATrick, st.booleans()),
+        st.builds(C.WinsTricksAt, seat, st.lists(trick_ref, min_size=1, max_size=2, unique=True).map(tuple),
+                  st.booleans(), st.booleans()),
+        st.builds(C.BalancedTricks, st.integers(1, 3)),
+        st.builds(C.TaskInTrick, card, trick_ref),
+        st.builds(C.WinsTogether, seat, st.lists(card, min_size=1, max_size=2, unique=True).map(tuple)),
+    ]
+    out: list[Condition] = []
+    for _ in range(draw(st.integers(1, max_conditions))):
+        cond = draw(st.one_of(makers))
+        if not cond.problems(instance):
+            out.append(cond)
+    return tuple(out)
+
+
+@st.composite
+def condition_instances(draw: st.DrawFn, *, choose: bool = False, assignments: tuple[str, ...] = ("fixed", "free"),
+                        max_cards: int = 10, max_tasks: int = 2) -> Instance:
+    """A small deal without history carrying random conditions, under one of ``assignments``."""
+    base = draw(instances(max_cards=max_cards, max_tasks=max_tasks, history=False, free=True,
+                          max_players=4))
+    mode = draw(st.sampled_from(assignments))
+    tasks = base.tasks
+    if mode == "fixed":
+        tasks = tuple(Task(t.card, draw(st.integers(0, base.players - 1)), t.token) for t in tasks)
+    conds = draw(conditions_for(base, choose=choose))
+    return Instance(base.deck, base.hands, tasks, base.trump, base.lead,
+                    Rules(base.rules.order_rule, mode), conditions=conds)  # type: ignore[arg-type]

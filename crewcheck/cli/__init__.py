@@ -24,6 +24,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "crewcheck.cli.reduce",     # reduce hampath
     "crewcheck.cli.prove",      # prove
     "crewcheck.cli.bench",      # bench, simulate
+    "crewcheck.cli.missions",   # missions, mission
     "crewcheck.cli.analyse",    # analyse
     "crewcheck.cli.review",     # review
     "crewcheck.cli.serve",      # serve (the web page)

@@ -84,6 +84,10 @@ def result_to_dict(instance: Instance, result: Result) -> dict[str, Any]:
         "witness": witness,
         "history_tricks": result.witness.history_tricks if result.witness else None,
         "assignment": assignment,
+        "choice": None if result.witness is None or result.witness.choice is None
+        else {k: v for k, v in (("seats", dict(result.witness.choice.seats) or None),
+                                ("recipient", result.witness.choice.recipient),
+                                ("quota", result.witness.choice.quota)) if v is not None},
         "stats": {"nodes": result.stats.nodes, **dict(result.stats.extra)},
         "explanation": result.explanation,
     }
@@ -99,6 +103,8 @@ def _print_text(instance: Instance, result: Result) -> None:
     s = result.stats
     print(f"{result.verdict.value}  ({result.backend}, {s.seconds:.3g} s, {s.nodes} nodes)")
     print(f"rules: {result.rules}; {_describe_deal(instance)}")
+    if instance.conditions:
+        print("conditions: " + "; ".join(c.describe(instance) for c in instance.conditions))
     if result.explanation:
         print(f"why: {result.explanation}")
     elif result.verdict is Verdict.UNWINNABLE and s.extra.get("stage") == "sat":
@@ -107,6 +113,8 @@ def _print_text(instance: Instance, result: Result) -> None:
     w = result.witness
     if w is None:
         return
+    if w.choice is not None:
+        print(f"choice: {w.choice.describe()}")
     if w.assignment is not None:
         print("assignment: " + format_tasks(instance, w.assignment))
     for n, trick in enumerate(w.tricks):
@@ -118,8 +126,9 @@ def _describe_deal(instance: Instance) -> str:
     sizes = "/".join(str(h.bit_count()) for h in instance.hands)
     lead = instance.lead if instance.lead != "rocket" else f"rocket (seat {instance.first_leader})"
     trump = instance.trump or "none"
+    conditions = f", {len(instance.conditions)} condition(s)" if instance.conditions else ""
     return (f"{instance.players} players ({sizes} cards), trump {trump}, first lead {lead}, "
-            f"{len(instance.tasks)} tasks")
+            f"{len(instance.tasks)} tasks{conditions}")
 
 
 # -- commands ---------------------------------------------------------------------------

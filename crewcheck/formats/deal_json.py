@@ -26,6 +26,7 @@ from typing import Any
 
 from crewcheck.errors import IllegalPlayError, InvalidCardError, InvalidDealError, InvalidInputError
 from crewcheck.model.cards import CLASSIC_SIZES, Card, Deck
+from crewcheck.model.conditions import condition_from_json, condition_to_json
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
@@ -55,8 +56,11 @@ def _check_shape(data: Any) -> None:
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
-    if not errors:
+    errors = sorted((e for e in validator.iter_errors(data)
+                     if not (e.absolute_path and e.absolute_path[0] == "conditions"
+                             and isinstance(data.get("conditions"), list))),
+                    key=lambda e: (list(map(str, e.absolute_path)), e.validator))
+    if not errors:  # conditions get the precise messages of condition_from_json
         return
     err = errors[0]
     where = _path(err.absolute_path)
@@ -150,7 +154,15 @@ def from_dict(data: Mapping[str, Any]) -> Instance:
         if card not in deck:
             raise InvalidDealError(f"{str(card)!r} is not dealt to any hand", field=f"tasks[{j}].card")
         tasks.append(Task(deck.index(card), t.get("seat"), t.get("token")))
-    base = Instance(deck, hands, tuple(tasks), trump, lead, rules)
+    def card_index(text: Any, where: str) -> int:
+        card = _card(text, where)
+        if card not in deck:
+            raise InvalidDealError(f"{str(card)!r} is not dealt to any hand", field=where)
+        return deck.index(card)
+
+    conditions = tuple(condition_from_json(c, f"conditions[{j}]", card_index)
+                       for j, c in enumerate(data.get("conditions", [])))
+    base = Instance(deck, hands, tuple(tasks), trump, lead, rules, conditions=conditions)
 
     history = _history(base, data)
     return base.with_history(history) if history else base
@@ -161,7 +173,7 @@ def _history(base: Instance, data: Mapping[str, Any]) -> list[int]:
     if "current" in data:
         tricks.append(("current", data["current"]))
     p = base.players
-    state = State.initial(base)
+    state = State.initial(base.without_choices())
     history: list[int] = []
     for where, trick in tricks:
         cards = [_card(c, f"{where}.cards[{i}]") for i, c in enumerate(trick["cards"])]
@@ -172,7 +184,7 @@ def _history(base: Instance, data: Mapping[str, Any]) -> list[int]:
             raise InvalidDealError(f"expected {p} cards (one per seat), got {len(cards)}", field=f"{where}.cards")
         if state.is_terminal():
             assert state.end is not None
-            raise InvalidDealError(f"the game already ended ({state.end.describe(base)})", field=where)
+            raise InvalidDealError(f"the game already ended ({state.end.describe(base.without_choices())})", field=where)
         lead = trick["lead"]
         if state.leader is not None and lead != state.leader:
             why = "the first leader" if not history else "the winner of the previous trick"
@@ -217,8 +229,10 @@ def to_dict(instance: Instance) -> dict[str, Any]:
         if t.token is not None:
             task["token"] = t.token
         out["tasks"].append(task)
+    if instance.conditions:
+        out["conditions"] = [condition_to_json(c, lambda i: str(deck.card(i))) for c in instance.conditions]
     if instance.history:
-        state = State.initial(instance)
+        state = State.initial(instance.without_choices())
         played: list[dict[str, Any]] = []
         trick: list[str] = []
         leader = None

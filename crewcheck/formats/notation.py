@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from crewcheck.errors import InvalidDealError
 from crewcheck.model.cards import Card, Deck
 from crewcheck.model.instance import Instance, Lead
-from crewcheck.model.replay import Trick
+from crewcheck.model.outcome import Trick
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from crewcheck.model.cards import CLASSIC_DECK, Card, CardIndex, CardSet, Deck, Mask, iter_bits
 from crewcheck.model.instance import Instance, Lead, Seat
-from crewcheck.model.replay import Outcome, Termination, Trick, replay
+from crewcheck.model.outcome import Outcome, Termination, Trick
+from crewcheck.model.replay import replay
 from crewcheck.model.rules import Rules, find_rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import TOKENS, Task, Token

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from crewcheck.errors import IllegalPlayError, InvalidDealError
 from crewcheck.model.cards import Card, CardIndex, Deck, Mask, iter_bits
+from crewcheck.model.conditions import Condition
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import TOKENS, Task, TokenKind, token_kind
 
@@ -69,6 +70,8 @@ class DealStatus(enum.IntFlag):
     """Unknown, duplicated or unsatisfiable order token."""
     ILLEGAL_HISTORY = enum.auto()
     """The tricks already played break the rules."""
+    BAD_CONDITION = enum.auto()
+    """A condition does not fit the deal (seat, value, suit or trick out of range)."""
 
 
 @dataclass(frozen=True)
@@ -94,11 +97,19 @@ class Instance:
     history: tuple[CardIndex, ...] = ()
     """Cards already played, in play order from the first trick (the trick in progress
     last). Each card's player is its holder, so the leaders follow from the cards."""
+    conditions: tuple[Condition, ...] = ()
+    """Special-rule conditions (:mod:`crewcheck.model.conditions`), all of which must
+    hold for a win, besides the tasks."""
+    quota: tuple[int, ...] | None = None
+    """Free assignment with these tasks per seat instead of the draft's counts: one
+    split of the commander's distribution (:mod:`crewcheck.model.variants`). Not part
+    of the deal file."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hands", tuple(self.hands))
         object.__setattr__(self, "tasks", tuple(self.tasks))
         object.__setattr__(self, "history", tuple(self.history))
+        object.__setattr__(self, "conditions", tuple(self.conditions))
         problems = self.problems()
         if problems:
             status = DealStatus.VALID
@@ -139,11 +150,28 @@ class Instance:
         return int(self.lead)
 
     @cached_property
+    def commander(self) -> Seat:
+        """The commander: the holder of the highest trump (the rocket 4); in a deal
+        without trumps, the first leader (seat 0 under a free first lead)."""
+        if self.trump_suit is not None:
+            top = self.deck.suit_mask(self.trump_suit).bit_length() - 1
+            return self.holder[top]
+        return self.first_leader or 0
+
+    def is_concrete(self) -> bool:
+        """Whether the deciders can take this deal as it is: fixed or free assignment and
+        no ``"choose"`` seat (else :func:`crewcheck.model.variants.variants` expands it)."""
+        return self.rules.assignment in ("fixed", "free") and all(c.is_concrete() for c in self.conditions)
+
+    @cached_property
     def task_counts(self) -> tuple[int, ...] | None:
         """Tasks per seat under free assignment: drafted one at a time, round-robin from
-        the first leader (seat 0 when the lead is free). ``None`` under fixed assignment."""
+        the first leader (seat 0 when the lead is free), or :attr:`quota` when given.
+        ``None`` under any other assignment."""
         if self.rules.assignment != "free":
             return None
+        if self.quota is not None:
+            return self.quota
         start = self.first_leader or 0
         counts = [0] * self.players
         for j in range(len(self.tasks)):
@@ -169,11 +197,11 @@ class Instance:
         """The fixed-assignment deal with task ``i`` given to ``seats[i]``."""
         tasks = tuple(Task(t.card, s, t.token) for t, s in zip(self.tasks, seats, strict=True))
         return Instance(self.deck, self.hands, tasks, self.trump, self.lead,
-                        Rules(self.rules.order_rule, "fixed"), self.history)
+                        Rules(self.rules.order_rule, "fixed"), self.history, self.conditions)
 
     def with_history(self, history: Sequence[CardIndex]) -> Instance:
         return Instance(self.deck, self.hands, self.tasks, self.trump, self.lead,
-                        self.rules, tuple(history))
+                        self.rules, tuple(history), self.conditions, self.quota)
 
     def initial_state(self) -> State:
         """The state before any card is played (ignores :attr:`history`)."""
@@ -222,13 +250,15 @@ class Instance:
             out.append((DealStatus.BAD_LEAD, "lead",
                         f"expected a seat 0..{p - 1}, 'rocket' or 'any', got {lead!r}"))
         out.extend(self._task_problems(seen))
+        if not out:
+            out.extend(self._condition_problems())
         if not out and self.history:
             out.extend(self._history_problems())
         return out
 
     def _task_problems(self, dealt: dict[int, int]) -> list[tuple[DealStatus, str, str]]:
         out: list[tuple[DealStatus, str, str]] = []
-        p, free = len(self.hands), self.rules.assignment == "free"
+        p, free = len(self.hands), self.rules.assignment != "fixed"
         cards: dict[int, int] = {}
         tokens: dict[str, int] = {}
         has_omega = any(t.token == "omega" for t in self.tasks)
@@ -243,7 +273,7 @@ class Instance:
                 cards[t.card] = j
             if free and t.seat is not None:
                 out.append((DealStatus.TASK_OWNER_UNKNOWN, f"{where}.seat",
-                            "tasks have no seat under free assignment"))
+                            f"tasks have no seat under {self.rules.assignment} assignment"))
             elif not free and t.seat is None:
                 out.append((DealStatus.TASK_OWNER_UNKNOWN, f"{where}.seat",
                             "missing (fixed assignment: every task names its seat)"))
@@ -268,16 +298,44 @@ class Instance:
                             "position(s) are available"))
         return out
 
+    def _condition_problems(self) -> list[tuple[DealStatus, str, str]]:
+        out: list[tuple[DealStatus, str, str]] = []
+        if self.rules.assignment not in ("fixed", "free", "decision", "distribution"):
+            out.append((DealStatus.TASK_OWNER_UNKNOWN, "assignment",
+                        f"unknown assignment {self.rules.assignment!r}; expected fixed, free, "
+                        "decision or distribution"))
+        if self.rules.assignment == "decision" and self.players < 2:
+            out.append((DealStatus.TASK_OWNER_UNKNOWN, "assignment", "the commander's decision needs a crew"))
+        if self.quota is not None and (len(self.quota) != self.players or sum(self.quota) != len(self.tasks)
+                                       or min(self.quota) < 0 or self.rules.assignment != "free"):
+            out.append((DealStatus.TASK_OWNER_UNKNOWN, "quota",
+                        f"a quota needs free assignment, one count per seat and {len(self.tasks)} in all"))
+        for j, cond in enumerate(self.conditions):
+            for name, message in cond.problems(self):
+                where = f"conditions[{j}]" + ("" if name == "kind" else f".{name}")
+                out.append((DealStatus.BAD_CONDITION, where, message))
+        return out
+
+    def without_choices(self) -> Instance:
+        """This deal without its conditions that name a ``"choose"`` seat (the rules of
+        play do not depend on them: used to check a history)."""
+        if all(c.is_concrete() for c in self.conditions):
+            return self
+        kept = tuple(c for c in self.conditions if c.is_concrete())
+        return Instance(self.deck, self.hands, self.tasks, self.trump, self.lead, self.rules,
+                        self.history, kept, self.quota)
+
     def _history_problems(self) -> list[tuple[DealStatus, str, str]]:
         from crewcheck.model.state import State
 
-        s = State.initial(self)
+        base = self.without_choices()
+        s = State.initial(base)
         p = len(self.hands)
         for n, c in enumerate(self.history):
             where = f"played[{n // p}].cards[{n % p}]"
             if s.end is not None:
                 return [(DealStatus.ILLEGAL_HISTORY, where,
-                         f"the game already ended ({s.end.describe(self)}) before this card")]
+                         f"the game already ended ({s.end.describe(base)}) before this card")]
             try:
                 s = s.apply(c)
             except IllegalPlayError as e:

@@ -14,13 +14,12 @@ rank, untokened tasks in the gaps) and checking it against each token's definiti
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from crewcheck.errors import IllegalPlayError
 from crewcheck.model.cards import Card
+from crewcheck.model.outcome import Outcome, Termination, Trick
 
 if TYPE_CHECKING:
     from crewcheck.model.instance import Instance
@@ -28,56 +27,8 @@ if TYPE_CHECKING:
 __all__ = ["Termination", "Outcome", "Trick", "replay"]
 
 
-class Termination(enum.Enum):
-    """Why a game ended."""
-
-    ALL_TASKS_DONE = "all tasks done"
-    """Won: every task completed by its seat, tokens respected (see ``State._finish_trick``)."""
-    TASK_FAILED = "task failed"
-    """Lost: a task card was won by another seat (free assignment: by a seat whose quota
-    was full)."""
-    ORDER_VIOLATED = "order violated"
-    """Lost: a task completed against its order token (:func:`rules.order_violation`)."""
-    OUT_OF_CARDS = "out of cards"
-    """Lost: a hand ran empty with tasks left."""
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """One complete trick: who led, the cards in play order, who won."""
-
-    leader: int
-    cards: tuple[int, ...]
-    winner: int
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a game ended (or that it has not)."""
-
-    won: bool
-    """Whether every task was completed."""
-    termination: Termination | None
-    """Why it ended; ``None`` when the game is still going."""
-    failed_task: int | None = None
-    """Index of the task that failed, for TASK_FAILED and ORDER_VIOLATED."""
-    tricks: tuple[Trick, ...] = ()
-    """The complete tricks (filled by :func:`replay`)."""
-
-    def describe(self, instance: Instance) -> str:
-        """One line such as ``"lost: task G7 (seat 1) failed"``."""
-        if self.termination is None:
-            return "not over"
-        if self.won:
-            return "won: all tasks done"
-        if self.failed_task is not None:
-            t = instance.tasks[self.failed_task]
-            who = "" if t.seat is None else f" (seat {t.seat})"
-            return f"lost: {self.termination.value} on task {instance.deck.card(t.card)}{who}"
-        return f"lost: {self.termination.value}"
-
-
-def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] | None = None) -> Outcome:
+def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] | None = None,
+           choice: Mapping[str, int] | None = None) -> Outcome:
     """Re-play ``plays`` (card indices from the first trick) and return the outcome.
 
     Parameters
@@ -87,13 +38,17 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
     plays
         Every card played, in order, from the first trick of the game.
     assignment
-        Free assignment: the seat of each task; must match the draft counts.
+        Any assignment but fixed: the seat of each task; must fit the assignment rule
+        (the draft's counts; all to one crew member; nobody 2 tasks ahead).
+    choice
+        The seat the crew chose for each choice the conditions name (``"choose"``: not the
+        commander; ``"choose_any:<name>"``: any seat).
 
     Raises
     ------
     IllegalPlayError
         A card not held by the seat on turn, a failure to follow suit, a play after the
-        game ended, a history mismatch, or a bad assignment.
+        game ended, a history mismatch, a bad assignment or a bad choice.
     """
     deck = instance.deck
     cards = deck.cards
@@ -102,6 +57,7 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
     if tuple(plays[: len(instance.history)]) != instance.history:
         raise IllegalPlayError("the plays do not start with the deal's history")
     owner = _owners(instance, assignment)
+    conditions = _concrete_conditions(instance, choice)
     trump = instance.trump
     task_card = [cards[t.card] for t in instance.tasks]
     n_tasks = len(task_card)
@@ -109,8 +65,7 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
     if instance.lead == "any":
         leader = -1
     elif instance.lead == "rocket":
-        top = max((c for c in cards if c.suit == trump), key=lambda c: c.value)
-        leader = next(s for s in range(p) if top in hands[s])
+        leader = _commander(instance)
     else:
         leader = int(instance.lead)
 
@@ -118,9 +73,9 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
     order: list[int] = []  # completed tasks in their linear order
     completed: set[int] = set()
     current: list[Card] = []
-    if n_tasks == 0:
+    if n_tasks == 0 and _settled(instance, conditions, tricks, hands):
         if plays:
-            raise IllegalPlayError("the game is won before any card is played (no tasks)")
+            raise IllegalPlayError("the game is won before any card is played (nothing to do)")
         return Outcome(True, Termination.ALL_TASKS_DONE)
     for n, index in enumerate(plays):
         card = cards[index]
@@ -145,10 +100,11 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
         end = _judge(instance, owner, group, winner, order, completed)
         current = []
         leader = winner
-        if end is None and len(completed) == n_tasks:
+        if end is None and len(completed) == n_tasks and _settled(instance, conditions, tricks, hands):
             end = Outcome(True, Termination.ALL_TASKS_DONE)
         if end is None and any(not h for h in hands):
-            end = Outcome(False, Termination.OUT_OF_CARDS)
+            end = Outcome(False, Termination.OUT_OF_CARDS if len(completed) < n_tasks
+                          else Termination.CONDITION_BROKEN)
         if end is not None:
             if n + 1 != len(plays):
                 raise IllegalPlayError(f"play {n + 1}: the game ended with trick {len(tricks)}")
@@ -156,23 +112,154 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
     return Outcome(False, None, None, tuple(tricks))
 
 
+def _commander(instance: Instance) -> int:
+    """The holder of the highest trump; without trumps the first leader (seat 0 if free)."""
+    trump = instance.trump
+    if trump is None:
+        return int(instance.lead) if isinstance(instance.lead, int) else 0
+    top = max((c for c in instance.deck.cards if c.suit == trump), key=lambda c: c.value)
+    return next(s for s in range(len(instance.hands)) if top in instance.deck.cards_of(instance.hands[s]))
+
+
 def _owners(instance: Instance, assignment: Sequence[int] | None) -> list[int]:
-    p = len(instance.hands)
-    if instance.rules.assignment == "fixed":
+    p, k = len(instance.hands), len(instance.tasks)
+    mode = instance.rules.assignment
+    if mode == "fixed":
         return [int(t.seat) for t in instance.tasks]  # type: ignore[arg-type]
-    if assignment is None or len(assignment) != len(instance.tasks):
-        raise IllegalPlayError("free assignment: the witness must give one seat per task")
-    start = 0
-    if instance.lead == "rocket":
-        top = max((c for c in instance.deck.cards if c.suit == instance.trump), key=lambda c: c.value)
-        start = next(s for s in range(p) if top in instance.deck.cards_of(instance.hands[s]))
-    elif instance.lead != "any":
-        start = int(instance.lead)
-    want = [len(range((s - start) % p, len(instance.tasks), p)) for s in range(p)]
+    if assignment is None or len(assignment) != k or any(not 0 <= a < p for a in assignment):
+        raise IllegalPlayError(f"{mode} assignment: the witness must give one seat per task")
     got = [sum(1 for a in assignment if a == s) for s in range(p)]
-    if want != got:
-        raise IllegalPlayError(f"free assignment: tasks per seat {got}, the draft gives {want}")
+    if mode == "decision":
+        if len(set(assignment)) > 1 or (k and assignment[0] == _commander(instance)):
+            raise IllegalPlayError("commander's decision: every task goes to one crew member, "
+                                   f"not the commander; got seats {list(assignment)}")
+    elif mode == "distribution":
+        if max(got) - min(got) > 1:
+            raise IllegalPlayError(f"commander's distribution: tasks per seat {got} leave someone "
+                                   "2 tasks ahead of another")
+    else:
+        if instance.quota is not None:
+            want = list(instance.quota)
+        else:
+            start = 0 if instance.lead == "any" else _commander(instance) if instance.lead == "rocket" \
+                else int(instance.lead)
+            want = [len(range((s - start) % p, k, p)) for s in range(p)]
+        if want != got:
+            raise IllegalPlayError(f"free assignment: tasks per seat {got}, the draft gives {want}")
     return list(assignment)
+
+
+def _concrete_conditions(instance: Instance, choice: Mapping[str, int] | None) -> list[dict[str, object]]:
+    """The conditions as plain field dicts, with the chosen seats filled in."""
+    out = []
+    chosen = dict(choice or {})
+    for cond in instance.conditions:
+        d: dict[str, object] = {f: getattr(cond, f) for f in cond.FIELDS}
+        d["kind"] = cond.kind
+        for f in ("seat", "other"):
+            v = d.get(f)
+            if isinstance(v, str) and v.startswith("choose"):
+                seat = chosen.get(v)
+                if seat is None or not 0 <= seat < len(instance.hands) or (
+                        v == "choose" and seat == _commander(instance)):
+                    raise IllegalPlayError(f"the deal lets the crew choose {v!r} ('choose' is not the "
+                                           f"commander); the witness chose {seat!r}")
+                d[f] = seat
+        out.append(d)
+    return out
+
+
+def _settled(instance: Instance, conditions: list[dict[str, object]], tricks: list[Trick],
+             hands: list[set[Card]]) -> bool:
+    """Whether every condition holds after ``tricks``, whatever the rest of the game."""
+    return all(_condition_holds(instance, c, tricks, hands) for c in conditions)
+
+
+def _condition_holds(instance: Instance, c: dict[str, Any], tricks: list[Trick],
+                     hands: list[set[Card]]) -> bool:
+    """One condition, re-derived from its definition (shares no code with
+    :mod:`.conditions`): true when it holds now and no continuation can break it."""
+    cards = instance.deck.cards
+    trump = instance.trump
+    remaining = min(len(h) for h in hands)  # tricks still to play
+    held = set().union(*hands)
+    over = remaining == 0
+    kind = c["kind"]
+    seat: Any = c.get("seat")
+    wins = [t.winner for t in tricks]
+    best = [_winning_card(instance, t) for t in tricks]
+    if kind == "wins_no_tricks":
+        return over and seat not in wins
+    if kind == "wins_tricks":
+        n, want = wins.count(seat), int(c["count"])
+        if c["cmp"] == ">=":
+            return n >= want
+        if c["cmp"] == "<=":
+            return n + remaining <= want
+        return over and n == want
+    if kind == "wins_fewer_tricks_than":
+        return wins.count(seat) + remaining < wins.count(c["other"])
+    if kind in ("wins_no_cards", "wins_all_cards"):
+        suit, value = c["suit"], c.get("value")
+        target = {x for x in cards if x.suit == suit and (value is None or x.value == value)}
+        if kind == "wins_no_cards":
+            taken = any(w == seat and target & {cards[i] for i in t.cards} for t, w in zip(tricks, wins))
+            return not taken and (over or not target & held)
+        return not target & held and all(
+            w == seat for t, w in zip(tricks, wins) if target & {cards[i] for i in t.cards})
+    if kind == "trick_won_with":
+        n = sum(1 for b, w in zip(best, wins)
+                if b.value == c["value"] and (c["trump"] or b.suit != trump) and (seat is None or w == seat))
+        return n >= int(c["count"])
+    if kind == "no_trick_won_with":
+        if any(b.value == c["value"] for b in best):
+            return False
+        return over or not any(x.value == c["value"] for x in held)
+    if kind == "each_trump_wins_a_trick":
+        if any(x.suit == trump for x in held):
+            return False
+        won: list[int] = []
+        for t, b in zip(tricks, best):
+            in_trick = [cards[i] for i in t.cards if cards[i].suit == trump]
+            if in_trick and in_trick != [b]:
+                return False
+            won.extend(x.value for x in in_trick)
+        return not c["in_order"] or won == sorted(won)
+    if kind == "wins_tricks_at":
+        listed = c["tricks"]
+        last_number = len(tricks) if over else None
+        for number, (w, b) in enumerate(zip(wins, best), start=1):
+            if number in listed or (number == last_number and "last" in listed):
+                if w != seat or (c["not_with_trump"] and b.suit == trump):
+                    return False
+            elif c["only"] and w == seat:
+                return False
+        if over:
+            return True
+        return not c["only"] and "last" not in listed and all(n <= len(tricks) for n in listed)
+    if kind == "balanced_tricks":
+        counts = [0] * len(instance.hands)
+        for w in wins:
+            counts[w] += 1
+            if max(counts) - min(counts) >= c["margin"]:
+                return False
+        return over
+    if kind == "task_in_trick":
+        card, where = c["card"], c["trick"]
+        for number, t in enumerate(tricks, start=1):
+            if card in t.cards:
+                return number == (len(tricks) if where == "last" and over else where)
+        return False
+    if kind == "wins_together":
+        together = set(c["cards"])
+        return any(together <= set(t.cards) and t.winner == seat for t in tricks)
+    raise IllegalPlayError(f"the replay checker does not know condition kind {kind!r}")
+
+
+def _winning_card(instance: Instance, trick: Trick) -> Card:
+    cards = [instance.deck.cards[i] for i in trick.cards]
+    trumps = [x for x in cards if instance.trump is not None and x.suit == instance.trump]
+    return max(trumps or [x for x in cards if x.suit == cards[0].suit], key=lambda x: x.value)
 
 
 def _kind_rank(token: str | None) -> tuple[str, int]:

@@ -34,12 +34,13 @@ from crewcheck.model.cards import CardIndex, Deck, Mask
 from crewcheck.model.tasks import Task, TokenKind, token_kind
 
 __all__ = [
-    "Rules", "OrderRule", "Assignment", "RULE_PRESETS", "find_rules",
+    "Rules", "OrderRule", "Assignment", "ASSIGNMENTS", "RULE_PRESETS", "find_rules",
     "legal_plays", "trick_winner", "order_violation",
 ]
 
 OrderRule = Literal["strict", "lenient"]
-Assignment = Literal["fixed", "free"]
+Assignment = Literal["fixed", "free", "decision", "distribution"]
+ASSIGNMENTS: tuple[str, ...] = ("fixed", "free", "decision", "distribution")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,10 @@ class Rules:
     assignment: Assignment = "fixed"
     """``"fixed"``: every task names its seat. ``"free"``: the tasks are drafted
     round-robin from the first leader; the deal is winnable if *some* assignment with
-    those per-seat counts is (de Jong §4.4, "free objectives")."""
+    those per-seat counts is (de Jong §4.4, "free objectives"). ``"decision"``: the
+    commander's decision, every task to one crew member other than the commander,
+    chosen by the crew. ``"distribution"``: the commander's distribution, any split in
+    which nobody holds 2 tasks more than another (see :mod:`.variants`)."""
 
     def __str__(self) -> str:
         return f"{self.order_rule}/{self.assignment}"

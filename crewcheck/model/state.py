@@ -15,8 +15,9 @@ from dataclasses import dataclass, field, replace
 
 from crewcheck.errors import IllegalPlayError
 from crewcheck.model.cards import CardIndex, CardSet, Mask
+from crewcheck.model.conditions import BROKEN, HOLDS, TrickView
 from crewcheck.model.instance import Instance, Seat
-from crewcheck.model.replay import Outcome, Termination
+from crewcheck.model.outcome import Outcome, Termination
 from crewcheck.model.rules import legal_plays, order_violation, trick_winner
 
 __all__ = ["State"]
@@ -42,15 +43,24 @@ class State:
     """Complete tricks so far."""
     end: Outcome | None = None
     """The outcome once the game is over."""
+    memos: tuple[Hashable, ...] = ()
+    """Each condition's memo (:mod:`crewcheck.model.conditions`)."""
 
     @classmethod
     def initial(cls, instance: Instance) -> State:
-        free = instance.rules.assignment == "free"
+        """The state before the first card. Conditions with a ``"choose"`` seat must have
+        been expanded first (:mod:`crewcheck.model.variants`)."""
+        if not all(c.is_concrete() for c in instance.conditions):
+            raise ValueError("a deal with a 'choose' seat has no single state; expand its variants first")
+        lazy = instance.rules.assignment != "fixed"
+        memos = tuple(c.start(instance) for c in instance.conditions)
         state = cls(instance, instance.hands, instance.first_leader, (), 0,
-                    (-1,) * len(instance.tasks) if free else None)
-        if not instance.tasks:
-            state = replace(state, end=Outcome(True, Termination.ALL_TASKS_DONE))
-        return state
+                    (-1,) * len(instance.tasks) if lazy else None, memos=memos)
+        left = 0
+        for h in instance.hands:
+            left |= h
+        end = state._judge_conditions(memos, left, min(h.bit_count() for h in instance.hands), 0)
+        return replace(state, end=end) if end is not None else state
 
     # -- queries --------------------------------------------------------------------
     @property
@@ -84,7 +94,38 @@ class State:
 
     def key(self) -> Hashable:
         """Everything the future depends on, for memo and transposition tables."""
-        return (self.hands, self.leader, self.trick, self.done, self.owners)
+        return (self.hands, self.leader, self.trick, self.done, self.owners, self.memos)
+
+    def _judge_conditions(self, memos: tuple[Hashable, ...], left: Mask, tricks_left: int,
+                          done: Mask) -> Outcome | None:
+        """The end of the game the conditions call for, if any (tasks judged already)."""
+        inst = self.instance
+        holding = True
+        for i, (cond, memo) in enumerate(zip(inst.conditions, memos)):
+            j = cond.judge(inst, memo, left, tricks_left)
+            if j is BROKEN:
+                return Outcome(False, Termination.CONDITION_BROKEN, failed_condition=i)
+            holding = holding and j is HOLDS
+        if holding and done == (1 << len(inst.tasks)) - 1:
+            return Outcome(True, Termination.ALL_TASKS_DONE)
+        return None
+
+    def _may_take(self, owners: tuple[Seat, ...], seat: Seat) -> bool:
+        """Whether ``seat`` may take one more task (lazy assignment, every mode)."""
+        inst = self.instance
+        mode = inst.rules.assignment
+        taken = sum(1 for o in owners if o == seat)
+        if mode == "decision":
+            return seat != inst.commander and all(o in (-1, seat) for o in owners)
+        if mode == "distribution":
+            k, p = len(inst.tasks), inst.players
+            low, extra = divmod(k, p)
+            if taken < low:
+                return True
+            at_top = sum(1 for s in range(p) if sum(1 for o in owners if o == s) > low)
+            return extra > 0 and taken == low and at_top < extra
+        counts = inst.task_counts or ()
+        return taken < counts[seat]
 
     # -- the move -------------------------------------------------------------------
     def apply(self, card: CardIndex) -> State:
@@ -127,9 +168,7 @@ class State:
                 if task.seat != winner and end is None:
                     end = Outcome(False, Termination.TASK_FAILED, i)
             else:
-                counts = inst.task_counts or ()
-                taken = sum(1 for o in owners if o == winner)
-                if taken >= counts[winner] and end is None:
+                if not self._may_take(owners, winner) and end is None:
                     end = Outcome(False, Termination.TASK_FAILED, i)
                 owners = owners[:i] + (winner,) + owners[i + 1:]
         if end is None:
@@ -137,8 +176,17 @@ class State:
             if bad is not None:
                 end = Outcome(False, Termination.ORDER_VIOLATED, bad)
         done = self.done | group
-        if end is None and done == (1 << len(inst.tasks)) - 1:
-            end = Outcome(True, Termination.ALL_TASKS_DONE)
-        if end is None and any(h == 0 for h in hands):
+        memos = self.memos
+        tricks_left = min(h.bit_count() for h in hands)
+        if inst.conditions:
+            pos = trick_winner(inst.deck, inst.trump_suit, trick)
+            view = TrickView(self.tricks_played + 1, trick, played, winner, trick[pos], tricks_left == 0)
+            memos = tuple(c.step(inst, m, view) for c, m in zip(inst.conditions, memos))
+        if end is None:
+            left = 0
+            for h in hands:
+                left |= h
+            end = self._judge_conditions(memos, left, tricks_left, done)
+        if end is None and tricks_left == 0:
             end = Outcome(False, Termination.OUT_OF_CARDS)
-        return State(inst, hands, winner, (), done, owners, self.tricks_played + 1, end)
+        return State(inst, hands, winner, (), done, owners, self.tricks_played + 1, end, memos)

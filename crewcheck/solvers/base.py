@@ -17,8 +17,9 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from crewcheck.model.cards import CardIndex
 from crewcheck.model.instance import Instance, Seat
-from crewcheck.model.replay import Trick
+from crewcheck.model.outcome import Trick
 from crewcheck.model.rules import Rules
+from crewcheck.model.variants import Choice
 
 __all__ = ["Verdict", "Budget", "Deadline", "Answer", "Stats", "Witness", "Result", "Solver", "BudgetExceeded"]
 
@@ -119,6 +120,9 @@ class Witness:
     """Free assignment: the seat of every task."""
     history_tricks: int = 0
     """How many of ``tricks`` come from the deal's history (complete tricks)."""
+    choice: Choice | None = None
+    """What the crew chose before play, for deals that leave a choice
+    (:mod:`crewcheck.model.variants`)."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,10 @@ class Solver(Protocol):
     """Registry key."""
     exact: ClassVar[bool]
     """Sound and complete on its domain."""
+    condition_kinds: ClassVar[frozenset[str]]
+    """The condition kinds it decides (:data:`crewcheck.model.conditions.CONDITION_KINDS`);
+    :func:`crewcheck.decide` refuses a deal with any other kind for it. A back-end that
+    does not declare it decides deals without conditions only."""
 
     def supports(self, instance: Instance) -> str | None:
         """``None`` if this back-end decides ``instance``, else why not (one line)."""

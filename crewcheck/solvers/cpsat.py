@@ -43,7 +43,7 @@ from typing import Any, ClassVar
 from crewcheck.errors import BackendError
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
-from crewcheck.solvers.encoding import Encoding, Formula, decode, encode, explain_core, minimise_core, size_limit
+from crewcheck.solvers.encoding import ENCODED_KINDS, Encoding, Formula, decode, encode, explain_core, minimise_core, size_limit
 
 __all__ = ["CpSatSolver", "CpSatOptions", "to_cp_model", "add_task_count_constraints"]
 
@@ -127,6 +127,8 @@ class CpSatSolver:
     """OR-Tools CP-SAT on the shared winnability model; see the module docstring."""
 
     name: ClassVar[str] = "cpsat"
+    condition_kinds: ClassVar[frozenset[str]] = ENCODED_KINDS
+    """Every condition kind (:func:`encoding.add_condition_constraints`)."""
     exact: ClassVar[bool] = True
     requires: ClassVar[tuple[tuple[str, str], ...]] = (("ortools", "cpsat"),)
 

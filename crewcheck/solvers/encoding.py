@@ -82,12 +82,14 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from crewcheck.errors import BackendError, IllegalPlayError
 from crewcheck.model.cards import CardIndex, Mask, iter_bits
+from crewcheck.model import conditions as C
+from crewcheck.model.conditions import CONDITION_KINDS, HOLDS
 from crewcheck.model.instance import Instance, Seat, seats_from
 from crewcheck.model.tasks import TokenKind, token_kind
 
@@ -112,6 +114,9 @@ _NAMES: dict[str, str] = {
     "task": "task_k{}",
     "completed": "completed_t{}_k{}",
     "aux": "aux{}",
+    "cond": "cond{}_t{}",
+    "balance": "balance{}_t{}_s{}_ge{}",
+    "false": "false_{}",
 }
 
 
@@ -238,6 +243,8 @@ class Position:
     """Free assignment: how many more tasks each seat may take."""
     history_owners: tuple[Seat, ...] | None
     """Free assignment: the seat of every task (``-1`` for the tasks still open)."""
+    memos: tuple[Hashable, ...] = ()
+    """Each condition's memo after the history's complete tricks."""
 
     @property
     def tricks(self) -> range:
@@ -268,7 +275,7 @@ def position_of(instance: Instance) -> Position:
         owners = state.owners or ()
         quotas = tuple(counts[s] - sum(1 for o in owners if o == s) for s in range(p))
     return Position(instance, state.tricks_played, instance.tricks, state.leader, fixed, hands,
-                    open_tasks, state.done.bit_count(), quotas, state.owners)
+                    open_tasks, state.done.bit_count(), quotas, state.owners, state.memos)
 
 
 @dataclass
@@ -384,6 +391,9 @@ def add_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> Non
         task = inst.tasks[k]
         kind[task.card] = ("task", k) if task.token is not None else ("seat", task.seat)
         task_of[task.card] = k
+    for cond in inst.conditions:  # cards a condition tells apart are unique too
+        for c in iter_bits(cond.named(inst)):
+            kind[c] = ("task", -1 - c)
     fixed = 0
     for c in pos.fixed.values():
         fixed |= 1 << c
@@ -648,6 +658,181 @@ def add_count_constraints(model: Formula, v: Variables, pos: Position) -> None:
                 model.add_at_most([v.done[(t, c)] for c in hand], n)
 
 
+# -- conditions ----------------------------------------------------------------------
+def _false(model: Formula, why: str) -> None:
+    x = model.new_bool(("false", why))
+    model.add_bool_or([x])
+    model.add_bool_or([-x])
+
+
+def _at_most(model: Formula, lits: list[Lit], k: int, why: str) -> None:
+    if k < 0:
+        _false(model, why)
+    elif k < len(lits):
+        model.add_at_most(lits, k)
+
+
+def _at_least(model: Formula, lits: list[Lit], k: int, why: str) -> None:
+    if k > len(lits):
+        _false(model, why)
+    elif k > 0:
+        model.add_at_least(lits, k)
+
+
+def add_condition_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    """Each condition of the deal, over the tricks left, from its memo after the history
+    (:mod:`crewcheck.model.conditions`). Every trick is played, as for the tasks: a
+    condition that holds early holds whatever follows (the engine's HOLDS is sound), and
+    one that breaks early is false at the end, so judging the full game is exact."""
+    inst = pos.instance
+    deck, trump = inst.deck, inst.trump_suit
+    cards, tricks, last = pos.cards, list(pos.tricks), pos.end - 1
+    left = len(tricks)
+    for j, (cond, memo) in enumerate(zip(inst.conditions, pos.memos)):
+        why = f"condition{j}"
+        if cond.judge(inst, memo, cards, left) is HOLDS:
+            continue
+        if isinstance(cond, C.WinsNoTricks):
+            seat = _seat(cond.seat)
+            for t in tricks:
+                model.add_bool_and([-v.winner[(t, seat)]])
+        elif isinstance(cond, C.WinsTricks):
+            seat, done = _seat(cond.seat), _int(memo)
+            lits = [v.winner[(t, seat)] for t in tricks]
+            if cond.cmp in ("==", "<="):
+                _at_most(model, lits, cond.count - done, why)
+            if cond.cmp in ("==", ">="):
+                _at_least(model, lits, cond.count - done, why)
+        elif isinstance(cond, C.WinsFewerTricksThan):
+            assert isinstance(memo, tuple)
+            a, b = int(memo[0]), int(memo[1])
+            seat, other = _seat(cond.seat), _seat(cond.other)
+            lits = [v.winner[(t, seat)] for t in tricks] + [-v.winner[(t, other)] for t in tricks]
+            _at_most(model, lits, left + b - a - 1, why)
+        elif isinstance(cond, (C.WinsNoCards, C.WinsAllCards)):
+            seat = _seat(cond.seat)
+            every = isinstance(cond, C.WinsAllCards)
+            for c in iter_bits(cond.target(inst) & cards):
+                if every:
+                    model.add_bool_or([v.done[(last, c)]])
+                for t in tricks:
+                    model.add_bool_or([v.winner[(t, seat)] if every else -v.winner[(t, seat)]],
+                                      enforce=[v.played_by(t, c)])
+        elif isinstance(cond, C.NoTrickWonWith):
+            for t in tricks:
+                for c in iter_bits(cond.named(inst) & cards):
+                    model.add_bool_and([-v.win[(t, c)]])
+        elif isinstance(cond, C.TrickWonWith):
+            valued = [c for c in iter_bits(cond.named(inst) & cards) if cond.trump or deck.suit_of(c) != trump]
+            ys = []
+            for t in tricks:
+                y = model.new_bool(("cond", j, t))
+                model.add_bool_or([v.win[(t, c)] for c in valued], enforce=[y])
+                if cond.seat is not None:
+                    model.add_implication(y, v.winner[(t, _seat(cond.seat))])
+                ys.append(y)
+            _at_least(model, ys, cond.count - _int(memo), why)
+        elif isinstance(cond, C.EachTrumpWinsATrick):
+            assert trump is not None
+            mine = list(iter_bits(cards & deck.suit_mask(trump)))
+            top = memo[1]  # type: ignore[index]
+            if cond.in_order and mine and deck.card(mine[0]).value < top:
+                _false(model, why)
+            for c in mine:
+                model.add_bool_or([v.done[(last, c)]])
+                for t in tricks:
+                    model.add_implication(v.played_by(t, c), v.win[(t, c)])
+            if cond.in_order:
+                for a, b in zip(mine, mine[1:]):  # a lower trump before a higher one
+                    for t in tricks:
+                        earlier = [v.done[(t - 1, a)]] if t > pos.first else []
+                        model.add_bool_or(earlier, enforce=[v.played_by(t, b)])
+        elif isinstance(cond, C.WinsTricksAt):
+            seat = _seat(cond.seat)
+            listed = {last if x == "last" else int(x) - 1 for x in cond.tricks}
+            for t in tricks:
+                if t in listed:
+                    model.add_bool_and([v.winner[(t, seat)]])
+                    if cond.not_with_trump and trump is not None:
+                        for c in iter_bits(cards & deck.suit_mask(trump)):
+                            model.add_bool_and([-v.win[(t, c)]])
+                elif cond.only:
+                    model.add_bool_and([-v.winner[(t, seat)]])
+        elif isinstance(cond, C.BalancedTricks):
+            _add_balance(model, v, pos, cond.margin, memo, j)  # type: ignore[arg-type]
+        elif isinstance(cond, C.TaskInTrick):
+            target = last if cond.trick == "last" else int(cond.trick) - 1
+            if target < pos.first or not cards >> cond.card & 1:
+                _false(model, why)
+            else:
+                model.add_bool_and([v.played_by(target, cond.card)])
+        elif isinstance(cond, C.WinsTogether):
+            seat = _seat(cond.seat)
+            ys = []
+            for t in tricks:
+                y = model.new_bool(("cond", j, t))
+                for c in cond.cards:
+                    if cards >> c & 1:
+                        model.add_implication(y, v.played_by(t, c))
+                    else:
+                        model.add_bool_and([-y])
+                model.add_implication(y, v.winner[(t, seat)])
+                ys.append(y)
+            model.add_bool_or(ys)
+        else:  # pragma: no cover - CONDITION_KINDS and this block move together
+            raise AssertionError(f"no clauses for condition kind {cond.kind!r}")
+
+
+def _seat(s: object) -> Seat:
+    assert isinstance(s, int), "choices are expanded before encoding"
+    return s
+
+
+def _int(memo: Hashable) -> int:
+    assert isinstance(memo, int)
+    return memo
+
+
+def _add_balance(model: Formula, v: Variables, pos: Position, margin: int, start: tuple[int, ...],
+                 j: int) -> None:
+    """Nobody ``margin`` tricks ahead, after every trick: a unary counter of the tricks
+    each seat wins from here (``ge[s][k]``: at least ``k``), both directions defined."""
+    p = pos.instance.players
+    ge: dict[tuple[int, int], Lit] = {}  # (seat, k) -> "at least k so far", for the current t
+    n = 0
+    for t in pos.tricks:
+        n += 1
+        now: dict[tuple[int, int], Lit] = {}
+        for s in range(p):
+            w = v.winner[(t, s)]
+            for k in range(1, n + 1):
+                x = model.new_bool(("balance", j, t, s, k))
+                before = ge.get((s, k))  # None: "at least k" was false before this trick
+                prev = ge[(s, k - 1)] if k > 1 else None  # None: "at least 0", true
+                # x <-> before or (prev and w)
+                if before is not None:
+                    model.add_implication(before, x)
+                model.add_bool_or([x], enforce=[w] if prev is None else [prev, w])
+                model.add_bool_or([w] if before is None else [before, w], enforce=[x])
+                if prev is not None:
+                    model.add_bool_or([prev] if before is None else [before, prev], enforce=[x])
+                now[(s, k)] = x
+        ge = now
+        for s in range(p):
+            for o in range(p):
+                if s == o:
+                    continue
+                d = margin - 1 - start[s] + start[o]  # wins_s - wins_o <= d from here
+                for k in range(1, n + 1):
+                    need = k - d
+                    if need <= 0:
+                        continue
+                    if need > n:
+                        model.add_bool_and([-ge[(s, k)]])
+                    else:
+                        model.add_bool_or([ge[(o, need)]], enforce=[ge[(s, k)]])
+
+
 ENCODERS: tuple[Callable[[Formula, Variables, Position], None], ...] = (
     add_play_constraints,
     add_symmetry_constraints,
@@ -660,9 +845,13 @@ ENCODERS: tuple[Callable[[Formula, Variables, Position], None], ...] = (
     add_count_constraints,
     add_assignment_constraints,
     add_order_constraints,
+    add_condition_constraints,
 )
 """Every constraint block, in the order they are added."""
 
+
+ENCODED_KINDS: frozenset[str] = frozenset(CONDITION_KINDS)
+"""The condition kinds :func:`add_condition_constraints` encodes (every kind)."""
 
 MAX_VARIABLES = 2_000_000
 """The logic back-ends refuse deals whose encoding would need more variables than this."""

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
-from crewcheck.solvers.encoding import decode, encode, explain_core, minimise_core, size_limit
+from crewcheck.solvers.encoding import ENCODED_KINDS, decode, encode, explain_core, minimise_core, size_limit
 from crewcheck.solvers.encoding_cnf import to_cnf
 
 __all__ = ["SatSolver", "SatOptions", "POLL_SECONDS"]
@@ -64,6 +64,8 @@ class SatSolver:
     see the module docstring."""
 
     name: ClassVar[str] = "sat"
+    condition_kinds: ClassVar[frozenset[str]] = ENCODED_KINDS
+    """Every condition kind (:func:`encoding.add_condition_constraints`)."""
     exact: ClassVar[bool] = True
     requires: ClassVar[tuple[tuple[str, str], ...]] = (("pysat", "sat"),)
 

@@ -41,13 +41,14 @@ Stopping
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
 from crewcheck.solvers import registry, sat_process
 from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
-from crewcheck.solvers.encoding import size_limit
+from crewcheck.solvers.encoding import ENCODED_KINDS, size_limit
 
 __all__ = ["EngineSolver", "SEARCH_SECONDS"]
 
@@ -87,12 +88,16 @@ class EngineSolver:
     name: ClassVar[str] = "engine"
     exact: ClassVar[bool] = True
     requires: ClassVar[tuple[tuple[str, str], ...]] = ()
+    condition_kinds: ClassVar[frozenset[str]] = ENCODED_KINDS
+    """Deals with conditions go to the SAT side alone (the search kernel knows tasks only)."""
 
     def __init__(self, search_seconds: float = SEARCH_SECONDS, sat_solver: str = sat_process.SOLVER) -> None:
         self.search_seconds = search_seconds
         self.sat_solver = sat_solver
 
     def supports(self, instance: Instance) -> str | None:
+        if instance.conditions:
+            return self.sat_side(instance)
         return registry.get("search").supports(instance)
 
     def sat_side(self, instance: Instance) -> str | None:
@@ -100,6 +105,9 @@ class EngineSolver:
         return sat_process.available() or size_limit(instance)
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
+        if instance.conditions:
+            sat = registry.get("sat").decide(instance, budget=budget)
+            return replace(sat, extra={**sat.extra, "stage": "sat"})
         search = registry.get("search")
         why_not = self.sat_side(instance)
         deadline = budget.start()

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from typing import ClassVar
 
 from crewcheck.model.cards import iter_bits
+from crewcheck.model.conditions import CONDITION_KINDS
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.model.state import State
 from crewcheck.solvers.base import Answer, Budget, BudgetExceeded, Deadline, Verdict
@@ -71,6 +72,8 @@ class ExhaustiveSolver:
     name: ClassVar[str] = "exhaustive"
     exact: ClassVar[bool] = True
     requires: ClassVar[tuple[tuple[str, str], ...]] = ()
+    condition_kinds: ClassVar[frozenset[str]] = frozenset(CONDITION_KINDS)
+    """Every condition kind: the oracle is the reference for them."""
 
     def supports(self, instance: Instance) -> str | None:
         left = instance.state().hands

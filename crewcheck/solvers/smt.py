@@ -42,7 +42,7 @@ from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
-from crewcheck.solvers.encoding import Encoding, Formula, decode, encode, explain_core, minimise_core, size_limit
+from crewcheck.solvers.encoding import ENCODED_KINDS, Encoding, Formula, decode, encode, explain_core, minimise_core, size_limit
 
 __all__ = ["Z3Solver", "Z3Options", "to_smt2"]
 
@@ -116,6 +116,8 @@ class Z3Solver:
     """Z3 on the shared winnability encoding; see the module docstring."""
 
     name: ClassVar[str] = "z3"
+    condition_kinds: ClassVar[frozenset[str]] = ENCODED_KINDS
+    """Every condition kind (:func:`encoding.add_condition_constraints`)."""
     exact: ClassVar[bool] = True
     requires: ClassVar[tuple[tuple[str, str], ...]] = (("z3", "z3"),)
 

@@ -1,0 +1,133 @@
+"""How hard is the logbook, really? The winnable fraction of each mission under perfect
+information, for 3, 4 and 5 players.
+
+For every mission 1-50 and player count, seeded deals (``crewcheck mission N --players P
+--seed S``, seeds 0, 1, ...) are decided by the default back-end. Deals are taken in
+rounds of ``--round`` seeds across *all* cells, so a run stopped early still has the same
+number of deals in every cell. Results go to a JSONL file (resumable: finished
+(mission, players, seed) triples are skipped); ``--report`` prints the table (fraction
+winnable with a Wilson 95 % interval, unknowns, median seconds) and writes the plot.
+
+    python benchmarks/run_missions.py --deals 200 --workers 2 --out results_missions.jsonl
+    python benchmarks/run_missions.py --report --out results_missions.jsonl --plot docs/missions.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from crewcheck import decide
+from crewcheck.formats.deal_json import from_dict
+from crewcheck.missions import deal_mission, missions
+
+PLAYERS = (3, 4, 5)
+
+
+def run_one(job: tuple[int, int, int, float]) -> dict[str, object]:
+    number, players, seed, timeout = job
+    deal = deal_mission(number, players, seed=seed)
+    inst = from_dict({k: v for k, v in deal.items() if k != "comment"})
+    start = time.perf_counter()
+    r = decide(inst, timeout=timeout)
+    return {"mission": number, "players": players, "seed": seed, "verdict": r.verdict.value,
+            "backend": r.backend, "seconds": round(time.perf_counter() - start, 4)}
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def load(path: Path) -> list[dict[str, object]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def run(args: argparse.Namespace) -> None:
+    done = {(r["mission"], r["players"], r["seed"]) for r in load(args.out)}
+    numbers = [m.number for m in missions()]
+    with args.out.open("a") as out, ProcessPoolExecutor(args.workers) as pool:
+        for start in range(0, args.deals, args.round):
+            jobs = [(n, p, s, args.timeout) for s in range(start, min(args.deals, start + args.round))
+                    for n in numbers for p in PLAYERS if (n, p, s) not in done]
+            t0 = time.perf_counter()
+            for rec in pool.map(run_one, jobs, chunksize=4):
+                out.write(json.dumps(rec) + "\n")
+            out.flush()
+            print(f"seeds {start}..{start + args.round - 1}: {len(jobs)} deals in "
+                  f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+
+
+def report(args: argparse.Namespace) -> None:
+    rows = load(args.out)
+    cells: dict[tuple[int, int], list[dict[str, object]]] = {}
+    for r in rows:
+        cells.setdefault((int(r["mission"]), int(r["players"])), []).append(r)  # type: ignore[arg-type]
+    info = {m.number: m for m in missions()}
+    print("| mission | tasks | special | " + " | ".join(f"{p} players: winnable (95 % CI)" for p in PLAYERS) + " |")
+    print("| --- | --- | --- | " + " | ".join("---" for _ in PLAYERS) + " |")
+    series: dict[int, list[float]] = {p: [] for p in PLAYERS}
+    for n in sorted(info):
+        m = info[n]
+        parts = []
+        for p in PLAYERS:
+            rs = cells.get((n, p), [])
+            k = sum(1 for r in rs if r["verdict"] == "winnable")
+            unk = sum(1 for r in rs if r["verdict"] == "unknown")
+            lo, hi = wilson(k, len(rs))
+            med = statistics.median(float(r["seconds"]) for r in rs) if rs else float("nan")  # type: ignore[arg-type]
+            series[p].append(k / len(rs) if rs else float("nan"))
+            extra = f", {unk} unknown" if unk else ""
+            parts.append(f"{k}/{len(rs)} = {k / max(1, len(rs)):.1%} ({lo:.1%}-{hi:.1%}){extra}; {med:.2f} s")
+        special = "yes" if (m.conditions or m.assignment in ("decision", "distribution")) else ""
+        print(f"| {n} | {m.tasks} | {special} | " + " | ".join(parts) + " |")
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(11, 4))
+        xs = sorted(info)
+        for p, marker in zip(PLAYERS, "o^s"):
+            ax.plot(xs, series[p], marker=marker, linestyle="-", linewidth=0.8, markersize=4, label=f"{p} players")
+        ax.set_xlabel("logbook mission")
+        ax.set_ylabel("winnable under perfect information")
+        ax.set_ylim(0, 1.02)
+        ax.set_xticks(range(1, 51, 2))
+        ax.grid(alpha=0.3)
+        ax.legend()
+        n_deals = min((len(v) for v in cells.values()), default=0)
+        ax.set_title(f"The Crew logbook: fraction of seeded deals that can be won ({n_deals} deals per point)")
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=200, help="seeds per (mission, players) cell")
+    ap.add_argument("--round", type=int, default=25, help="seeds per round across all cells")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per deal (then 'unknown')")
+    ap.add_argument("--out", type=Path, default=Path("results_missions.jsonl"))
+    ap.add_argument("--report", action="store_true", help="print the table instead of running")
+    ap.add_argument("--plot", type=Path, help="with --report: write the plot here")
+    args = ap.parse_args()
+    report(args) if args.report else run(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""``crewcheck missions`` (the logbook as a table) and ``crewcheck mission N`` (a seeded deal).
+
+The logbook is :mod:`crewcheck.missions`' data file. ``mission N`` writes the deal file of
+one seeded game of mission N; rules the deal cannot express are named on stderr and in the
+deal's ``comment``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from crewcheck.cli import EXIT_OK, EXIT_USAGE
+from crewcheck.errors import InvalidInputError
+from crewcheck.missions import ASSIGNMENTS, DISTRESS, PLAYERS, Mission, deal_mission, logbook, missions, \
+    not_modelled
+
+__all__ = ["add_parsers", "format_table"]
+
+
+def add_parsers(sub: Any) -> None:
+    ls = sub.add_parser(
+        "missions", help="list the 50 logbook missions",
+        description="List the 50 missions of The Quest for Planet Nine: tasks, tokens, assignment, "
+                    "communication and special rule. '*' marks a rule that deals leave partly out "
+                    "(see `crewcheck mission N`).")
+    ls.add_argument("--json", action="store_true", help="print the logbook file (one JSON object)")
+    ls.set_defaults(func=run_missions)
+
+    one = sub.add_parser(
+        "mission", help="deal a seeded game of a logbook mission as a deal file",
+        description="Deal a seeded random game of logbook mission N and write it as a deal file: "
+                    "hands, the commander's lead, the task cards with their tokens, the assignment and "
+                    "the special rule's conditions. The same seed and player count give the same hands "
+                    "in every mission.")
+    one.add_argument("number", metavar="N", help="mission number, 1..50")
+    one.add_argument("--players", default="4", metavar="P",
+                     help=f"number of players: {', '.join(map(str, PLAYERS))} (default: 4)")
+    one.add_argument("--seed", default="0", metavar="S", help="random seed, an integer (default: 0)")
+    one.add_argument("--assignment", metavar="A",
+                     help=f"hand the tasks out another way: {', '.join(ASSIGNMENTS)} (default: the mission's; "
+                          "'fixed' gives the commander the first task card, the next seat the second, ...)")
+    one.add_argument("--challenge", action="store_true",
+                     help="Challenge for Three: no green cards and no R1, 10 cards each (3 players only)")
+    one.add_argument("--distress", metavar="D",
+                     help=f"add the distress signal: {', '.join(DISTRESS)} (default: none)")
+    one.add_argument("-o", "--output", metavar="DEAL.json", help="output file (default: standard output)")
+    one.set_defaults(func=run_mission)
+
+
+def _error(message: str) -> int:
+    print(f"crewcheck: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+_FLAGS = {"players": "--players", "seed": "--seed", "assignment": "--assignment", "challenge": "--challenge",
+          "distress": "--distress"}
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        expected = "a mission number 1..50" if what == "mission" else "an integer"
+        raise InvalidInputError(f"expected {expected}, got {text!r}", field=what) from None
+
+
+def _row(m: Mission) -> list[str]:
+    rule = m.special_rule or ""
+    if m.unsupported:
+        rule = "* " + rule
+    return [str(m.number), str(m.tasks), " ".join(m.tokens) or "-", m.assignment or "-",
+            m.describe_communication() or "-", rule or "-"]
+
+
+def format_table(rows: list[Mission]) -> str:
+    """The missions as a text table, one line each."""
+    head = ["#", "tasks", "tokens", "assignment", "communication", "special rule"]
+    body = [_row(m) for m in rows]
+    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head) - 1)]
+    lines = []
+    for r in [head, *body]:
+        cells = [r[0].rjust(widths[0]), r[1].rjust(widths[1])] + [c.ljust(w) for c, w in zip(r[2:-1], widths[2:])]
+        lines.append("  ".join([*cells, r[-1]]).rstrip())
+    return "\n".join(lines)
+
+
+def run_missions(args: argparse.Namespace) -> int:
+    if args.json:
+        print(json.dumps(logbook(), ensure_ascii=False))
+        return EXIT_OK
+    print(format_table(list(missions())))
+    print("\n* part of the rule is not modelled in deal files; with 5 players, missions 25-50 with task "
+          "cards (and 27, 37)\n  also allow handing one task over, which deals leave out. Communication "
+          "limits do not change\n  whether a deal can be won with every hand known.")
+    return EXIT_OK
+
+
+def run_mission(args: argparse.Namespace) -> int:
+    try:
+        number = _int(args.number, "mission")
+        players = _int(args.players, "players")
+        seed = _int(args.seed, "seed")
+        deal = deal_mission(number, players, seed, args.assignment, challenge=args.challenge,
+                            distress=args.distress)
+    except InvalidInputError as e:
+        flag = _FLAGS.get(e.field)
+        return _error(f"{flag}: {e.reason}" if flag else e.reason)
+    for line in not_modelled(missions()[number - 1], players):
+        print(f"crewcheck: note: mission {number}: not modelled: {line}", file=sys.stderr)
+    text = json.dumps(deal, indent=2) + "\n"
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            return _error(f"{args.output}: cannot write: {e.strerror}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
