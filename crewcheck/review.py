@@ -45,7 +45,8 @@ from crewcheck.solvers.search.table import shared
 
 __all__ = ["CardVerdict", "TaskSeats", "Analysis", "Step", "Review", "equivalent_cards", "analyse",
            "review", "task_seats", "Progress", "Cancel", "analysis_to_dict", "review_to_dict",
-           "result_to_dict", "witness_to_list", "cards_text", "history_index", "summary"]
+           "result_to_dict", "witness_to_list", "cards_text", "history_index", "summary", "play_state",
+           "play_variant"]
 
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, what)``: called before each decision (``total`` may grow)."""
@@ -168,9 +169,11 @@ def equivalent_cards(state: State) -> list[tuple[CardIndex, ...]]:
     """The legal plays of ``state`` grouped into classes of interchangeable cards.
 
     Two legal cards are *equivalent* when they are held by the same seat, are of the
-    same suit, neither is a task card, and every card of that suit ranked between them
-    is out of play (won in an earlier trick): no card between them is in any hand or
-    in the trick in progress. Classes are the chains of such pairs ("B3 = B4 = B5").
+    same suit, neither is a task card (nor a card a condition of the deal names, such as
+    the 9s of "no trick is won with a 9": :meth:`Condition.named`), and every card of
+    that suit ranked between them is out of play (won in an earlier trick): no card
+    between them is in any hand or in the trick in progress. Classes are the chains of
+    such pairs ("B3 = B4 = B5").
 
     Equivalent cards have the same verdict: exchanging them throughout any game (one
     seat holds both, so they are never in one trick) changes no comparison with any
@@ -196,6 +199,8 @@ def equivalent_cards(state: State) -> list[tuple[CardIndex, ...]]:
     for c in state.trick:
         live |= 1 << c
     tasks = inst.task_mask
+    for cond in inst.conditions:
+        tasks |= cond.named(inst)
     groups: list[list[CardIndex]] = []
     prev = -1
     for c in iter_bits(state.legal_mask()):
@@ -235,6 +240,29 @@ class _Run:
         self.nodes += result.stats.nodes
         self.names.add(result.backend)
         return result
+
+
+def play_variant(instance: Instance) -> Instance:
+    """A concrete deal with the rules of play of ``instance``: itself, or, when its
+    conditions leave the crew a choice of seat (:mod:`crewcheck.model.variants`), the
+    first choice whose game is not over after the history (else the first choice).
+    Legal plays and trick winners do not depend on the choice; the deciders try every
+    choice."""
+    if instance.is_concrete():
+        return instance
+    from crewcheck.model.variants import variants
+
+    first = None
+    for _, variant in variants(instance):
+        if variant.state().end is None:
+            return variant
+        first = first or variant
+    return first if first is not None else instance.without_choices()
+
+
+def play_state(instance: Instance) -> State:
+    """The position after the history, for the rules of play (:func:`play_variant`)."""
+    return play_variant(instance).state()
 
 
 def _child(instance: Instance, card: CardIndex) -> Instance:
@@ -278,7 +306,7 @@ def analyse(instance: Instance, *, backend: str | None = None, timeout: float | 
     """
     t0 = time.perf_counter()
     run = _Run(backend, timeout, cancel, progress)
-    state = instance.state()
+    state = play_state(instance)
     classes = equivalent_cards(state) if state.end is None else []
     run.total = len(classes) + (position is None)
     with shared():
@@ -286,7 +314,7 @@ def analyse(instance: Instance, *, backend: str | None = None, timeout: float | 
             position = run.decide(instance, "the position")
         verdicts = _card_verdicts(instance, position, classes, run)
     seats = None
-    if instance.rules.assignment == "free" and state.end is None and tasks:
+    if instance.rules.assignment == "free" and instance.is_concrete() and state.end is None and tasks:
         seats = task_seats(instance, position=position, timeout=timeout, cancel=cancel)
     return Analysis(instance, position, state.to_play, tuple(verdicts), seats,
                     time.perf_counter() - t0, run.decisions, run.nodes)
@@ -344,7 +372,9 @@ def task_seats(instance: Instance, *, position: Result | None = None, timeout: f
     from crewcheck.solvers.encoding import ENCODERS, Formula, add_symmetry_constraints, add_variables, position_of
 
     if instance.rules.assignment != "free":
-        raise NotApplicableError("task_seats needs free assignment; this deal assigns every task")
+        raise NotApplicableError(f"task_seats needs free assignment; this deal has {instance.rules.assignment!r}")
+    if not instance.is_concrete():
+        raise NotApplicableError("task_seats needs a deal without a seat left to choose")
     state = instance.state()
     owners = state.owners or ()
     open_tasks = [k for k, o in enumerate(owners) if o < 0]
@@ -567,7 +597,7 @@ def _steps(instance: Instance, known: dict[int, Verdict], start: Verdict, end: V
             return Verdict.UNWINNABLE
         return known.get(k, Verdict.UNKNOWN)
 
-    state = instance.initial_state()
+    state = play_variant(instance).initial_state()
     steps = []
     for i, card in enumerate(instance.history):
         seat = state.to_play if state.to_play is not None else instance.holder[card]
@@ -606,8 +636,7 @@ def summary(r: Review) -> str:
     if r.gap is not None:
         return (f"lost between card {r.gap[0] + 1} and card {r.gap[1] + 1} of the game "
                 "(the positions between were not decided in the time limit)")
-    state = inst.state()
-    if state.end is not None and state.end.won:
+    if r.end is Verdict.WINNABLE and play_state(inst).end is not None:
         return "won: the game was never lost"
     if r.end is Verdict.WINNABLE:
         return f"still winnable after all {n} cards"
@@ -674,7 +703,7 @@ def analysis_to_dict(a: Analysis) -> dict[str, object]:
     if a.tasks is not None:
         tasks = [{"card": str(inst.deck.card(inst.tasks[t.task].card)), "seats": list(t.seats),
                   "unknown": list(t.unknown)} for t in a.tasks]
-    state = inst.state()
+    state = play_state(inst)
     return {
         "schema": ANALYSIS_SCHEMA,
         "verdict": a.position.verdict.value,

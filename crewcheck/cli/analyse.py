@@ -12,7 +12,7 @@ from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USA
 from crewcheck.errors import CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
 from crewcheck.formats import deal_json
 from crewcheck.model.instance import Instance
-from crewcheck.review import Analysis, analyse, analysis_to_dict, cards_text, history_index
+from crewcheck.review import Analysis, analyse, analysis_to_dict, cards_text, history_index, play_state
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
 
@@ -123,7 +123,7 @@ def format_line(instance: Instance, plays: tuple[int, ...]) -> str:
 
 
 def _position(instance: Instance) -> str:
-    state = instance.state()
+    state = play_state(instance)
     trick = state.tricks_played + 1
     if state.end is not None:
         return f"the game is over after trick {state.tricks_played}: {state.end.describe(instance)}"

@@ -11,7 +11,7 @@ from crewcheck.cli.analyse import describe_deal, fail, load_game, load_kernel, l
 from crewcheck.errors import CrewcheckError
 from crewcheck.formats.notation import format_trick
 from crewcheck.model.replay import Trick
-from crewcheck.review import review, review_to_dict, summary
+from crewcheck.review import play_variant, review, review_to_dict, summary
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
 
@@ -57,7 +57,7 @@ def run_review(args: argparse.Namespace) -> int:
     print(f"rules: {describe_deal(instance)}")
     p = instance.players
     deck = instance.deck
-    state = instance.initial_state()
+    state = play_variant(instance).initial_state()
     for first in range(0, len(r.steps), p):
         steps = r.steps[first:first + p]
         leader = steps[0].seat

@@ -21,7 +21,7 @@ from crewcheck.errors import CrewcheckError, InvalidCardError, InvalidDealError,
 from crewcheck.formats import deal_json
 from crewcheck.model.cards import Card
 from crewcheck.model.instance import Instance
-from crewcheck.review import history_index
+from crewcheck.review import history_index, play_state, play_variant
 
 __all__ = ["fields_to_dict", "instance_to_fields", "load", "layout", "input_of", "with_history"]
 
@@ -82,7 +82,7 @@ def _tricks(data: dict[str, Any], cards: list[str]) -> dict[str, Any]:
     leads: list[int] = []
     try:
         inst = deal_json.from_dict(base)
-        state = inst.state()
+        state = play_state(inst)
         for n, text in enumerate(cards):
             card = -1
             if n % p == 0:
@@ -202,7 +202,7 @@ def layout(instance: Instance) -> dict[str, Any]:
     """What the page draws: the hands by suit with task marks, the tasks, the tricks
     played and the trick in progress, whose turn it is, and the deal file."""
     deck = instance.deck
-    state = instance.state()
+    state = play_state(instance)
     task_of = {t.card: (i, t) for i, t in enumerate(instance.tasks)}
     seats = []
     for seat, hand in enumerate(instance.hands):
@@ -220,7 +220,7 @@ def layout(instance: Instance) -> dict[str, Any]:
             suits.append({"suit": name, "cards": cards})
         seats.append({"seat": seat, "suits": suits})
     tricks = []
-    walk = instance.initial_state()
+    walk = play_variant(instance).initial_state()
     for c in instance.history:
         trick = (*walk.trick, c)
         lead = walk.leader if walk.leader is not None else instance.holder[c]

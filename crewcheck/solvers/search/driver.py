@@ -373,7 +373,7 @@ class SearchSolver:
             # a new generation, unless table.shared() keeps this deal's entries; the key
             # layout (canonical or not) is part of the deal's identity
             begin(tt, (instance.deck, instance.hands, instance.tasks, instance.trump, instance.lead,
-                       instance.rules, problem.deal.canon))
+                       instance.rules, instance.conditions, instance.quota, problem.deal.canon))
         work = problem.workspace()
         stats = work.stats
 
