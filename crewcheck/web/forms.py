@@ -5,8 +5,8 @@ decide`` (so the errors are the same one-line messages), plus the layout the pag
 Typed fields (:func:`fields_to_dict`): one line of cards per seat (``"B1 B7 G3"``), the
 tasks as ``CARD@SEAT`` with an optional ``:TOKEN`` (``"G7@1 P9@0:1"``; ``CARD`` alone
 under free assignment), the trump suit (empty or ``-`` for none), the first lead (a seat,
-``rocket`` or ``any``; empty for the default), the two rule choices, and the cards
-already played in order (``"B1 B2 B3 B4 G5"``: complete tricks, then the trick in
+``rocket`` or ``any``; empty for the default), the two rule choices, the special-rule
+conditions as their JSON list (optional), and the cards already played in order (``"B1 B2 B3 B4 G5"``: complete tricks, then the trick in
 progress).
 """
 
@@ -67,6 +67,12 @@ def fields_to_dict(fields: Mapping[str, Any]) -> dict[str, Any]:
         value = str(fields.get(key, "")).strip()
         if value:
             data[key] = value
+    conditions = str(fields.get("conditions", "")).strip()
+    if conditions:
+        try:
+            data["conditions"] = json.loads(conditions)
+        except json.JSONDecodeError as e:
+            raise InvalidDealError(f"malformed JSON: {e.msg} (column {e.colno})", field="conditions") from None
     played = _cards(str(fields.get("played", "")))
     if played:
         data.update(_tricks(data, played))
@@ -123,6 +129,7 @@ def instance_to_fields(instance: Instance) -> dict[str, Any]:
         "assignment": instance.rules.assignment,
         "order_rule": instance.rules.order_rule,
         "played": " ".join(str(deck.card(c)) for c in instance.history),
+        "conditions": json.dumps(deal_json.to_dict(instance)["conditions"]) if instance.conditions else "",
     }
 
 
@@ -133,7 +140,7 @@ def input_of(field: str, mode: str) -> str:
     m = re.match(r"hands\[(\d+)\]", field)
     if m:
         return f"hands.{m.group(1)}"
-    for name in ("tasks", "trump", "lead", "assignment", "order_rule"):
+    for name in ("tasks", "trump", "lead", "assignment", "order_rule", "conditions"):
         if field.startswith(name):
             return name
     if field.startswith(("played", "current", "history")):
@@ -239,6 +246,7 @@ def layout(instance: Instance) -> dict[str, Any]:
         "rules": str(instance.rules),
         "seats": seats,
         "tasks": tasks,
+        "conditions": [c.describe(instance) for c in instance.conditions],
         "tricks": tricks,
         "current": None if not rest else {"lead": state.leader,
                                           "cards": [str(deck.card(c)) for c in rest]},

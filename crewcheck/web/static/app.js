@@ -42,6 +42,7 @@ function fields() {
     hands: [...$("#hands").querySelectorAll("input")].map((i) => i.value),
     tasks: f.tasks.value, trump: f.trump.value, lead: f.lead.value,
     assignment: f.assignment.value, order_rule: f.order_rule.value, played: f.played.value,
+    conditions: f.conditions.value,
   };
 }
 
@@ -52,6 +53,7 @@ function fillFields(v) {
   const f = $("#fields");
   f.tasks.value = v.tasks; f.trump.value = v.trump; f.lead.value = v.lead;
   f.assignment.value = v.assignment; f.order_rule.value = v.order_rule; f.played.value = v.played;
+  f.conditions.value = v.conditions;
 }
 
 function payload() {
@@ -113,7 +115,9 @@ function drawLayout(layout) {
   const tasks = layout.tasks.map((t) => `${t.card}${t.seat === null ? "" : "@" + t.seat}${t.token ? ":" + t.token : ""}${t.done ? " ✓" : ""}`);
   const info = el("p", { class: "small", text:
     `${layout.players} players, rules ${layout.rules}, first lead seat ${layout.first_leader ?? "any"}; ` +
-    `tasks: ${tasks.join(", ") || "none"}; ${layout.tricks.length} trick(s) played` +
+    `tasks: ${tasks.join(", ") || "none"}; ` +
+    (layout.conditions.length ? `conditions: ${layout.conditions.join("; ")}; ` : "") +
+    `${layout.tricks.length} trick(s) played` +
     (layout.current ? `, ${layout.current.cards.join(" ")} on the table` : "") +
     (layout.over ? `; game over: ${layout.over}` : "") });
   $("#layout").replaceChildren(table, info);
