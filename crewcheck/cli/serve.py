@@ -62,10 +62,11 @@ def run_serve(args: argparse.Namespace) -> int:
 
     threading.Thread(target=load_compiled, name="crewcheck-warm", daemon=True).start()
     try:
-        server.serve_forever()
+        server.serve_forever()  # werkzeug's ends quietly on Ctrl-C
     except KeyboardInterrupt:
-        print("crewcheck: stopped", file=sys.stderr)
+        pass
     finally:
-        server.app.extensions["crewcheck_jobs"].shutdown()
+        server.app.extensions["crewcheck_jobs"].shutdown()  # cancels running decisions
         server.server_close()
+    print("crewcheck: stopped", file=sys.stderr)
     return EXIT_OK
