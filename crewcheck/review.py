@@ -72,7 +72,9 @@ class CardVerdict:
     verdict: Verdict
     """Whether the position after playing ``cards[0]`` can still be won."""
     witness: Witness | None = None
-    """A winning game (history included) that plays ``cards[0]`` next, when winnable."""
+    """A winning game (history included) whose next card is one of :attr:`cards`, when
+    winnable (``cards[0]`` when decided; the position's own line when it starts with
+    another card of the class)."""
     explanation: str | None = None
     """Why it cannot be won, when the back-end said."""
     how: str = DECIDED
