@@ -23,10 +23,12 @@ ALLOWED: dict[str, set[str]] = {
     "api": {"errors", "model", "solvers"},
     "store": {"paths"},
     "missions": {"errors"},
+    "review": {"api", "errors", "formats", "model", "solvers"},
+    "web": {"api", "errors", "formats", "model", "review", "solvers"},
     "claims": {"api", "errors", "formats", "kernels", "model", "paths", "solvers", "store"},
     "agents": {"api", "errors", "formats", "kernels", "model", "paths", "solvers", "store"},
     "cli": {"<facade>", "agents", "api", "claims", "errors", "formats", "kernels", "missions", "model",
-            "paths", "solvers", "store"},
+            "paths", "review", "solvers", "store", "web"},
     "<facade>": {"api", "errors", "formats", "model", "solvers"},
     "__main__": {"cli"},
 }

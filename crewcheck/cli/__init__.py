@@ -27,6 +27,9 @@ SUBCOMMANDS: tuple[str, ...] = (
     "crewcheck.cli.prove",      # prove
     "crewcheck.cli.bench",      # bench, simulate
     "crewcheck.cli.missions",   # missions, mission
+    "crewcheck.cli.analyse",    # analyse
+    "crewcheck.cli.review",     # review
+    "crewcheck.cli.serve",      # serve (the web page)
 )
 """Modules that contribute subcommands: each has ``add_parsers(subparsers)``; every
 parser it adds sets ``func=run_function(args) -> int`` with ``set_defaults``."""

@@ -20,7 +20,7 @@ from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.search.problem import Problem
-from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, table
+from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, begin, table
 
 __all__ = ["SearchSolver", "SearchOptions", "MAX_CARDS", "load_compiled"]
 
@@ -346,7 +346,10 @@ class SearchSolver:
         problem = Problem.build(instance, state, compiled=compiled, canonical=self.options.canonical)
         tt = table(compiled, TABLE_BITS if compiled else PURE_TABLE_BITS)
         if not same_table:
-            tt.gen += 1
+            # a new generation, unless table.shared() keeps this deal's entries; the key
+            # layout (canonical or not) is part of the deal's identity
+            begin(tt, (instance.deck, instance.hands, instance.tasks, instance.trump, instance.lead,
+                       instance.rules, instance.conditions, instance.quota, problem.deal.canon))
         work = problem.workspace()
         stats = work.stats
 

@@ -11,11 +11,13 @@ and the rounds of one deal keep their entries by keeping the generation.
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Hashable, Iterator
 from typing import Any
 
 __all__ = ["KEY_WORDS", "TT_STRIDE", "TT_ALLOW", "TT_GEN", "TABLE_BITS", "PURE_TABLE_BITS", "tt_slot",
-           "tt_refuted", "tt_store", "TABLE_FUNCTIONS", "Table", "table"]
+           "tt_refuted", "tt_store", "TABLE_FUNCTIONS", "Table", "table", "shared", "begin"]
 
 KEY_WORDS = 5
 """Words of a position key in the refutation table."""
@@ -88,6 +90,9 @@ class Table:
         size = 1 << bits
         self.mask = size - 1
         self.gen = 0
+        self.deal: Hashable = None
+        """Inside :func:`shared`: the deal (and key layout) the current generation's
+        entries belong to; ``None`` otherwise."""
         self.words: Any
         self._map: Any = None
         if numpy:
@@ -122,3 +127,31 @@ def table(compiled: bool, bits: int) -> Table:
     if found is None:
         found = tables[(compiled, bits)] = Table(bits, compiled)
     return found
+
+
+@contextlib.contextmanager
+def shared() -> Iterator[None]:
+    """Keep this thread's refutation tables across decisions of positions of one deal.
+
+    Outside this block every decision starts a new generation (an empty table). Inside
+    it, a decision whose deal (:func:`begin`'s ``deal``) is the one the current generation
+    belongs to goes on with its entries: a position refuted while deciding one position
+    of a deal is refuted whatever position it was reached from, as when the search
+    broadens to its first plays. :mod:`crewcheck.review` decides every legal card, and the
+    positions along a played game, inside it."""
+    depth = getattr(_THREAD, "sharing", 0)
+    _THREAD.sharing = depth + 1
+    try:
+        yield
+    finally:
+        _THREAD.sharing = depth
+
+
+def begin(tt: Table, deal: Hashable) -> None:
+    """Start a decision of a position of ``deal`` on ``tt``: a new generation, unless
+    :func:`shared` is active and the current generation already belongs to ``deal``."""
+    sharing = getattr(_THREAD, "sharing", 0) > 0
+    if sharing and tt.deal is not None and tt.deal == deal:
+        return
+    tt.gen += 1
+    tt.deal = deal if sharing else None

@@ -1,0 +1,219 @@
+"""The Flask application behind ``crewcheck serve``.
+
+Routes (JSON in and out; every POST must be ``application/json``, which a page of
+another site cannot send without the browser asking this server first):
+
+``GET /``
+    The page (static HTML, CSS and JavaScript in ``static/``); sets the client cookie
+    that identifies the page to the job routes.
+``GET /api/examples``, ``GET /api/examples/NAME``
+    The bundled example deals (``models/deals`` of the source tree, or ``--examples``).
+``POST /api/deal``
+    ``{"deal": ...}`` or ``{"fields": {...}}`` (:func:`crewcheck.web.forms.load`): the
+    layout of the deal, or the loader's one-line error and the input it belongs to.
+``POST /api/jobs``
+    ``{"kind": "decide" | "analyse" | "review", "deal"/"fields": ..., "history": [...]}``
+    (``history``: analyse at another point of the game): starts the job, ``202``; ``409``
+    while the same client has a job queued or running.
+``GET /api/jobs/ID``, ``POST /api/jobs/ID/cancel``
+    Poll (state, seconds, progress, then the result as the command line's ``--json``
+    writes it) and cancel.
+
+Requests larger than :data:`MAX_REQUEST_BYTES` are refused with ``413``, and a request
+whose ``Host`` is not this machine's loopback name is refused with ``403`` when the
+server listens on loopback (against DNS rebinding).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, jsonify, request, send_from_directory
+
+from crewcheck.api import decide
+from crewcheck.errors import CrewcheckError, InvalidInputError
+from crewcheck.model.instance import Instance
+from crewcheck.review import analyse, analysis_to_dict, result_to_dict, review, review_to_dict, summary
+from crewcheck.solvers.base import Budget
+from crewcheck.web import forms
+from crewcheck.web.jobs import Busy, Jobs, Work, error_to_dict
+
+__all__ = ["create_app", "loopback_hosts", "MAX_REQUEST_BYTES", "COOKIE", "default_examples"]
+
+MAX_REQUEST_BYTES = 64 * 1024
+"""The largest request body accepted (a Classic deal with its history is under 3 KB)."""
+COOKIE = "crewcheck_client"
+STATIC = Path(__file__).resolve().parent / "static"
+KINDS = ("decide", "analyse", "review")
+
+
+def default_examples() -> Path | None:
+    """``models/deals`` of the source tree, when crewcheck runs from one."""
+    path = Path(__file__).resolve().parents[2] / "models" / "deals"
+    return path if path.is_dir() else None
+
+
+def loopback_hosts(app: Flask, port: int) -> None:
+    """Serve only requests addressed to ``127.0.0.1``, ``localhost`` or ``[::1]`` at ``port``."""
+    app.config["CREWCHECK_HOSTS"] = {f"{h}:{port}" for h in ("127.0.0.1", "localhost", "[::1]")}
+
+
+def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeout: float | None = None) -> Flask:
+    """The application.
+
+    Parameters
+    ----------
+    jobs
+        The job runner (default: one worker thread).
+    examples
+        Directory of example deal files offered on the page (default:
+        :func:`default_examples`).
+    timeout
+        Seconds per decision (``None``: until decided or cancelled).
+
+    :func:`loopback_hosts` restricts the ``Host`` header the application accepts.
+    """
+    app = Flask(__name__, static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
+    runner = jobs if jobs is not None else Jobs()
+    app.extensions["crewcheck_jobs"] = runner
+    example_dir = examples if examples is not None else default_examples()
+
+    def fail(error: Exception, status: int = 400, mode: str = "json") -> tuple[Response, int]:
+        body = error_to_dict(error)
+        body["input"] = forms.input_of(body["field"], mode) if isinstance(error, InvalidInputError) else None
+        return jsonify({"error": body}), status
+
+    def plain_error(message: str, status: int) -> tuple[Response, int]:
+        return jsonify({"error": {"type": "RequestError", "field": "", "message": message, "line": message,
+                                  "input": None, "input_error": True}}), status
+
+    def client() -> str:
+        return request.cookies.get(COOKIE) or f"addr:{request.remote_addr}"
+
+    def body() -> dict[str, Any]:
+        data = request.get_json(silent=True)
+        if not isinstance(data, dict):
+            raise InvalidInputError("expected a JSON object")
+        return data
+
+    @app.before_request
+    def guard() -> tuple[Response, int] | None:
+        hosts = app.config.get("CREWCHECK_HOSTS")
+        if hosts is not None and request.host not in hosts:
+            return plain_error(f"unexpected host {request.host!r}: this server answers on loopback only", 403)
+        if request.method == "POST" and not request.is_json:
+            return plain_error("expected a JSON request (Content-Type: application/json)", 415)
+        return None
+
+    @app.errorhandler(413)
+    def too_large(_: Exception) -> tuple[Response, int]:
+        return plain_error(f"request too large: at most {MAX_REQUEST_BYTES} bytes", 413)
+
+    @app.errorhandler(404)
+    def not_found(_: Exception) -> tuple[Response, int]:
+        return plain_error(f"no such page: {request.path}", 404)
+
+    @app.get("/")
+    def index() -> Response:
+        response = send_from_directory(STATIC, "index.html")
+        if COOKIE not in request.cookies:
+            response.set_cookie(COOKIE, secrets.token_hex(16), httponly=True, samesite="Strict")
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.get("/static/<path:name>")
+    def static_file(name: str) -> Response:
+        return send_from_directory(STATIC, name)
+
+    @app.get("/api/examples")
+    def examples_list() -> Response:
+        out = []
+        if example_dir is not None:
+            for path in sorted(example_dir.glob("*.json")):
+                try:
+                    data = json.loads(path.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    continue
+                out.append({"name": path.stem, "comment": data.get("comment", ""),
+                            "expected": data.get("expected")})
+        return jsonify({"examples": out})
+
+    @app.get("/api/examples/<name>")
+    def example(name: str) -> tuple[Response, int] | Response:
+        if example_dir is None or not all(ch.isalnum() or ch in "-_" for ch in name):
+            return plain_error(f"no example {name!r}", 404)
+        path = example_dir / f"{name}.json"
+        if not path.is_file():
+            return plain_error(f"no example {name!r}", 404)
+        return jsonify({"name": name, "text": path.read_text(encoding="utf-8")})
+
+    @app.post("/api/deal")
+    def deal() -> tuple[Response, int] | Response:
+        mode = "json"
+        try:
+            data = body()
+            mode = "fields" if "fields" in data else "json"
+            instance, mode = forms.load(data)
+            return jsonify({"layout": forms.layout(instance)})
+        except CrewcheckError as e:
+            return fail(e, mode=mode)
+
+    @app.post("/api/jobs")
+    def start() -> tuple[Response, int]:
+        mode = "json"
+        try:
+            data = body()
+            mode = "fields" if "fields" in data else "json"
+            kind = data.get("kind")
+            if kind not in KINDS:
+                raise InvalidInputError(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}",
+                                        field="kind")
+            instance, mode = forms.load(data)
+            if "history" in data:
+                instance = forms.with_history(instance, data["history"])
+        except CrewcheckError as e:
+            return fail(e, mode=mode)
+        try:
+            job = runner.submit(client(), kind, _work(kind, instance, timeout))
+        except Busy as e:
+            return jsonify({"error": {"type": "Busy", "field": "", "message": str(e), "line": str(e),
+                                      "input": None, "job": e.job.id}}), 409
+        return jsonify(job.to_dict()), 202
+
+    @app.get("/api/jobs/<job_id>")
+    def poll(job_id: str) -> tuple[Response, int] | Response:
+        job = runner.get(client(), job_id)
+        if job is None:
+            return plain_error(f"no job {job_id!r} for this page", 404)
+        return jsonify(job.to_dict())
+
+    @app.post("/api/jobs/<job_id>/cancel")
+    def cancel(job_id: str) -> tuple[Response, int] | Response:
+        job = runner.cancel(client(), job_id)
+        if job is None:
+            return plain_error(f"no job {job_id!r} for this page", 404)
+        return jsonify(job.to_dict())
+
+    return app
+
+
+def _work(kind: str, instance: Instance, timeout: float | None) -> Work:
+    """The job for ``kind``: the same library calls as the command line, same JSON."""
+
+    def run(cancelled: Any, progress: Any) -> dict[str, Any]:
+        layout = forms.layout(instance)
+        if kind == "decide":
+            progress(0, 1, "the position")
+            result = decide(instance, budget=Budget(seconds=timeout, cancel=cancelled))
+            return {"decide": result_to_dict(instance, result), "layout": layout}
+        if kind == "analyse":
+            return {"analyse": analysis_to_dict(analyse(instance, timeout=timeout, cancel=cancelled,
+                                                        progress=progress)), "layout": layout}
+        r = review(instance, timeout=timeout, cancel=cancelled, progress=progress)
+        return {"review": {**review_to_dict(r), "summary": summary(r)}, "layout": layout}
+
+    return run

@@ -1,0 +1,258 @@
+"""The page's inputs as a deal: the deal JSON as pasted, or hands and tasks typed as card
+names, turned into the deal file's dict and loaded by the same code as ``crewcheck
+decide`` (so the errors are the same one-line messages), plus the layout the page draws.
+
+Typed fields (:func:`fields_to_dict`): one line of cards per seat (``"B1 B7 G3"``), the
+tasks as ``CARD@SEAT`` with an optional ``:TOKEN`` (``"G7@1 P9@0:1"``; ``CARD`` alone
+under free assignment), the trump suit (empty or ``-`` for none), the first lead (a seat,
+``rocket`` or ``any``; empty for the default), the two rule choices, the special-rule
+conditions as their JSON list (optional), and the cards already played in order (``"B1 B2 B3 B4 G5"``: complete tricks, then the trick in
+progress).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from crewcheck.errors import CrewcheckError, InvalidCardError, InvalidDealError, InvalidInputError
+from crewcheck.formats import deal_json
+from crewcheck.model.cards import Card
+from crewcheck.model.instance import Instance
+from crewcheck.review import history_index, play_state, play_variant
+
+__all__ = ["fields_to_dict", "instance_to_fields", "load", "layout", "input_of", "with_history"]
+
+_SPLIT = re.compile(r"[\s,;|/]+")
+_TASK = re.compile(r"([A-Za-z]+[0-9]+)(?:@([0-9]+|\?))?(?::(\S+))?")
+
+
+def _cards(text: str) -> list[str]:
+    return [t.upper() for t in _SPLIT.split(text.strip()) if t]
+
+
+def fields_to_dict(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The deal file's dict for the typed fields (see the module docstring); raises
+    :class:`InvalidDealError` for a field that cannot be read at all."""
+    hands_text = fields.get("hands")
+    if not isinstance(hands_text, list) or not all(isinstance(h, str) for h in hands_text):
+        raise InvalidDealError("expected one line of cards per seat", field="hands")
+    data: dict[str, Any] = {"hands": [_cards(h) for h in hands_text]}
+    tasks = []
+    for j, item in enumerate(_SPLIT.split(str(fields.get("tasks", "")).strip())):
+        if not item:
+            continue
+        m = _TASK.fullmatch(item)
+        if m is None:
+            raise InvalidDealError(f"{item!r} is not a task: expected CARD@SEAT, e.g. 'G7@1' or 'P9@0:1'",
+                                   field=f"tasks[{j}]")
+        task: dict[str, Any] = {"card": m.group(1).upper()}
+        if m.group(2) not in (None, "?"):
+            task["seat"] = int(m.group(2))
+        if m.group(3):
+            task["token"] = m.group(3)
+        tasks.append(task)
+    data["tasks"] = tasks
+    trump = str(fields.get("trump", "")).strip()
+    if trump in ("-", "none", "None"):
+        data["trump"] = None
+    elif trump:
+        data["trump"] = trump.upper()
+    lead = str(fields.get("lead", "")).strip().lower()
+    if lead:
+        data["lead"] = int(lead) if lead.isdigit() else lead
+    for key in ("assignment", "order_rule"):
+        value = str(fields.get(key, "")).strip()
+        if value:
+            data[key] = value
+    conditions = str(fields.get("conditions", "")).strip()
+    if conditions:
+        try:
+            data["conditions"] = json.loads(conditions)
+        except json.JSONDecodeError as e:
+            raise InvalidDealError(f"malformed JSON: {e.msg} (column {e.colno})", field="conditions") from None
+    played = _cards(str(fields.get("played", "")))
+    if played:
+        data.update(_tricks(data, played))
+    return data
+
+
+def _tricks(data: dict[str, Any], cards: list[str]) -> dict[str, Any]:
+    """``played`` and ``current`` for a flat list of cards. The leads are found by
+    replaying as far as the cards are legal; an illegal card is left for the loader to
+    report, at its place."""
+    p = len(data["hands"])
+    base = {k: v for k, v in data.items() if k not in ("played", "current")}
+    leads: list[int] = []
+    try:
+        inst = deal_json.from_dict(base)
+        state = play_state(inst)
+        for n, text in enumerate(cards):
+            card = -1
+            if n % p == 0:
+                lead = state.leader
+                if lead is None:
+                    card = inst.deck.index(Card.parse(text))
+                    lead = inst.holder[card]
+                leads.append(lead)
+            state = state.apply(inst.deck.index(Card.parse(text)) if card < 0 else card)
+    except (CrewcheckError, ValueError, KeyError):
+        pass
+    out: dict[str, Any] = {"played": []}
+    for k in range(0, len(cards), p):
+        lead = leads[k // p] if k // p < len(leads) else 0
+        chunk = cards[k:k + p]
+        trick = {"lead": lead, "cards": chunk}
+        if len(chunk) == p:
+            out["played"].append(trick)
+        else:
+            out["current"] = trick
+    if not out["played"]:
+        del out["played"]
+    return out
+
+
+def instance_to_fields(instance: Instance) -> dict[str, Any]:
+    """The typed fields that describe ``instance`` (to fill the form)."""
+    deck = instance.deck
+    tasks = []
+    for t in instance.tasks:
+        text = str(deck.card(t.card)) + ("" if t.seat is None else f"@{t.seat}")
+        tasks.append(text + (f":{t.token}" if t.token else ""))
+    return {
+        "hands": [deck.format_mask(h) for h in instance.hands],
+        "tasks": " ".join(tasks),
+        "trump": instance.trump or "-",
+        "lead": str(instance.lead),
+        "assignment": instance.rules.assignment,
+        "order_rule": instance.rules.order_rule,
+        "played": " ".join(str(deck.card(c)) for c in instance.history),
+        "conditions": json.dumps(deal_json.to_dict(instance)["conditions"]) if instance.conditions else "",
+    }
+
+
+def input_of(field: str, mode: str) -> str:
+    """The page input next to which an error at JSON path ``field`` is shown."""
+    if mode == "json":
+        return "json"
+    m = re.match(r"hands\[(\d+)\]", field)
+    if m:
+        return f"hands.{m.group(1)}"
+    for name in ("tasks", "trump", "lead", "assignment", "order_rule", "conditions"):
+        if field.startswith(name):
+            return name
+    if field.startswith(("played", "current", "history")):
+        return "played"
+    return "hands.0" if field in ("hands", "deck") else "deal"
+
+
+def load(body: Mapping[str, Any]) -> tuple[Instance, str]:
+    """The instance a request describes and its input mode (``"json"`` or ``"fields"``):
+    ``{"deal": <deal file text or object>}`` or ``{"fields": {...}}``. Errors are the
+    loader's, with the index of an illegal card of the history."""
+    if "fields" in body:
+        mode = "fields"
+        if not isinstance(body["fields"], Mapping):
+            raise InvalidDealError("expected an object of fields", field="deal")
+        data: Any = fields_to_dict(body["fields"])
+    else:
+        mode = "json"
+        deal = body.get("deal")
+        if isinstance(deal, str):
+            try:
+                data = json.loads(deal)
+            except json.JSONDecodeError as e:
+                raise InvalidInputError(f"malformed JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+        else:
+            data = deal
+        if not isinstance(data, dict):
+            raise InvalidDealError(f"expected a JSON object, got {type(data).__name__}", field="deal")
+        data = {k: v for k, v in data.items() if k != "id"}
+    try:
+        return deal_json.from_dict(data), mode
+    except InvalidDealError as e:
+        index = history_index(data, e.field)
+        if index is None:
+            raise
+        error = InvalidDealError(f"{e.reason} (card {index + 1} of the game)", field=e.field, status=e.status)
+        error.index = index  # type: ignore[attr-defined]
+        raise error from None
+
+
+def with_history(instance: Instance, cards: Any) -> Instance:
+    """``instance`` with its history replaced by ``cards`` (card names, from the first
+    card of the game): a position on a line the page shows."""
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise InvalidDealError("expected a list of card names", field="history")
+    history = []
+    for n, text in enumerate(cards):
+        try:
+            card = Card.parse(text)
+        except InvalidCardError as e:
+            raise InvalidCardError(e.args[0], field=f"history[{n}]") from None
+        if card not in instance.deck:
+            raise InvalidDealError(f"{text!r} is not dealt to any hand", field=f"history[{n}]")
+        history.append(instance.deck.index(card))
+    try:
+        return instance.with_history(history)
+    except InvalidDealError as e:
+        index = history_index({"hands": list(instance.hands)}, e.field)
+        if index is None:
+            raise
+        raise InvalidDealError(f"{e.reason} (card {index + 1} of the game)", field=f"history[{index}]",
+                               status=e.status) from None
+
+
+def layout(instance: Instance) -> dict[str, Any]:
+    """What the page draws: the hands by suit with task marks, the tasks, the tricks
+    played and the trick in progress, whose turn it is, and the deal file."""
+    deck = instance.deck
+    state = play_state(instance)
+    task_of = {t.card: (i, t) for i, t in enumerate(instance.tasks)}
+    seats = []
+    for seat, hand in enumerate(instance.hands):
+        suits = []
+        for s, name in enumerate(deck.suits):
+            cards = []
+            for c in range(deck.size):
+                if deck.suit_of(c) != s or not hand >> c & 1:
+                    continue
+                entry: dict[str, Any] = {"card": str(deck.card(c)), "held": bool(state.hands[seat] >> c & 1)}
+                if c in task_of:
+                    i, t = task_of[c]
+                    entry["task"] = {"seat": t.seat, "token": t.token, "done": bool(state.done >> i & 1)}
+                cards.append(entry)
+            suits.append({"suit": name, "cards": cards})
+        seats.append({"seat": seat, "suits": suits})
+    tricks = []
+    walk = play_variant(instance).initial_state()
+    for c in instance.history:
+        trick = (*walk.trick, c)
+        lead = walk.leader if walk.leader is not None else instance.holder[c]
+        walk = walk.apply(c)
+        if len(trick) == instance.players:
+            tricks.append({"lead": lead, "cards": [str(deck.card(x)) for x in trick], "winner": walk.leader})
+    p = instance.players
+    rest = instance.history[len(tricks) * p:]
+    tasks = [{"card": str(deck.card(t.card)), "seat": t.seat, "token": t.token,
+              "done": bool(state.done >> i & 1)} for i, t in enumerate(instance.tasks)]
+    return {
+        "players": p,
+        "suits": list(deck.suits),
+        "trump": instance.trump,
+        "first_leader": instance.first_leader,
+        "rules": str(instance.rules),
+        "seats": seats,
+        "tasks": tasks,
+        "conditions": [c.describe(instance) for c in instance.conditions],
+        "tricks": tricks,
+        "current": None if not rest else {"lead": state.leader,
+                                          "cards": [str(deck.card(c)) for c in rest]},
+        "to_play": state.to_play,
+        "over": None if state.end is None else state.end.describe(instance),
+        "history": [str(deck.card(c)) for c in instance.history],
+        "deal": deal_json.to_dict(instance),
+        "fields": instance_to_fields(instance),
+    }

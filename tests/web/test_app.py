@@ -1,0 +1,216 @@
+"""`crewcheck serve`'s application (Flask test client): the same answers and one-line
+errors as the command line, one job per page, progress and cancel, request limits."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("flask")
+
+from crewcheck import decide, load  # noqa: E402
+from crewcheck.formats import deal_json  # noqa: E402
+from crewcheck.review import result_to_dict  # noqa: E402
+from crewcheck.web import app as web_app  # noqa: E402
+from crewcheck.web.app import COOKIE, MAX_REQUEST_BYTES, create_app, loopback_hosts  # noqa: E402
+from crewcheck.web.jobs import Busy, Jobs  # noqa: E402
+
+DEALS = Path(__file__).resolve().parents[2] / "models" / "deals"
+MIDGAME = (DEALS / "classic-4p-midgame.json").read_text()
+LOST = (DEALS / "classic-4p-lost-game.json").read_text()
+
+
+@pytest.fixture
+def app():
+    application = create_app(jobs=Jobs(1, abandon_after=60), examples=DEALS)
+    yield application
+    application.extensions["crewcheck_jobs"].shutdown()
+
+
+@pytest.fixture
+def client(app):
+    c = app.test_client()
+    assert c.get("/").status_code == 200  # sets the page's cookie
+    return c
+
+
+def wait(client, job_id, seconds=60.0):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        got = client.get(f"/api/jobs/{job_id}").get_json()
+        if got["state"] not in ("queued", "running"):
+            return got
+        time.sleep(0.02)
+    raise AssertionError("job did not finish")
+
+
+def test_the_page_sets_a_client_cookie_and_has_the_controls(app):
+    c = app.test_client()
+    r = c.get("/")
+    assert r.status_code == 200 and b'id="decide"' in r.data and b'id="cancel"' in r.data
+    assert COOKIE in r.headers.get("Set-Cookie", "") and "HttpOnly" in r.headers["Set-Cookie"]
+    assert c.get("/static/app.js").status_code == 200
+
+
+def test_examples_are_the_bundled_deals(client):
+    names = [e["name"] for e in client.get("/api/examples").get_json()["examples"]]
+    assert "classic-4p-midgame" in names and "classic-4p-lost-game" in names
+    got = client.get("/api/examples/classic-4p-midgame").get_json()
+    assert json.loads(got["text"])["name"] == "classic-4p-midgame"
+    assert client.get("/api/examples/..%2Fsecret").status_code == 404
+
+
+def test_a_deal_is_laid_out(client):
+    r = client.post("/api/deal", json={"deal": MIDGAME})
+    layout = r.get_json()["layout"]
+    assert r.status_code == 200 and layout["players"] == 4 and layout["to_play"] == 0
+    assert len(layout["tricks"]) == 5 and layout["current"]["cards"] == ["G9", "G4"]
+    assert layout["fields"]["played"].split()[:4] == ["P2", "P1", "P3", "P7"]
+
+
+def test_typed_fields_give_the_same_deal_as_its_file(client):
+    deal = load(DEALS / "classic-4p-midgame.json")
+    fields = client.post("/api/deal", json={"deal": MIDGAME}).get_json()["layout"]["fields"]
+    r = client.post("/api/deal", json={"fields": fields})
+    assert r.status_code == 200
+    assert deal_json.from_dict(r.get_json()["layout"]["deal"]) == deal
+
+
+def expected_line(data):
+    try:
+        deal_json.loads(json.dumps(data))
+    except Exception as e:  # the message crewcheck decide prints after the file name
+        return str(e)
+    raise AssertionError("the deal is valid")
+
+
+def test_errors_are_the_command_lines_next_to_their_field(client):
+    """A card dealt twice: the loader's one-line message, shown by seat 1's hand."""
+    fields = {"hands": ["B1 B3", "B2 B2"], "tasks": "B3@0"}
+    got = client.post("/api/deal", json={"fields": fields})
+    error = got.get_json()["error"]
+    assert got.status_code == 400 and error["input"] == "hands.1"
+    assert error["line"] == expected_line({"hands": [["B1", "B3"], ["B2", "B2"]],
+                                           "tasks": [{"card": "B3", "seat": 0}]})
+    error = client.post("/api/deal", json={"fields": {"hands": ["B1", "B2"], "tasks": "B9@0"}}).get_json()["error"]
+    assert error["input"] == "tasks" and error["line"].startswith("tasks[0].card: ")
+    error = client.post("/api/deal", json={"fields": {"hands": ["B1", "B2"], "tasks": "B1@7"}}).get_json()["error"]
+    assert error["input"] == "tasks" and "seat 7" in error["line"]
+    error = client.post("/api/deal", json={"deal": '{"hands": '}).get_json()["error"]
+    assert error["input"] == "json" and error["line"].startswith("malformed JSON")
+
+
+def test_an_illegal_played_card_is_reported_with_its_index(client):
+    fields = {"hands": ["B1 B3", "B2 B4"], "tasks": "B3@0", "played": "B1 B4 B3"}
+    error = client.post("/api/deal", json={"fields": fields}).get_json()["error"]
+    assert error["input"] == "played" and error["index"] == 2
+    assert error["line"] == ("current.cards[0]: 'B3' is held by seat 0, not by the leader seat 1 "
+                             "(card 3 of the game)")
+
+
+def test_decide_gives_the_command_lines_result(client):
+    r = client.post("/api/jobs", json={"kind": "decide", "deal": MIDGAME})
+    assert r.status_code == 202
+    job = wait(client, r.get_json()["id"])
+    assert job["state"] == "done"
+    got = job["result"]["decide"]
+    deal = load(DEALS / "classic-4p-midgame.json")
+    want = result_to_dict(deal, decide(deal))
+    assert got["verdict"] == want["verdict"] == "winnable"
+    assert got["witness"][0] == want["witness"][0] == {"lead": 3, "cards": ["P2", "P1", "P3", "P7"], "winner": 2}
+
+
+def test_analyse_at_a_point_of_the_line(client):
+    deal = load(DEALS / "classic-4p-midgame.json")
+    line = [str(deal.card(c)) for c in decide(deal).witness.plays]
+    r = client.post("/api/jobs", json={"kind": "analyse", "deal": MIDGAME, "history": line[:24]})
+    job = wait(client, r.get_json()["id"])
+    a = job["result"]["analyse"]
+    assert job["state"] == "done" and a["trick"] == 7 and a["history"] == 24
+    assert a["verdict"] == "winnable" and any(c["verdict"] == "winnable" for c in a["cards"])
+    bad = client.post("/api/jobs", json={"kind": "analyse", "deal": MIDGAME, "history": line[:3] + ["Q9"]})
+    assert bad.status_code == 400 and bad.get_json()["error"]["field"] == "history[3]"
+
+
+def test_review_of_a_pasted_game(client):
+    r = client.post("/api/jobs", json={"kind": "review", "deal": LOST})
+    job = wait(client, r.get_json()["id"])
+    review = job["result"]["review"]
+    assert review["summary"].startswith("lost at trick 5: seat 3 played Y9")
+    assert review["losing"]["index"] == 17 and job["progress"]["done"] >= 5
+
+
+def blocking(monkeypatch):
+    """Jobs whose work runs until cancelled (polling like the deciders do)."""
+    started = threading.Event()
+
+    def work(kind, instance, timeout):
+        def run(cancelled, progress):
+            started.set()
+            progress(1, 3, "something long")
+            while not cancelled():
+                time.sleep(0.01)
+            return {}
+        return run
+
+    monkeypatch.setattr(web_app, "_work", work)
+    return started
+
+
+def test_one_job_at_a_time_per_page_and_cancel(client, monkeypatch):
+    started = blocking(monkeypatch)
+    first = client.post("/api/jobs", json={"kind": "decide", "deal": MIDGAME}).get_json()
+    assert started.wait(5)
+    second = client.post("/api/jobs", json={"kind": "review", "deal": MIDGAME})
+    assert second.status_code == 409 and second.get_json()["error"]["job"] == first["id"]
+    running = client.get(f"/api/jobs/{first['id']}").get_json()
+    assert running["state"] == "running" and running["progress"] == {"done": 1, "total": 3, "what": "something long"}
+    assert client.post(f"/api/jobs/{first['id']}/cancel", json={}).status_code == 200
+    assert wait(client, first["id"])["state"] == "cancelled"
+    third = client.post("/api/jobs", json={"kind": "decide", "deal": MIDGAME})
+    assert third.status_code == 202
+
+
+def test_another_page_cannot_see_or_cancel_a_job(app, client, monkeypatch):
+    blocking(monkeypatch)
+    job = client.post("/api/jobs", json={"kind": "decide", "deal": MIDGAME}).get_json()
+    other = app.test_client()
+    other.get("/")
+    assert other.get(f"/api/jobs/{job['id']}").status_code == 404
+    assert other.post(f"/api/jobs/{job['id']}/cancel", json={}).status_code == 404
+    client.post(f"/api/jobs/{job['id']}/cancel", json={})
+
+
+def test_a_job_nobody_polls_is_cancelled():
+    jobs = Jobs(1, abandon_after=0.2)
+    seen = threading.Event()
+
+    def work(cancelled, progress):
+        while not cancelled():
+            time.sleep(0.01)
+        seen.set()
+        return {}
+
+    job = jobs.submit("page", "decide", work)
+    with pytest.raises(Busy):
+        jobs.submit("page", "decide", work)
+    assert seen.wait(5) and job.state in ("cancelled", "running")
+    jobs.shutdown()
+    assert job.state == "cancelled"
+
+
+def test_requests_are_limited(app, client):
+    big = {"deal": "x" * (MAX_REQUEST_BYTES + 1)}
+    r = client.post("/api/deal", json=big)
+    assert r.status_code == 413 and "too large" in r.get_json()["error"]["line"]
+    r = client.post("/api/deal", data="hands=B1", content_type="application/x-www-form-urlencoded")
+    assert r.status_code == 415
+    r = client.post("/api/jobs", json={"kind": "solve", "deal": MIDGAME})
+    assert r.status_code == 400 and r.get_json()["error"]["field"] == "kind"
+    loopback_hosts(app, 8765)
+    assert client.get("/api/examples", headers={"Host": "127.0.0.1:8765"}).status_code == 200
+    assert client.get("/api/examples", headers={"Host": "attacker.example:8765"}).status_code == 403
