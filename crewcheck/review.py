@@ -425,7 +425,7 @@ def task_seats(instance: Instance, *, position: Result | None = None, timeout: f
         for k, s in pending:
             if (k, s) in possible or (k, s) in impossible:
                 continue
-            got = SatSolver._solve(sat, [v.owner[(k, s)]], deadline, None)
+            got = SatSolver._solve_until(sat, [v.owner[(k, s)]], deadline, None)
             if got is None:
                 return answer(True)
             if got:

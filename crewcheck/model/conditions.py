@@ -631,10 +631,10 @@ class Undecided(Condition):
     def __init__(self, of: Condition) -> None:
         self.of = of
 
-    def step(self, inst: Instance, memo: Any, trick: TrickView) -> Hashable:
+    def step(self, inst: Instance, memo: Hashable, trick: TrickView) -> Hashable:
         return memo
 
-    def judge(self, inst: Instance, memo: Any, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Instance, memo: Hashable, left: Mask, tricks_left: int) -> Judgement:
         return HOLDS if tricks_left == 0 else OPEN
 
     def describe(self, inst: Instance) -> str:
