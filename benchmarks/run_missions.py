@@ -109,8 +109,8 @@ def report(args: argparse.Namespace) -> None:
         for p, marker in zip(players, "o^s"):
             ax.plot(xs, series[p], marker=marker, linestyle="-", linewidth=0.8, markersize=4, label=f"{p} players")
         ax.set_xlabel("logbook mission")
-        ax.set_ylabel("winnable under perfect information")
-        ax.set_ylim(0, 1.02)
+        ax.set_ylabel("winnable under perfect information\n(axis from 90 %)")
+        ax.set_ylim(0.9, 1.005)
         ax.set_xticks(range(1, 51, 2))
         ax.grid(alpha=0.3)
         ax.legend()
