@@ -89,7 +89,7 @@ from typing import Literal
 from crewcheck.errors import BackendError, IllegalPlayError
 from crewcheck.model.cards import CardIndex, Mask, iter_bits
 from crewcheck.model import conditions as C
-from crewcheck.model.conditions import CONDITION_KINDS, HOLDS
+from crewcheck.model.conditions import HOLDS
 from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance, Seat, seats_from
 from crewcheck.model.tasks import TokenKind, token_kind
@@ -847,8 +847,14 @@ ENCODERS: tuple[Callable[[Formula, Variables, Position], None], ...] = (
 """Every constraint block, in the order they are added."""
 
 
-ENCODED_KINDS: frozenset[str] = frozenset(CONDITION_KINDS)
-"""The condition kinds :func:`add_condition_constraints` encodes (every kind)."""
+ENCODED_KINDS: frozenset[str] = frozenset({
+    "wins_no_tricks", "wins_tricks", "wins_fewer_tricks_than", "wins_no_cards", "wins_all_cards",
+    "trick_won_with", "no_trick_won_with", "each_trump_wins_a_trick", "wins_tricks_at",
+    "balanced_tricks", "task_in_trick", "wins_together",
+})
+"""The condition kinds :func:`add_condition_constraints` encodes, listed by name: a kind
+added to :mod:`crewcheck.model.conditions` is refused by the logic back-ends and the
+engine (and decided by the oracle) until it has its clauses here."""
 
 MAX_VARIABLES = 2_000_000
 """The logic back-ends refuse deals whose encoding would need more variables than this."""
