@@ -53,6 +53,12 @@ class Rules:
     round-robin from the first leader; the deal is winnable if *some* assignment with
     those per-seat counts is (de Jong §4.4, "free objectives")."""
 
+    def __post_init__(self) -> None:
+        if self.order_rule not in ("strict", "lenient"):
+            raise UnknownRulesError(f"unknown order rule {self.order_rule!r}; expected 'strict' or 'lenient'")
+        if self.assignment not in ("fixed", "free"):
+            raise UnknownRulesError(f"unknown assignment {self.assignment!r}; expected 'fixed' or 'free'")
+
     def __str__(self) -> str:
         return f"{self.order_rule}/{self.assignment}"
 
