@@ -1,11 +1,13 @@
 """Resumable results for ``crewcheck bench agents``: keyed records, written as they come.
 
 :func:`open_store` uses the shared store of ``crewcheck prove`` (:mod:`crewcheck.store`,
-SQLite, namespace ``bench-agents/v1``) when it is installed, and otherwise
-:class:`ResultsStore`, a minimal store of this module's own: one JSON object per line.
-Either way each record has a ``"key"``; a run loads the keys already present and skips
-that work, so an interrupted sweep resumes where it stopped. JSONL appends are flushed
-per batch; a torn last line (killed mid-write) is ignored on load.
+SQLite, file ``DIR/results.sqlite``, namespace ``bench-agents/v1``). :class:`ResultsStore`
+is the same interface over one JSON object per line, for reading records elsewhere.
+Either way each record has a ``"key"``; a run loads the records already present and
+skips the work they settle (:func:`crewcheck.agents.bench.settled`), so an interrupted
+sweep resumes where it stopped. A record written again under its key replaces the old
+one (a retried "unknown"). JSONL appends are flushed per batch; a torn last line (killed
+mid-write) is ignored on load.
 """
 
 from __future__ import annotations
@@ -55,8 +57,6 @@ class ResultsStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as f:
             for rec in records:
-                if rec["key"] in self._records:
-                    continue
                 f.write(json.dumps(rec, sort_keys=True) + "\n")
                 self._records[rec["key"]] = rec
             f.flush()
@@ -85,17 +85,12 @@ class SharedStore:
 
     def add_many(self, records: Iterable[dict[str, Any]]) -> None:
         for rec in records:
-            if rec["key"] in self._records:
-                continue
             self.store.put(self.namespace, rec["key"], rec, seconds=float(rec.get("seconds", 0.0)))
             self._records[rec["key"]] = rec
 
 
-def open_store(directory: str | os.PathLike[str]) -> ResultsStore | SharedStore:
-    """The shared store (``DIR/results.sqlite``) if :mod:`crewcheck.store` exists, else
-    ``DIR/results.jsonl``."""
-    try:
-        from crewcheck.store import ResultStore  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return ResultsStore(Path(directory) / "results.jsonl")
+def open_store(directory: str | os.PathLike[str]) -> SharedStore:
+    """The shared store of ``DIR``: ``DIR/results.sqlite`` (:mod:`crewcheck.store`)."""
+    from crewcheck.store import ResultStore
+
     return SharedStore(ResultStore(Path(directory) / "results.sqlite"))

@@ -60,6 +60,10 @@ def _fail(args: argparse.Namespace, error: Exception, code: int, where: str = ""
     return code
 
 
+MAX_MODEL_BYTES = 1 << 26
+"""Largest solver model read by ``decode`` (64 MiB: a value per variable)."""
+
+
 def _load(path: str) -> Instance:
     instance = deal_json.load(path)
     state = instance.state()
@@ -98,6 +102,8 @@ def run_decode(args: argparse.Namespace) -> int:
     from crewcheck.cli.decide import _print_text, result_to_dict
     from crewcheck.solvers.base import Result, Stats, Verdict
     from crewcheck.solvers.encoding import decode, encode
+    from crewcheck.formats.reading import decode as read_decode
+    from crewcheck.formats.reading import read_bytes
     from crewcheck.solvers.encoding_cnf import parse_model
 
     try:
@@ -105,9 +111,9 @@ def run_decode(args: argparse.Namespace) -> int:
     except CrewcheckError as e:
         return _fail(args, e, EXIT_USAGE, args.deal)
     try:
-        text = sys.stdin.read() if args.model == "-" else Path(args.model).read_text(encoding="utf-8")
-    except OSError as e:
-        return _fail(args, InvalidInputError(f"cannot read model: {e.strerror}"), EXIT_USAGE, args.model)
+        text = read_decode(read_bytes(args.model, limit=MAX_MODEL_BYTES), args.model)
+    except CrewcheckError as e:
+        return _fail(args, e, EXIT_USAGE, args.model)
     enc = encode(instance)
     try:
         values = parse_model(text, enc)

@@ -59,7 +59,8 @@ def _validator() -> Any:
         return isinstance(value, int) and not isinstance(value, bool)
 
     checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", is_integer)
-    return validators.extend(Draft202012Validator, type_checker=checker)(schema())
+    strict = validators.extend(Draft202012Validator, type_checker=checker)  # type: ignore[no-untyped-call]
+    return strict(schema())
 
 
 def _check_shape(data: Any) -> None:

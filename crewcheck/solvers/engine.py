@@ -92,6 +92,17 @@ class EngineSolver:
         self.search_seconds = search_seconds
         self.sat_solver = sat_solver
 
+    @staticmethod
+    def limitations() -> str | None:
+        """``None`` when both sides of the race run here at full strength, else what is
+        missing (``crewcheck backends`` shows it)."""
+        from crewcheck.solvers.search.driver import SearchSolver
+
+        parts = [why for why in (SearchSolver.limitations(), sat_process.available()) if why]
+        if sat_process.available():
+            parts[-1] = "no SAT side (" + parts[-1] + "): the search runs alone"
+        return "; ".join(parts) or None
+
     def supports(self, instance: Instance) -> str | None:
         return registry.get("search").supports(instance)
 
