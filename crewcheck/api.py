@@ -69,7 +69,7 @@ def choose_backend(instance: Instance) -> str:
         why = registry.get(name).supports(instance)
         if why is None:
             return name
-        if name in registry.DEFAULT_ORDER:
+        if name in registry.DEFAULT_ORDER and why not in reasons:  # the engine's reason is the search's
             reasons.append(why)
     raise NotApplicableError("no installed back-end decides this deal: " + "; ".join(reasons))
 

@@ -65,11 +65,16 @@ MAX_MODEL_BYTES = 1 << 26
 
 
 def _load(path: str) -> Instance:
+    from crewcheck.solvers.encoding import size_limit
+
     instance = deal_json.load(path)
     state = instance.state()
     if state.end is not None:
         raise InvalidInputError(f"the played history has already ended the game "
                                 f"({state.end.describe(instance)}); nothing to encode")
+    too_big = size_limit(instance)
+    if too_big is not None:  # a 4,096-card deal would take minutes and gigabytes
+        raise InvalidInputError(too_big)
     return instance
 
 

@@ -89,9 +89,8 @@ class Card:
         if not digits:
             raise InvalidCardError(f"{text!r} is not a card (values start at 1)")
         if len(digits) > len(str(MAX_VALUE)) or int(digits) > MAX_VALUE:
-            raise InvalidCardError(f"{text[:20]!r}... is not a card (values go up to {MAX_VALUE})"
-                                   if len(text) > 20 else
-                                   f"{text!r} is not a card (values go up to {MAX_VALUE})")
+            shown = repr(text) if len(text) <= 20 else f"{text[:12]!r}... ({len(text):,} characters)"
+            raise InvalidCardError(f"{shown} is not a card (values go up to {MAX_VALUE})")
         return cls(m.group(1).upper(), int(digits))
 
     def __str__(self) -> str:
