@@ -248,20 +248,26 @@ def _run_batch(args: argparse.Namespace) -> int:
     tally = {"errors": 0, "failures": 0}
     cells: dict[str, list[tuple[Verdict, float, int]]] = {}
     start = time.perf_counter()
+    finished = False
     try:
         if args.backend == "auto" or registry.ALIASES.get(args.backend.lower(), args.backend.lower()) in ("engine", "search"):
             from crewcheck.solvers.search import load_compiled
 
-            loaded = load_compiled()  # once, so the per-deal times are the warm kernel's
+            try:
+                loaded = load_compiled()  # once, so the per-deal times are the warm kernel's
+            except Exception as e:  # noqa: BLE001 - each line then reports the failure itself
+                print(f"crewcheck: the compiled search kernel failed to load: {type(e).__name__}", file=sys.stderr)
+                loaded = None
             if loaded is not None:
                 print(f"crewcheck: compiled search kernel loaded in {loaded:.2f} s (not in the per-deal times)",
                       file=sys.stderr)
         for source in args.batch:
             _batch_file(args, source, counts, tally, cells)
+        finished = True
     except KeyboardInterrupt:
-        _batch_summary(counts, tally, cells, time.perf_counter() - start, interrupted=True)
         return 130
-    _batch_summary(counts, tally, cells, time.perf_counter() - start, interrupted=False)
+    finally:  # the summary of what was done, however the run ends
+        _batch_summary(counts, tally, cells, time.perf_counter() - start, interrupted=not finished)
     if tally["failures"]:
         return EXIT_BACKEND
     return EXIT_USAGE if tally["errors"] else EXIT_OK
