@@ -52,6 +52,7 @@ def read_graph(text: str) -> Any:
     stripped = text.strip()
     if stripped.startswith("{"):
         data = parse_json(stripped)
+        _check_node_link(data)
         try:
             key = "edges" if "edges" in data else "links"
             g = nx.node_link_graph(data, edges=key) if _has_edges_kw() else nx.node_link_graph(data)
@@ -84,6 +85,22 @@ def read_graph(text: str) -> Any:
         else:
             raise InvalidInputError(f"line {k}: expected 'u v' (an edge) or 'v' (a lone vertex), got {ln!r}")
     return g
+
+
+def _check_node_link(data: dict[str, Any]) -> None:
+    """Node-link data in the shape networkx reads: a list of node objects with a scalar
+    ``id`` and a list of edge objects with scalar ends (else networkx fails obscurely)."""
+    key = "edges" if "edges" in data else "links"
+    nodes, edges = data.get("nodes"), data.get(key, [])
+    if not isinstance(nodes, list) or not all(isinstance(n, dict) and isinstance(n.get("id"), (int, str))
+                                              for n in nodes):
+        raise InvalidInputError("not node-link graph data: 'nodes' must be a list of objects with an 'id' "
+                                "(a number or a string)")
+    if not isinstance(edges, list) or not all(
+            isinstance(e, dict) and all(isinstance(e.get(end), (int, str)) for end in ("source", "target"))
+            for e in edges):
+        raise InvalidInputError(f"not node-link graph data: {key!r} must be a list of objects with a "
+                                "'source' and a 'target' (numbers or strings)")
 
 
 def _node(text: str) -> Any:

@@ -72,8 +72,7 @@ def read_bytes(path: str | Path, *, limit: int = MAX_DEAL_BYTES) -> bytes:
         if info.st_size > limit:
             raise InvalidInputError(f"file of {info.st_size:,} bytes is larger than the limit of "
                                     f"{limit:,} bytes", field=where)
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
+        # left non-blocking: a "regular" file that would block (/proc/kmsg) fails at once
         with os.fdopen(fd, "rb", closefd=True) as f:
             fd = -1
             return _read_limited(f, limit, where)
