@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 __all__ = ["main", "SUBCOMMANDS", "EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_UNKNOWN", "EXIT_BACKEND",
-           "UsageError", "seconds_arg", "int_arg", "json_error"]
+           "UsageError", "seconds_arg", "int_arg", "json_error", "one_line"]
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_BACKEND = 0, 1, 2, 3, 4
 
@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:  # a bug, not bad input: one line, the traceback on request
         if os.environ.get("CREWCHECK_DEBUG"):
             raise
-        message = _one_line(f"{type(e).__name__}: {e}")
+        message = one_line(f"{type(e).__name__}: {e}")
         if getattr(args, "json", False):
             print(json_error("InternalError", message))
         print(f"crewcheck: internal error: {message} (set CREWCHECK_DEBUG=1 for the traceback)", file=sys.stderr)
@@ -137,12 +137,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _usage(error: UsageError, words: list[str]) -> int:
     """Report a usage error: one line and where to look (a JSON object too with ``--json``)."""
     if "--json" in words:
-        print(json_error("UsageError", _one_line(error.message)))
-    print(f"{error.prog}: error: {_one_line(error.message)} (see '{error.prog} --help')", file=sys.stderr)
+        print(json_error("UsageError", one_line(error.message)))
+    print(f"{error.prog}: error: {one_line(error.message)} (see '{error.prog} --help')", file=sys.stderr)
     return EXIT_USAGE
 
 
-def _one_line(text: str, limit: int = 300) -> str:
-    """``text`` on one line, cut to about ``limit`` characters."""
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` on one line, cut to about ``limit`` characters (an error message quoting
+    a 5,000-character token stays readable)."""
     line = " ".join(str(text).split())
     return line if len(line) <= limit else line[:limit - 3] + "..."

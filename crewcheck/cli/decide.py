@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 from crewcheck.api import decide
-from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, seconds_arg
+from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, one_line, seconds_arg
 from crewcheck.errors import BackendError, CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
 from crewcheck.formats import deal_json
 from crewcheck.formats.reading import MAX_DEAL_BYTES, decode, parse_json
@@ -134,7 +134,7 @@ def _fail(args: argparse.Namespace, error: Exception, code: int, where: str = ""
     if getattr(args, "json", False):
         print(json.dumps(error_to_dict(error)))
     prefix = f"{where}: " if where else ""
-    print(f"crewcheck: error: {prefix}{error}", file=sys.stderr)
+    print(f"crewcheck: error: {one_line(f'{prefix}{error}')}", file=sys.stderr)
     return code
 
 

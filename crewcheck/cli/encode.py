@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from crewcheck.api import check_witness
-from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_USAGE
+from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_USAGE, one_line
 from crewcheck.errors import BackendError, CrewcheckError, InvalidInputError
 from crewcheck.formats import deal_json
 from crewcheck.model.instance import Instance
@@ -56,7 +56,7 @@ def _fail(args: argparse.Namespace, error: Exception, code: int, where: str = ""
 
         print(json.dumps(error_to_dict(error)))
     prefix = f"{where}: " if where and not str(error).startswith(where) else ""
-    print(f"crewcheck: error: {prefix}{error}", file=sys.stderr)
+    print(f"crewcheck: error: {one_line(f'{prefix}{error}')}", file=sys.stderr)
     return code
 
 

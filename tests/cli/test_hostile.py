@@ -218,3 +218,11 @@ def test_fuzz_batch_answers_every_line(lines: list[bytes]) -> None:
     assert [r["line"] for r in results] == expected
     assert all(("verdict" in r) != ("error" in r) for r in results)
     assert err.splitlines()[-1].startswith(f"crewcheck: decided {len(expected)} deal(s)")
+
+
+def test_an_error_quoting_a_huge_token_stays_short(tmp_path: Path) -> None:
+    """``decode`` quoted a 5,000-digit literal of a model file in full."""
+    model = tmp_path / "model.txt"
+    model.write_text("s SATISFIABLE\nv " + "1" * 5000 + " 0\n")
+    code, _, err = run(["decode", str(SMALL_DEALS[0]), str(model)])
+    assert code == 2 and len(err.splitlines()) == 1 and len(err) < 400
