@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import enum
 import math
+import numbers
+import reprlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -58,12 +60,16 @@ def time_limit(value: object, *, name: str = "timeout", allow_zero: bool = False
     """
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a number of seconds or None, got {type(value).__name__} {value!r}")
-    seconds = float(value)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number of seconds or None, got {type(value).__name__} "
+                        f"{reprlib.repr(value)}")
+    try:
+        seconds = float(value)
+    except OverflowError:  # an int beyond any float
+        seconds = math.inf
     if not math.isfinite(seconds) or seconds < 0 or (seconds == 0 and not allow_zero):
         raise InvalidInputError(f"{name} must be a positive finite number of seconds, or None for no limit; "
-                                f"got {value!r}")
+                                f"got {reprlib.repr(value)}")
     return seconds
 
 
