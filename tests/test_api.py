@@ -171,3 +171,23 @@ def test_the_verdict_is_unchanged_by_the_checks() -> None:
     """A valid deal built by hand still decides."""
     deal = Instance(Deck.from_sizes({"B": 4}), (0b0101, 0b1010), (Task(2, 0),))
     assert decide(deal, backend="exhaustive").verdict is Verdict.WINNABLE
+
+
+@pytest.mark.parametrize("card", [-1, 4, True, 1.0, "B1", None])
+def test_apply_and_replay_refuse_what_is_not_a_card_index(card: object) -> None:
+    """``State.apply(-1)`` raised "negative shift count"; ``replay`` read ``-1`` as the
+    deck's last card (Python's negative indexing) and ``True`` as card 1."""
+    from crewcheck.errors import IllegalPlayError
+
+    deal = crewcheck.loads(SMALL)
+    with pytest.raises(IllegalPlayError, match="is not a card index of this deal"):
+        deal.state().apply(card)  # type: ignore[arg-type]
+    with pytest.raises(IllegalPlayError, match="is not a card index of this deal"):
+        crewcheck.replay(deal, (card,))  # type: ignore[arg-type]
+
+
+def test_apply_and_replay_take_numpy_ints() -> None:
+    np = pytest.importorskip("numpy")
+    deal = crewcheck.loads(SMALL)
+    assert deal.state().apply(np.int64(0)) == deal.state().apply(0)
+    assert crewcheck.replay(deal, tuple(np.int64(c) for c in (0, 3, 1, 2))).won
