@@ -8,18 +8,45 @@ is rejected raises :class:`BackendError`: a wrong "winnable" is never returned.
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeAlias
 
 from crewcheck.errors import BackendError, CrewcheckError, IllegalPlayError, NotApplicableError
 from crewcheck.model.instance import Instance
 from crewcheck.model.replay import replay
 from crewcheck.model.variants import Choice, variants
 from crewcheck.solvers import registry
-from crewcheck.solvers.base import Answer, Budget, Result, Stats, Verdict, Witness
+from crewcheck.solvers.base import Answer, Budget, Result, Stats, Verdict, Witness, time_limit
 from crewcheck.solvers.special import CONFIRMED
 
-__all__ = ["decide", "decide_many", "choose_backend", "check_witness", "unsupported_conditions"]
+__all__ = ["decide", "decide_many", "choose_backend", "check_witness", "as_instance", "DealLike",
+           "unsupported_conditions"]
+
+DealLike: TypeAlias = "Instance | Mapping[str, Any] | str | os.PathLike[str]"
+"""What :func:`decide` accepts as a deal: an :class:`Instance`, a parsed deal file (a
+mapping, as :func:`crewcheck.from_dict` takes) or the path of a deal file."""
+
+
+def as_instance(deal: object) -> Instance:
+    """``deal`` as an :class:`Instance`: itself, a mapping through
+    :func:`crewcheck.from_dict`, a path (``str`` or :class:`os.PathLike`) through
+    :func:`crewcheck.load`. :class:`TypeError` for anything else; a path that cannot be
+    read or a deal that is not valid raises :class:`~crewcheck.errors.InvalidInputError`."""
+    if isinstance(deal, Instance):
+        return deal
+    from crewcheck.formats import deal_json
+
+    if isinstance(deal, Mapping):
+        return deal_json.from_dict(deal)
+    if isinstance(deal, (str, os.PathLike)):
+        if isinstance(deal, str) and deal.lstrip().startswith("{"):
+            raise TypeError("decide() takes an Instance, a deal mapping or a file path; "
+                            "for JSON text use crewcheck.loads(text)")
+        return deal_json.load(Path(deal))
+    raise TypeError(f"decide() takes an Instance, a deal mapping or a file path, got {type(deal).__name__}")
 
 
 def choose_backend(instance: Instance | None = None, *, among: Sequence[str] | None = None) -> str:
@@ -54,7 +81,7 @@ def choose_backend(instance: Instance | None = None, *, among: Sequence[str] | N
                                              or registry.get(name).supports(instance))
         if why is None:
             return name
-        if name not in CONFIRMED:
+        if name not in CONFIRMED and why not in reasons:  # the engine's reason is the search's
             reasons.append(why)
     if instance is None:
         raise NotApplicableError(f"none of the back-ends {', '.join(order)} is installed")
@@ -90,23 +117,35 @@ def check_witness(instance: Instance, plays: tuple[int, ...], assignment: tuple[
                    None if choice is None or choice.is_empty() else choice)
 
 
-def decide(instance: Instance, *, backend: str | None = None, budget: Budget | None = None,
+def decide(instance: DealLike, *, backend: str | None = None, budget: Budget | None = None,
            timeout: float | None = None) -> Result:
     """Decide whether ``instance`` (from the position after its history) can be won.
 
     Parameters
     ----------
     instance
-        The deal.
+        The deal: an :class:`Instance`, or for convenience a parsed deal file (a
+        mapping, read by :func:`crewcheck.from_dict`) or the path of a deal file (read
+        by :func:`crewcheck.load`); see :func:`as_instance`.
     backend
         A registered back-end name (see ``crewcheck backends``), or ``None``/``"auto"``
         for the default (:func:`choose_backend`).
     budget, timeout
-        Limits; ``timeout`` is shorthand for ``Budget(seconds=timeout)``. When the
-        budget runs out the verdict is ``UNKNOWN`` (never a guess).
+        Limits; ``timeout`` is shorthand for ``Budget(seconds=timeout)``: a positive
+        finite number of seconds, or ``None`` for no limit
+        (:func:`~crewcheck.solvers.base.time_limit`). The clock starts when the
+        back-end starts deciding: loading the compiled search kernel into a fresh
+        process is not charged, and ``Result.stats.seconds`` is measured the same way.
+        When the budget runs out the verdict is ``UNKNOWN`` (never a guess).
 
     Raises
     ------
+    TypeError
+        ``instance`` is not a deal, ``timeout`` not a number, ``budget`` not a
+        :class:`Budget`.
+    InvalidInputError
+        A deal file or mapping that is not a valid deal; a ``timeout`` that is not
+        positive and finite.
     UnknownBackendError, BackendUnavailableError
         Bad back-end name, or its dependency is not installed.
     NotApplicableError
@@ -122,10 +161,16 @@ def decide(instance: Instance, *, backend: str | None = None, budget: Budget | N
     >>> r.verdict, [str(deal.card(c)) for c in r.witness.plays]
     (<Verdict.WINNABLE: 'winnable'>, ['B1', 'B4', 'B2', 'B3'])
     """
+    instance = as_instance(instance)
+    seconds_limit = time_limit(timeout)
+    if budget is not None and not isinstance(budget, Budget):
+        raise TypeError(f"budget must be a Budget or None, got {type(budget).__name__}")
+    if backend is not None and not isinstance(backend, str):
+        raise TypeError(f"backend must be a back-end name or None, got {type(backend).__name__}")
     if budget is None:
-        budget = Budget(seconds=timeout)
-    elif timeout is not None:
-        budget = Budget(seconds=timeout, nodes=budget.nodes)
+        budget = Budget(seconds=seconds_limit)
+    elif seconds_limit is not None:
+        budget = Budget(seconds=seconds_limit, nodes=budget.nodes, cancel=budget.cancel)
     if not instance.is_concrete():
         return _decide_variants(instance, backend, budget)
     name = choose_backend(instance) if backend in (None, "auto") else registry.canonical(backend)
@@ -149,7 +194,8 @@ def decide(instance: Instance, *, backend: str | None = None, budget: Budget | N
             raise
         except Exception as e:  # a back-end bug must not pass for an answer
             raise BackendError(f"backend {name!r} failed: {type(e).__name__}: {e}") from e
-    seconds = time.perf_counter() - start
+    # the compiled kernel's first loading in this process is not the deal's time
+    seconds = max(0.0, time.perf_counter() - start - float(answer.extra.get("kernel_load_seconds", 0.0)))
     witness = None
     if answer.verdict is Verdict.WINNABLE:
         if answer.plays is None:
@@ -193,7 +239,7 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
                   Stats(nodes, time.perf_counter() - start, {"variants_tried": tried}), why)
 
 
-def decide_many(instances: Iterable[Instance], *, backend: str | None = None,
+def decide_many(instances: Iterable[DealLike], *, backend: str | None = None,
                 budget: Budget | None = None, timeout: float | None = None) -> Iterator[Result]:
     """:func:`decide` each instance in turn (lazily, in input order)."""
     for instance in instances:

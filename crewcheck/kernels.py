@@ -28,13 +28,15 @@ Bits
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import os
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from types import FunctionType, SimpleNamespace
 from typing import Any
 
-__all__ = ["popcount", "lowbit_index", "highbit_index", "twin", "compile_kernel", "is_compiled"]
+__all__ = ["popcount", "lowbit_index", "highbit_index", "twin", "compile_kernel", "is_compiled", "numba_missing"]
 
 _DEBRUIJN = 0x03F79D71B4CB0A89
 _DB_TABLE = [0] * 64
@@ -85,6 +87,22 @@ def highbit_index(x: int) -> int:
     if x >> 1 != 0:
         n += 1
     return n
+
+
+@functools.lru_cache(maxsize=1)
+def numba_missing() -> str | None:
+    """``None`` if numba compiles the kernels in this process, else why they run as plain
+    Python (much slower): numba not installed, failing to import, or switched off.
+    ``crewcheck backends`` reports it; imports numba (about half a second)."""
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return "NUMBA_DISABLE_JIT is set"
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return "numba is not installed: pip install numba"
+    except Exception as e:  # a broken install (numpy too new for numba, ...)
+        return f"numba fails to import ({type(e).__name__}: {' '.join(str(e).split())[:120]})"
+    return None
 
 
 def twin(functions: Sequence[Callable[..., Any]]) -> SimpleNamespace:

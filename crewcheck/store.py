@@ -7,7 +7,14 @@ values keyed by ``(namespace, key)``; the namespace names the job and its
 version, the key is a canonical JSON text of the chunk's parameters.
 
 The store is SQLite (standard library only), safe for one writer process;
-workers never write, the process that collects their results does.
+workers never write, the process that collects their results does. By default it lives
+in the user cache folder (:func:`crewcheck.paths.user_cache_dir`), never in the working
+directory.
+
+A key must hold everything that changes a result. A result that depends on a limit (an
+"unknown" after a time limit) records the limit in its value, and the job that reads it
+back decides whether it still stands (``crewcheck bench`` retries such a result when the
+limit grows).
 
 Examples
 --------
@@ -28,14 +35,17 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Self
 
-from crewcheck.paths import cache_dir
-
-
+from crewcheck.paths import user_cache_dir
 
 def default_path() -> Path:
-    """Where ``prove`` keeps results unless told otherwise: ``results.sqlite`` in the
-    user cache folder (:func:`crewcheck.paths.cache_dir`), never the working directory."""
-    return cache_dir() / "results.sqlite"
+    """Where ``prove`` keeps results unless told otherwise: ``results.sqlite`` in the user
+    cache folder (``$CREWCHECK_CACHE_DIR``, else ``$XDG_CACHE_HOME/crewcheck`` or
+    ``~/.cache/crewcheck``), read when called."""
+    return user_cache_dir("results.sqlite")
+
+
+DEFAULT_PATH = default_path()
+""":func:`default_path` at import time (the environment read then)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -67,7 +77,9 @@ class ResultStore:
     """
 
     def __init__(self, path: str | Path | None = None) -> None:
-        self.path = str(default_path() if path is None else path)
+        if path is None:
+            path = default_path()
+        self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path)

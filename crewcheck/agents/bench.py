@@ -15,12 +15,22 @@ through :func:`crewcheck.api.choose_backend`), otherwise
 ``exhaustive`` where it accepts the deal, otherwise ``exhaustive`` under the time budget,
 which can prove a win (its witness is replayed by :func:`crewcheck.check_witness`) but
 reports ``unknown`` when time runs out. ``"none"`` skips the oracle.
+
+Resuming: a record's key holds everything that changes it (seed, seats, deck, task count,
+deal number, agents and their budget; for an oracle record the assignment). A decided
+oracle verdict is a fact about the deal and is kept; an ``unknown`` records the oracle and
+its time limit (``oracle``, ``oracle_limit``) and is tried again by a run whose limit is
+larger (or unlimited) or whose oracle differs.
+
+Workers: ``workers > 1`` runs deals in local processes that die with this one
+(:func:`crewcheck.processes.die_with_parent`), even after ``kill -9``.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import os
 import sys
 import time
 from collections import defaultdict
@@ -31,11 +41,12 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from crewcheck.agents import make_agent
-from crewcheck.agents.results import SharedStore
+from crewcheck.agents.results import ResultsStore, SharedStore
 from crewcheck.agents.simulate import deal, play_game, setup_instance
 from crewcheck.api import check_witness, choose_backend, decide
 from crewcheck.errors import BackendUnavailableError, NotApplicableError
 from crewcheck.model.instance import Instance
+from crewcheck.processes import die_with_parent
 from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.exhaustive import ExhaustiveSolver
 
@@ -53,7 +64,8 @@ class BenchConfig:
     seed: int = 0
     deck: str = "plain"
     oracle: str = "auto"
-    oracle_timeout: float = 10.0
+    oracle_timeout: float | None = 10.0
+    """Seconds per oracle call; ``None``: no limit."""
 
     def combos(self) -> list[tuple[str, str]]:
         return [(a, b) for a in self.task_agents for b in self.play_agents]
@@ -66,7 +78,7 @@ ORACLE_ORDER = ("search", "exhaustive")
 """The oracle's back-ends for ``"auto"``, preferred first (the records name the one used)."""
 
 
-def oracle(instance: Instance, backend: str = "auto", timeout: float = 10.0) -> tuple[str, str]:
+def oracle(instance: Instance, backend: str = "auto", timeout: float | None = 10.0) -> tuple[str, str]:
     """(verdict value, back-end used) for ``instance``; ``"unknown"`` when undecided."""
     if backend == "none":
         return "unknown", "none"
@@ -125,7 +137,8 @@ def run_deal(cfg: BenchConfig, t: int, i: int, skip: frozenset[str] = frozenset(
         any_winnable |= verdict == "winnable"
         if okey not in skip:
             out.append({"key": okey, "kind": "oracle", "deal": key, "tasks": t, "index": i,
-                        "assignment": list(owners), "verdict": verdict, "backend": backend})
+                        "assignment": list(owners), "verdict": verdict, "backend": backend,
+                        "oracle": cfg.oracle, "oracle_limit": cfg.oracle_timeout})
     fkey = f"oracle|{key}|free"
     if fkey not in skip:
         if any_winnable:
@@ -133,17 +146,36 @@ def run_deal(cfg: BenchConfig, t: int, i: int, skip: frozenset[str] = frozenset(
         else:
             verdict, backend = oracle(setup_instance(setup, None), cfg.oracle, cfg.oracle_timeout)
         out.append({"key": fkey, "kind": "oracle", "deal": key, "tasks": t, "index": i,
-                    "assignment": None, "verdict": verdict, "backend": backend})
+                    "assignment": None, "verdict": verdict, "backend": backend,
+                    "oracle": cfg.oracle, "oracle_limit": cfg.oracle_timeout})
     return out
 
 
-def _needed(cfg: BenchConfig, store: SharedStore, t: int, i: int) -> bool:
+def settled(record: dict[str, Any] | None, cfg: BenchConfig) -> bool:
+    """Whether a stored record stands for ``cfg``: any game record, a decided oracle
+    verdict, or an ``unknown`` that this run's oracle would not improve on (same oracle,
+    a time limit no larger). Records from before the limit was recorded count as limit 0."""
+    if record is None:
+        return False
+    if record.get("kind") != "oracle" or record.get("verdict") != "unknown":
+        return True
+    if record.get("oracle", "auto") != cfg.oracle:
+        return cfg.oracle == "none"
+    if cfg.oracle == "none":
+        return True
+    stored = record.get("oracle_limit", 0.0)
+    if cfg.oracle_timeout is None:
+        return stored is None
+    return stored is None or stored >= cfg.oracle_timeout
+
+
+def _needed(cfg: BenchConfig, store: ResultsStore | SharedStore, t: int, i: int) -> bool:
     key = cfg.deal_key(t, i)
-    if f"oracle|{key}|free" not in store:
+    if not settled(store.get(f"oracle|{key}|free"), cfg):
         return True
     for ta, pa in cfg.combos():
         g = store.get(f"game|{key}|{ta}|{pa}|{cfg.budget}")
-        if g is None or f"oracle|{key}|{','.join(map(str, g['owners']))}" not in store:
+        if g is None or not settled(store.get(f"oracle|{key}|{','.join(map(str, g['owners']))}"), cfg):
             return True
     return False
 
@@ -156,7 +188,7 @@ def run_bench(cfg: BenchConfig, store: SharedStore, *, workers: int = 1, schedul
               progress: bool = True) -> None:
     """Run every (task count, deal) not yet complete in ``store``, in parallel if asked."""
     todo = [(t, i) for t in cfg.tasks for i in range(cfg.deals) if _needed(cfg, store, t, i)]
-    skip = frozenset(r["key"] for r in store)
+    skip = frozenset(r["key"] for r in store if settled(r, cfg))
     jobs = [(cfg, t, i, frozenset(k for k in skip if f"|{cfg.deal_key(t, i)}|" in k)) for t, i in todo]
     bar = _progress(len(jobs), progress)
     if scheduler:
@@ -168,7 +200,7 @@ def run_bench(cfg: BenchConfig, store: SharedStore, *, workers: int = 1, schedul
                 store.add_many(fut.result())
                 bar(1)
     elif workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
+        with ProcessPoolExecutor(workers, initializer=_worker_start, initargs=(os.getpid(),)) as pool:
             futs = [pool.submit(_job, j) for j in jobs]
             for f in done_first(futs):
                 store.add_many(f.result())
@@ -178,6 +210,12 @@ def run_bench(cfg: BenchConfig, store: SharedStore, *, workers: int = 1, schedul
             store.add_many(_job(j))
             bar(1)
     bar(0, close=True)
+
+
+def _worker_start(parent: int) -> None:
+    """A pool worker's first act: die with the bench process (kernel signal on Linux, a
+    watcher thread elsewhere), so ``kill -9`` of the bench leaves no worker running."""
+    die_with_parent(parent, watch=True)
 
 
 def _progress(total: int, enabled: bool) -> Callable[..., None]:
@@ -314,14 +352,21 @@ def plot(rows: Sequence[dict[str, Any]], prefix: str, title: str = "") -> list[s
     return written
 
 
+MAX_RANGE = 10_000
+"""Most numbers a range given to :func:`parse_range` may hold."""
+
+
 def parse_range(text: str) -> tuple[int, ...]:
-    """``"1..20"``, ``"3"``, ``"1,2,5..7"`` -> the integers."""
+    """``"1..20"``, ``"3"``, ``"1,2,5..7"`` -> the integers; :class:`ValueError` for
+    anything else or more than :data:`MAX_RANGE` numbers."""
     out: list[int] = []
     for part in text.split(","):
         part = part.strip()
         if ".." in part:
-            a, b = part.split("..", 1)
-            out.extend(range(int(a), int(b) + 1))
+            a, b = (int(x) for x in part.split("..", 1))
+            if b - a >= MAX_RANGE or len(out) + max(0, b - a + 1) > MAX_RANGE:
+                raise ValueError(f"range {part!r} holds more than {MAX_RANGE} numbers")
+            out.extend(range(a, b + 1))
         elif part:
             out.append(int(part))
     return tuple(out)

@@ -50,9 +50,11 @@ def parse_deck(spec: str) -> DeckSpec:
         return DeckSpec("classic", CLASSIC_DECK, "R")
     if key == "plain":
         return DeckSpec("plain", Deck.from_sizes({s: 9 for s in "BGPY"}), None)
-    m = re.fullmatch(r"(\d+)x(\d+)(?:\+r(\d+))?", key)
-    if not m or not 1 <= int(m.group(1)) <= len(_SUIT_LETTERS) or int(m.group(2)) < 1:
-        raise InvalidInputError(f"unknown deck {spec!r}; expected classic, plain or SxV[+RK] (e.g. 3x6+R2)")
+    m = re.fullmatch(r"(\d{1,4})x(\d{1,4})(?:\+r(\d{1,4}))?", key)
+    if (not m or not 1 <= int(m.group(1)) <= len(_SUIT_LETTERS) or int(m.group(2)) < 1
+            or (m.group(3) is not None and int(m.group(3)) < 1)):
+        raise InvalidInputError(f"unknown deck {spec!r}; expected classic, plain or SxV[+RK] with S from 1 to "
+                                f"{len(_SUIT_LETTERS)}, V and K from 1 (e.g. 3x6+R2)")
     sizes = {s: int(m.group(2)) for s in _SUIT_LETTERS[:int(m.group(1))]}
     trump = None
     if m.group(3):
@@ -66,6 +68,10 @@ def deal(players: int, ntasks: int, seed: int | str, deck: DeckSpec | str = "pla
     (holder of the top trump, else a random seat) and ``ntasks`` task cards laid out
     (never trumps)."""
     spec = parse_deck(deck) if isinstance(deck, str) else deck
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= spec.deck.size:
+        raise InvalidInputError(f"expected 2 to {spec.deck.size} players for this deck, got {players!r}")
+    if isinstance(ntasks, bool) or not isinstance(ntasks, int) or ntasks < 0:
+        raise InvalidInputError(f"expected a number of tasks from 0, got {ntasks!r}")
     d = spec.deck
     rng = random.Random(f"crewcheck-deal:{seed}")
     cards = list(range(d.size))

@@ -148,7 +148,7 @@ def render_markdown(verdicts: Sequence[Verdict], run_info: dict[str, Any], plots
         "",
         "Reproduce: `crewcheck prove --quick` (CI, in-process) or `crewcheck prove --full` (Dask:",
         "a local cluster with one worker per core, or `--scheduler ADDR`; finished chunks are kept",
-        "in the user cache folder, `$CREWCHECK_CACHE` or `$XDG_CACHE_HOME/crewcheck`, so an",
+        "in the user cache folder, `$CREWCHECK_CACHE_DIR` or `$XDG_CACHE_HOME/crewcheck`, so an",
         "interrupted run resumes). Exit status 0 means every verdict matches the one recorded in",
         "`crewcheck/claims/data/established.json`.",
         "",

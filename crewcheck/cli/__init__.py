@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from crewcheck import __version__
 
-__all__ = ["main", "SUBCOMMANDS", "EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_UNKNOWN", "EXIT_BACKEND"]
+__all__ = ["main", "SUBCOMMANDS", "EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_UNKNOWN", "EXIT_BACKEND",
+           "UsageError", "seconds_arg", "int_arg", "json_error", "one_line"]
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_BACKEND = 0, 1, 2, 3, 4
 
@@ -35,9 +38,62 @@ SUBCOMMANDS: tuple[str, ...] = (
 parser it adds sets ``func=run_function(args) -> int`` with ``set_defaults``."""
 
 
+class UsageError(Exception):
+    """A command line argparse refuses: reported by :func:`main` as one line, exit 2."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+        self.message = message
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors raised (one line in :func:`main`) instead of printing
+    the usage block and exiting; subparsers inherit the class."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(self.prog, message)
+
+
+def seconds_arg(text: str) -> float | None:
+    """argparse type of a time limit: a positive finite number of seconds, or ``none``
+    (the rule of :func:`crewcheck.solvers.base.time_limit`, which the API applies too)."""
+    from crewcheck.errors import InvalidInputError
+    from crewcheck.solvers.base import time_limit
+
+    if text.strip().lower() == "none":
+        return None
+    try:
+        return time_limit(float(text))
+    except (ValueError, InvalidInputError):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds or 'none', got {text!r}") from None
+
+
+def int_arg(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """argparse type of a whole number within ``low..high`` (``1.5`` and ``-1`` refused)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip(), 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            bounds = (f"from {low}" if high is None else f"{low}..{high}") if low is not None else f"up to {high}"
+            raise argparse.ArgumentTypeError(f"expected a whole number {bounds}, got {text!r}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def json_error(error_type: str, message: str, field: str = "") -> str:
+    """The JSON error object of ``--json`` mode, as one line."""
+    return json.dumps({"error": {"type": error_type, "field": field, "message": message}})
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="crewcheck", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(prog="crewcheck", description=__doc__,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"crewcheck {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
@@ -49,19 +105,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (never raises for bad input)."""
     if hasattr(signal, "SIGPIPE"):  # `crewcheck decide d.json | head` ends quietly
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    words = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help(sys.stderr)
-        return EXIT_USAGE
+    try:
+        args = parser.parse_args(words)
+        if not getattr(args, "func", None):
+            commands: Any = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+            names = ", ".join(sorted(commands))
+            raise UsageError("crewcheck", f"missing command: one of {names}")
+    except UsageError as e:
+        return _usage(e, words)
     try:
         return int(args.func(args))
+    except UsageError as e:  # a command group given without its subcommand
+        return _usage(e, words)
     except KeyboardInterrupt:
         print("crewcheck: interrupted", file=sys.stderr)
         return 130
     except Exception as e:  # a bug, not bad input: one line, the traceback on request
         if os.environ.get("CREWCHECK_DEBUG"):
             raise
-        print(f"crewcheck: internal error: {type(e).__name__}: {e} "
-              "(set CREWCHECK_DEBUG=1 for the traceback)", file=sys.stderr)
+        message = one_line(f"{type(e).__name__}: {e}")
+        if getattr(args, "json", False):
+            print(json_error("InternalError", message))
+        print(f"crewcheck: internal error: {message} (set CREWCHECK_DEBUG=1 for the traceback)", file=sys.stderr)
         return EXIT_BACKEND
+
+
+def _usage(error: UsageError, words: list[str]) -> int:
+    """Report a usage error: one line and where to look (a JSON object too with ``--json``)."""
+    if "--json" in words:
+        print(json_error("UsageError", one_line(error.message)))
+    print(f"{error.prog}: error: {one_line(error.message)} (see '{error.prog} --help')", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` on one line, cut to about ``limit`` characters (an error message quoting
+    a 5,000-character token stays readable)."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[:limit - 3] + "..."

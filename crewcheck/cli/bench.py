@@ -2,8 +2,9 @@
 
 ``bench agents`` plays N seeded deals per task count with every (task agent, play agent)
 combination, asks the oracle whether each deal was winnable under the chosen and under
-the best task assignment, and writes a resumable JSONL store, a CSV and JSON summary and
-(with ``--plot``) PNG and SVG figures. ``simulate`` plays one game and prints it.
+the best task assignment, and writes a resumable SQLite store, a CSV and JSON summary and
+(with ``--plot``) PNG and SVG figures, by default into the user cache folder
+(:func:`crewcheck.paths.user_cache_dir`). ``simulate`` plays one game and prints it.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import os
 import sys
 from typing import Any
 
-from crewcheck.cli import EXIT_OK, EXIT_USAGE
+from crewcheck.cli import EXIT_OK, EXIT_USAGE, int_arg, seconds_arg
 from crewcheck.errors import CrewcheckError, InvalidInputError
+from crewcheck.paths import CACHE_ENV, user_cache_dir
 
 __all__ = ["add_parsers", "run_agents", "run_simulate"]
 
@@ -24,42 +26,64 @@ _AGENT_HELP = ("task agents: random, tactical, pmc, pmc-smart, mcts, mcts-smart;
                "mc-smart-restricted, mc-smart-selection. Comma-separate several to run every combination")
 
 
+_DECK_HELP = ("plain (36 cards, Witteveen), classic (40 with rockets, de Jong) or SxV[+RK] (S suits "
+              "valued 1..V, rockets 1..K); default plain for 3 players, classic otherwise")
+_BUDGET_HELP = ("per move: iterations/playouts per card (1000) or seconds (0.5s); defaults: 1000 tree "
+                "iterations, 100 playouts per card")
+
+
 def add_parsers(subparsers: Any) -> None:
-    bench = subparsers.add_parser("bench", help="benchmark agents against the exact oracle",
-                                  description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    bench = subparsers.add_parser(
+        "bench", help="benchmark agents against the exact oracle",
+        description="Benchmark agents against the exact oracle. 'bench agents' plays N seeded deals per "
+                    "task count with every (task agent, play agent) combination, asks the oracle whether "
+                    "each deal was winnable under the chosen and under the best task assignment, and "
+                    "writes a resumable results store, a CSV and JSON summary and (with --plot) PNG and "
+                    "SVG figures.")
     bsub = bench.add_subparsers(dest="bench_command", metavar="WHAT")
-    p = bsub.add_parser("agents", help="agents' wins vs winnable deals, per number of tasks")
+    p = bsub.add_parser("agents", help="agents' wins vs winnable deals, per number of tasks",
+                        description="Agents' wins against winnable deals, per number of tasks. Results "
+                                    "are kept as they come, so an interrupted run resumes; an 'unknown' "
+                                    "oracle verdict is tried again with a larger --oracle-timeout.")
     p.add_argument("--players", type=int, choices=(3, 4, 5), default=3, help="seats (default 3)")
     p.add_argument("--tasks", default="1..10", help="task counts, e.g. 1..20 or 1,3,5 (default 1..10)")
-    p.add_argument("--deals", type=int, default=10, help="seeded deals per task count (default 10)")
+    p.add_argument("--deals", type=int_arg(1), default=10, help="seeded deals per task count (default 10)")
     p.add_argument("--task-agent", default="tactical", help=_AGENT_HELP + " (default tactical)")
     p.add_argument("--play-agent", default="mcts-smart", help="(default mcts-smart)")
-    p.add_argument("--budget", default=None,
-                   help="per move: iterations/playouts per card (1000) or seconds (0.5s); "
-                        "defaults: 1000 tree iterations, 100 playouts per card")
-    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    p.add_argument("--deck", default=None,
-                   help="plain (36 cards, Witteveen), classic (40 with rockets, de Jong) or SxV[+RK]; "
-                        "default plain for 3 players, classic otherwise")
-    p.add_argument("--oracle", default="auto", help="auto, search, exhaustive or none (default auto)")
-    p.add_argument("--oracle-timeout", type=float, default=10.0, help="seconds per oracle call (default 10)")
-    p.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
+    p.add_argument("--budget", default=None, help=_BUDGET_HELP)
+    p.add_argument("--seed", type=int_arg(), default=0, help="master seed, a whole number (default 0)")
+    p.add_argument("--deck", default=None, help=_DECK_HELP)
+    p.add_argument("--oracle", default="auto", choices=("auto", "search", "exhaustive", "none"),
+                   help="auto, search, exhaustive or none (default auto)")
+    p.add_argument("--oracle-timeout", type=seconds_arg, default=10.0, metavar="S",
+                   help="seconds per oracle call, a positive number or 'none' (default 10)")
+    p.add_argument("--workers", type=int_arg(1, 1024), default=1,
+                   help="local processes; they end with this one (default 1)")
     p.add_argument("--scheduler", default=None, help="Dask scheduler address (overrides --workers)")
-    p.add_argument("--out", default="bench-agents", help="output directory (default bench-agents)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help=f"output directory for the results store, tables and plots (default: "
+                        f"bench-agents in the user cache folder, ${CACHE_ENV} or ~/.cache/crewcheck)")
     p.add_argument("--plot", action="store_true", help="write PNG and SVG figures")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(func=run_agents)
-    bench.set_defaults(func=lambda args: (bench.print_help(sys.stderr), EXIT_USAGE)[1])
+    bench.set_defaults(func=lambda args: bench.error("missing WHAT: agents"))
 
-    s = subparsers.add_parser("simulate", help="play one seeded game with agents and print it")
-    s.add_argument("--players", type=int, choices=(3, 4, 5), default=3)
-    s.add_argument("--tasks", type=int, default=4)
-    s.add_argument("--seed", default="0")
-    s.add_argument("--deck", default=None)
-    s.add_argument("--task-agent", default="tactical")
-    s.add_argument("--play-agent", default="randomsmart")
-    s.add_argument("--budget", default=None)
+    s = subparsers.add_parser("simulate", help="play one seeded game with agents and print it",
+                              description="Play one seeded game: the task agent picks the tasks, the "
+                                          "play agent plays every seat; prints the hands, the tasks "
+                                          "taken and each trick.")
+    s.add_argument("--players", type=int, choices=(3, 4, 5), default=3, help="seats (default 3)")
+    s.add_argument("--tasks", type=int_arg(0), default=4, help="number of tasks (default 4)")
+    s.add_argument("--seed", type=int_arg(), default=0, help="seed of the deal and the agents, a whole "
+                                                            "number (default 0)")
+    s.add_argument("--deck", default=None, help=_DECK_HELP)
+    s.add_argument("--task-agent", default="tactical", help="task agent: random, tactical, pmc, pmc-smart, "
+                                                            "mcts, mcts-smart (default tactical)")
+    s.add_argument("--play-agent", default="randomsmart", help="play agent: random, randomsmart, pmc, "
+                   "pmc-smart, mcts, mcts-smart, mc-cheating, mc-ignorant, mc-smart, mc-smart-restricted, "
+                   "mc-smart-selection (default randomsmart)")
+    s.add_argument("--budget", default=None, help=_BUDGET_HELP)
     s.set_defaults(func=run_simulate)
 
 
@@ -104,11 +128,14 @@ def run_agents(args: argparse.Namespace) -> int:
             raise InvalidInputError(f"--tasks: task counts must lie in 0..{pool} for this deck")
         if args.deals < 1:
             raise InvalidInputError("--deals: expected at least 1")
-        if args.oracle not in ("auto", "search", "exhaustive", "none"):
-            raise InvalidInputError(f"--oracle: expected auto, search, exhaustive or none, got {args.oracle!r}")
     except (CrewcheckError, ValueError) as e:
         return _error(str(e))
-    os.makedirs(args.out, exist_ok=True)
+    out = str(user_cache_dir("bench-agents")) if args.out is None else args.out
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        return _error(f"{out}: cannot create the output directory: {e.strerror}")
+    args.out = out
     store = open_store(args.out)
     run_bench(cfg, store, workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress)
     rows = summarise(cfg, store)

@@ -8,12 +8,14 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, BinaryIO
 
 from crewcheck.api import decide
-from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
+from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, one_line, seconds_arg
 from crewcheck.errors import BackendError, CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
 from crewcheck.formats import deal_json
+from crewcheck.formats.reading import MAX_DEAL_BYTES, decode, parse_json
 from crewcheck.formats.notation import format_trick, format_tasks
 from crewcheck.model.instance import Instance
 from crewcheck.solvers import registry
@@ -32,16 +34,21 @@ def add_parsers(sub: Any) -> None:
         description="Decide whether a deal can be won (perfect information, cooperative play). "
                     "Prints the verdict first, then a winning line one trick per line. Exit code: "
                     "0 winnable, 1 unwinnable, 2 bad input or usage, 3 unknown (timeout), 4 back-end failure.")
-    p.add_argument("deal", nargs="?", help="deal JSON file, or - for standard input")
+    p.add_argument("deal", nargs="?", help="deal JSON file (a regular file of at most 1 MiB), or - for "
+                                           "standard input")
     p.add_argument("--batch", metavar="DEALS.jsonl", nargs="+",
                    help="decide one deal per line (files, or - for standard input); a line may carry "
                         "an \"id\" string, echoed in its result. Writes one JSON result per line in "
-                        "input order, and on stderr per cell (the id's part before '/', else the file "
-                        "name) the median, p90, p99 and max seconds per deal, the verdicts and nodes")
+                        "input order (an error object for a bad line, and the run goes on), and on "
+                        "stderr per cell (the id's part before '/', else the file name) the median, "
+                        "p90, p99 and max seconds per deal, the verdicts and nodes, then a summary "
+                        "(also after Ctrl-C)")
     p.add_argument("--backend", default="auto", metavar="NAME",
                    help=f"back-end: {names} (default: auto = the best exact one for the deal)")
-    p.add_argument("--timeout", type=float, metavar="S", help="seconds per deal; then the answer is "
-                   "'unknown' (default: no limit)")
+    p.add_argument("--timeout", type=seconds_arg, metavar="S",
+                   help="seconds per deal, a positive number or 'none'; then the answer is 'unknown'. "
+                        "The clock starts with the search (loading the compiled kernel is not "
+                        "counted) (default: none, no limit)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(func=run_decide)
 
@@ -143,7 +150,7 @@ def _fail(args: argparse.Namespace, error: Exception, code: int, where: str = ""
     if getattr(args, "json", False):
         print(json.dumps(error_to_dict(error)))
     prefix = f"{where}: " if where else ""
-    print(f"crewcheck: error: {prefix}{error}", file=sys.stderr)
+    print(f"crewcheck: error: {one_line(f'{prefix}{error}')}", file=sys.stderr)
     return code
 
 
@@ -182,10 +189,7 @@ def run_decide(args: argparse.Namespace) -> int:
 def _batch_line(line: str) -> tuple[str | None, Instance]:
     """The deal on one batch line and its optional ``"id"`` (a string, echoed in the result)."""
     ident = None
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError:
-        return None, deal_json.loads(line)  # raises the usual one-line error
+    data = parse_json(line)
     if isinstance(data, dict) and "id" in data:
         ident = data.pop("id")
         if not isinstance(ident, str):
@@ -216,63 +220,126 @@ def _cell_summary(rows: dict[str, list[tuple[Verdict, float, int]]]) -> list[str
     return out
 
 
+def _open_batch(source: str) -> BinaryIO:
+    """A batch file opened for reading bytes: standard input for ``-``, else a regular file
+    (``/dev/urandom`` or a directory is refused, as for a deal file)."""
+    if source == "-":
+        return sys.stdin.buffer
+    import os
+    import stat
+
+    try:
+        stream = open(source, "rb")  # noqa: SIM115
+    except OSError as e:
+        raise InvalidInputError(f"cannot read batch file: {e.strerror}", field=source) from None
+    if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+        stream.close()
+        raise InvalidInputError("not a regular file (give a file, or - for standard input)", field=source)
+    return stream
+
+
+def _lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
+    """``(line number, bytes)`` per line; ``None`` for a line longer than
+    :data:`~crewcheck.formats.reading.MAX_DEAL_BYTES` (skipped without being held in memory)."""
+    lineno = 0
+    while True:
+        line = stream.readline(MAX_DEAL_BYTES + 1)
+        if not line:
+            return
+        lineno += 1
+        if len(line) > MAX_DEAL_BYTES and not line.endswith(b"\n"):
+            while True:
+                rest = stream.readline(1 << 16)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield lineno, None
+        else:
+            yield lineno, line
+
+
 def _run_batch(args: argparse.Namespace) -> int:
+    """Decide every line; a bad line gets an error object and the run goes on. The summary
+    is printed in every case: at the end, and after Ctrl-C for the lines finished."""
     counts = {v: 0 for v in Verdict}
-    errors = backend_failures = 0
+    tally = {"errors": 0, "failures": 0}
     cells: dict[str, list[tuple[Verdict, float, int]]] = {}
     start = time.perf_counter()
-    if args.backend == "auto" or registry.ALIASES.get(args.backend.lower(), args.backend.lower()) in ("engine", "search"):
-        from crewcheck.solvers.search import load_compiled
+    finished = False
+    try:
+        if args.backend == "auto" or registry.ALIASES.get(args.backend.lower(), args.backend.lower()) in ("engine", "search"):
+            from crewcheck.solvers.search import load_compiled
 
-        loaded = load_compiled()  # once, so the per-deal times are the warm kernel's
-        if loaded is not None:
-            print(f"crewcheck: compiled search kernel loaded in {loaded:.2f} s (not in the per-deal times)",
-                  file=sys.stderr)
-    for source in args.batch:
-        try:
-            stream = sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
-        except OSError as e:
-            return _fail(args, InvalidInputError(f"cannot read batch file: {e.strerror}", field=source),
-                         EXIT_USAGE)
-        default_cell = "stdin" if source == "-" else Path(source).stem
-        with stream:
-            for lineno, line in enumerate(stream, 1):
-                if not line.strip():
-                    continue
-                t0 = time.perf_counter()
-                ident = None
-                try:
-                    ident, instance = _batch_line(line)
-                    t1 = time.perf_counter()  # the summary times decide only, not parsing
-                    result = decide(instance, backend=args.backend, timeout=args.timeout)
-                    t2 = time.perf_counter()
-                    out = result_to_dict(instance, result)
-                    counts[result.verdict] += 1
-                    cell = ident.split("/")[0] if ident and "/" in ident else default_cell
-                    cells.setdefault(cell, []).append((result.verdict, t2 - t1, result.stats.nodes))
-                except CrewcheckError as e:
-                    out = error_to_dict(e)
-                    out["seconds"] = round(time.perf_counter() - t0, 6)
-                    if _code_for(e) == EXIT_USAGE:
-                        errors += 1
-                    else:
-                        backend_failures += 1
-                if ident is not None:
-                    out["id"] = ident
-                if len(args.batch) > 1:
-                    out["file"] = source
-                out["line"] = lineno
-                print(json.dumps(out), flush=True)
-    total = time.perf_counter() - start
-    n = sum(counts.values()) + errors + backend_failures
+            try:
+                loaded = load_compiled()  # once, so the per-deal times are the warm kernel's
+            except Exception as e:  # noqa: BLE001 - each line then reports the failure itself
+                print(f"crewcheck: the compiled search kernel failed to load: {type(e).__name__}", file=sys.stderr)
+                loaded = None
+            if loaded is not None:
+                print(f"crewcheck: compiled search kernel loaded in {loaded:.2f} s (not in the per-deal times)",
+                      file=sys.stderr)
+        for source in args.batch:
+            _batch_file(args, source, counts, tally, cells)
+        finished = True
+    except KeyboardInterrupt:
+        return 130
+    finally:  # the summary of what was done, however the run ends
+        _batch_summary(counts, tally, cells, time.perf_counter() - start, interrupted=not finished)
+    if tally["failures"]:
+        return EXIT_BACKEND
+    return EXIT_USAGE if tally["errors"] else EXIT_OK
+
+
+def _batch_file(args: argparse.Namespace, source: str, counts: dict[Verdict, int], tally: dict[str, int],
+                cells: dict[str, list[tuple[Verdict, float, int]]]) -> None:
+    """Decide the lines of one batch file, printing one JSON object per line."""
+    try:
+        stream = _open_batch(source)
+    except CrewcheckError as e:
+        tally["errors"] += 1
+        print(json.dumps({**error_to_dict(e), "file": source}), flush=True)
+        return
+    default_cell = "stdin" if source == "-" else Path(source).stem
+    with stream:
+        for lineno, raw in _lines(stream):
+            if raw is not None and not raw.strip():
+                continue
+            t0 = time.perf_counter()
+            ident = None
+            out: dict[str, Any]
+            try:
+                if raw is None:
+                    raise InvalidInputError(f"line longer than the limit of {MAX_DEAL_BYTES:,} bytes")
+                ident, instance = _batch_line(decode(raw))
+                result = decide(instance, backend=args.backend, timeout=args.timeout)
+                out = result_to_dict(instance, result)
+                counts[result.verdict] += 1
+                cell = ident.split("/")[0] if ident and "/" in ident else default_cell
+                cells.setdefault(cell, []).append((result.verdict, result.stats.seconds, result.stats.nodes))
+            except CrewcheckError as e:
+                out = error_to_dict(e)
+                out["seconds"] = round(time.perf_counter() - t0, 6)
+                tally["errors" if _code_for(e) == EXIT_USAGE else "failures"] += 1
+            except Exception as e:  # a bug on one line must not lose the others
+                out = {"schema": RESULT_SCHEMA, "error": {"type": "InternalError", "field": "",
+                                                          "message": f"{type(e).__name__}: {e}"}}
+                tally["failures"] += 1
+            if ident is not None:
+                out["id"] = ident
+            if len(args.batch) > 1:
+                out["file"] = source
+            out["line"] = lineno
+            print(json.dumps(out), flush=True)
+
+
+def _batch_summary(counts: dict[Verdict, int], tally: dict[str, int],
+                   cells: dict[str, list[tuple[Verdict, float, int]]], total: float, *, interrupted: bool) -> None:
+    n = sum(counts.values()) + tally["errors"] + tally["failures"]
     if cells:
         print("\n".join(_cell_summary(cells)), file=sys.stderr)
-    print(f"crewcheck: decided {n} deal(s) in {total:.2f} s: {counts[Verdict.WINNABLE]} winnable, "
-          f"{counts[Verdict.UNWINNABLE]} unwinnable, {counts[Verdict.UNKNOWN]} unknown, "
-          f"{errors} bad input, {backend_failures} back-end failure(s)", file=sys.stderr)
-    if backend_failures:
-        return EXIT_BACKEND
-    return EXIT_USAGE if errors else EXIT_OK
+    print(f"crewcheck: {'interrupted after' if interrupted else 'decided'} {n} deal(s) in {total:.2f} s: "
+          f"{counts[Verdict.WINNABLE]} winnable, {counts[Verdict.UNWINNABLE]} unwinnable, "
+          f"{counts[Verdict.UNKNOWN]} unknown, {tally['errors']} bad input, "
+          f"{tally['failures']} back-end failure(s)", file=sys.stderr)
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -302,24 +369,32 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_backends(args: argparse.Namespace) -> int:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, missing in registry.available().items():
         exact = None
         summary = ""
+        limited = None
         if missing is None:
             cls = registry._load_class(name)
             exact = bool(getattr(cls, "exact", False))
-            summary = (sys.modules[cls.__module__].__doc__ or "").strip().splitlines()[0]
+            summary = (getattr(cls, "summary", None)
+                       or (sys.modules[cls.__module__].__doc__ or "").strip().splitlines()[0])
+            check = getattr(cls, "limitations", None)
+            limited = check() if callable(check) else None
+        aliases = sorted(a for a, b in registry.ALIASES.items() if b == name)
         rows.append({"name": name, "installed": missing is None, "exact": exact,
-                     "summary": summary, "hint": missing})
+                     "summary": summary, "hint": missing, "limited": limited, "aliases": aliases})
     if args.json:
         print(json.dumps({"backends": rows, "aliases": registry.ALIASES}))
         return EXIT_OK
     for r in rows:
-        state = "installed" if r["installed"] else "missing  "
-        exact = {True: "exact", False: "heuristic"}.get(r["exact"], "")  # type: ignore[call-overload]
+        state = "missing  " if not r["installed"] else ("limited  " if r["limited"] else "installed")
+        kind = {True: "exact", False: "heuristic"}.get(r["exact"], "")
         detail = r["summary"] if r["installed"] else r["hint"]
-        print(f"{r['name']:<20} {state}  {exact:<9}  {detail}")
+        name = r["name"] + (f" ({', '.join(r['aliases'])})" if r["aliases"] else "")
+        print(f"{name:<22} {state}  {kind:<9}  {detail}")
+        if r["limited"]:
+            print(f"{'':<22} {'':<9}  {'':<9}  ! {r['limited']}")
     print(f"aliases: {', '.join(f'{a} -> {b}' for a, b in registry.ALIASES.items())}; "
           f"default (auto): a confirmed special-case decider for the deal's class, else the first of "
           f"{', '.join(registry.DEFAULT_ORDER)} that decides it")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from crewcheck.api import check_witness
-from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_USAGE
+from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_USAGE, one_line
 from crewcheck.errors import BackendError, CrewcheckError, InvalidInputError
 from crewcheck.formats import deal_json
 from crewcheck.model.instance import Instance
@@ -56,16 +56,25 @@ def _fail(args: argparse.Namespace, error: Exception, code: int, where: str = ""
 
         print(json.dumps(error_to_dict(error)))
     prefix = f"{where}: " if where and not str(error).startswith(where) else ""
-    print(f"crewcheck: error: {prefix}{error}", file=sys.stderr)
+    print(f"crewcheck: error: {one_line(f'{prefix}{error}')}", file=sys.stderr)
     return code
 
 
+MAX_MODEL_BYTES = 1 << 26
+"""Largest solver model read by ``decode`` (64 MiB: a value per variable)."""
+
+
 def _load(path: str) -> Instance:
+    from crewcheck.solvers.encoding import size_limit
+
     instance = deal_json.load(path)
     state = instance.state()
     if state.end is not None:
         raise InvalidInputError(f"the played history has already ended the game "
                                 f"({state.end.describe(instance)}); nothing to encode")
+    too_big = size_limit(instance)
+    if too_big is not None:  # a 4,096-card deal would take minutes and gigabytes
+        raise InvalidInputError(too_big)
     return instance
 
 
@@ -98,6 +107,8 @@ def run_decode(args: argparse.Namespace) -> int:
     from crewcheck.cli.decide import _print_text, result_to_dict
     from crewcheck.solvers.base import Result, Stats, Verdict
     from crewcheck.solvers.encoding import decode, encode
+    from crewcheck.formats.reading import decode as read_decode
+    from crewcheck.formats.reading import read_bytes
     from crewcheck.solvers.encoding_cnf import parse_model
 
     try:
@@ -105,9 +116,9 @@ def run_decode(args: argparse.Namespace) -> int:
     except CrewcheckError as e:
         return _fail(args, e, EXIT_USAGE, args.deal)
     try:
-        text = sys.stdin.read() if args.model == "-" else Path(args.model).read_text(encoding="utf-8")
-    except OSError as e:
-        return _fail(args, InvalidInputError(f"cannot read model: {e.strerror}"), EXIT_USAGE, args.model)
+        text = read_decode(read_bytes(args.model, limit=MAX_MODEL_BYTES), args.model)
+    except CrewcheckError as e:
+        return _fail(args, e, EXIT_USAGE, args.model)
     enc = encode(instance)
     try:
         values = parse_model(text, enc)

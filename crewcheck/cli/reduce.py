@@ -17,6 +17,8 @@ from typing import Any
 
 from crewcheck.cli import EXIT_BACKEND, EXIT_OK, EXIT_USAGE
 from crewcheck.errors import CrewcheckError, InvalidInputError
+from crewcheck.formats.reading import decode, parse_json, read_bytes
+from crewcheck.model.limits import MAX_PLAYERS
 
 __all__ = ["add_parsers", "read_graph"]
 
@@ -40,12 +42,7 @@ def add_parsers(sub: Any) -> None:
     h.add_argument("--tokens", action="store_true", help="add a seat whose task carries the omega token "
                                                           "(Theorem 6.5)")
     h.set_defaults(func=run_hampath)
-    p.set_defaults(func=lambda args: _usage(p))
-
-
-def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
-    return EXIT_USAGE
+    p.set_defaults(func=lambda args: p.error("missing PROBLEM: hampath"))
 
 
 def read_graph(text: str) -> Any:
@@ -54,10 +51,8 @@ def read_graph(text: str) -> Any:
 
     stripped = text.strip()
     if stripped.startswith("{"):
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as e:
-            raise InvalidInputError(f"malformed JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+        data = parse_json(stripped)
+        _check_node_link(data)
         try:
             key = "edges" if "edges" in data else "links"
             g = nx.node_link_graph(data, edges=key) if _has_edges_kw() else nx.node_link_graph(data)
@@ -67,15 +62,12 @@ def read_graph(text: str) -> Any:
             raise InvalidInputError("expected an undirected graph, got a directed one")
         return nx.Graph(g)
     if stripped.startswith("["):
-        try:
-            edges = json.loads(stripped)
-        except json.JSONDecodeError as e:
-            raise InvalidInputError(f"malformed JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+        edges = parse_json(stripped)
         g = nx.Graph()
         for k, edge in enumerate(edges):
             if isinstance(edge, list) and len(edge) == 1:
                 g.add_node(edge[0])
-            elif isinstance(edge, list) and len(edge) == 2:
+            elif isinstance(edge, list) and len(edge) == 2 and all(isinstance(v, (int, str)) for v in edge):
                 g.add_edge(*edge)
             else:
                 raise InvalidInputError(f"[{k}]: expected an edge [u, v] (or [v] for a lone vertex), got {edge!r}")
@@ -93,6 +85,22 @@ def read_graph(text: str) -> Any:
         else:
             raise InvalidInputError(f"line {k}: expected 'u v' (an edge) or 'v' (a lone vertex), got {ln!r}")
     return g
+
+
+def _check_node_link(data: dict[str, Any]) -> None:
+    """Node-link data in the shape networkx reads: a list of node objects with a scalar
+    ``id`` and a list of edge objects with scalar ends (else networkx fails obscurely)."""
+    key = "edges" if "edges" in data else "links"
+    nodes, edges = data.get("nodes"), data.get(key, [])
+    if not isinstance(nodes, list) or not all(isinstance(n, dict) and isinstance(n.get("id"), (int, str))
+                                              for n in nodes):
+        raise InvalidInputError("not node-link graph data: 'nodes' must be a list of objects with an 'id' "
+                                "(a number or a string)")
+    if not isinstance(edges, list) or not all(
+            isinstance(e, dict) and all(isinstance(e.get(end), (int, str)) for end in ("source", "target"))
+            for e in edges):
+        raise InvalidInputError(f"not node-link graph data: {key!r} must be a list of objects with a "
+                                "'source' and a 'target' (numbers or strings)")
 
 
 def _node(text: str) -> Any:
@@ -118,15 +126,15 @@ def run_hampath(args: argparse.Namespace) -> int:
 
     where = args.graph
     try:
-        text = sys.stdin.read() if where == "-" else Path(where).read_text(encoding="utf-8")
-    except OSError as e:
-        print(f"crewcheck: error: {where}: cannot read graph file: {e.strerror}", file=sys.stderr)
-        return EXIT_USAGE
-    try:
+        text = decode(read_bytes(where), where)
         graph = read_graph(text)
+        seats = graph.number_of_nodes() + (1 if args.tokens else 0)
+        if seats > MAX_PLAYERS:
+            raise InvalidInputError(f"the deal would have {seats} seats (one per vertex); the limit is {MAX_PLAYERS}")
         deal = reduce_hampath(graph, junk=args.junk, trumps=args.trumps, tokens=args.tokens)
     except CrewcheckError as e:
-        print(f"crewcheck: error: {where}: {e}", file=sys.stderr)
+        prefix = "" if str(e).startswith(where) else f"{where}: "
+        print(f"crewcheck: error: {prefix}{e}", file=sys.stderr)
         return EXIT_USAGE
     variant = Variant(args.junk, args.trumps, args.tokens)
     order = vertex_order(graph)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from crewcheck.errors import IllegalPlayError, InvalidCardError, InvalidDealError, InvalidInputError
+from crewcheck.formats.reading import MAX_DEAL_BYTES, decode, json_path, parse_json, read_bytes, short_repr
 from crewcheck.model.cards import CLASSIC_SIZES, Card, Deck
 from crewcheck.model.conditions import condition_from_json, condition_to_json
 from crewcheck.model.instance import Instance
@@ -45,17 +46,26 @@ def schema() -> dict[str, Any]:
     return json.loads(text)  # type: ignore[no-any-return]
 
 
-def _path(parts: Any) -> str:
-    out = ""
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
-    return out
+_path = json_path
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    """The schema's validator, with JSON's "integer" read strictly: ``2.0`` and ``1e0``
+    are numbers but not integers here (JSON Schema counts them as integers, and they
+    would reach the model as floats)."""
+    from jsonschema import Draft202012Validator, validators
+
+    def is_integer(checker: Any, value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", is_integer)
+    strict = validators.extend(Draft202012Validator, type_checker=checker)  # type: ignore[no-untyped-call]
+    return strict(schema())
 
 
 def _check_shape(data: Any) -> None:
-    from jsonschema import Draft202012Validator
-
-    validator = Draft202012Validator(schema())
+    validator = _validator()
     errors = sorted((e for e in validator.iter_errors(data)
                      if not (e.absolute_path and e.absolute_path[0] == "conditions"
                              and isinstance(data.get("conditions"), list))),
@@ -63,23 +73,28 @@ def _check_shape(data: Any) -> None:
     if not errors:  # conditions get the precise messages of condition_from_json
         return
     err = errors[0]
+    if err.validator == "oneOf" and isinstance(err.instance, dict):
+        # {"deck": {"B": 2.0}}: the object branch's own error names the key
+        inner = [e for e in err.context or () if len(e.absolute_path) > len(err.absolute_path)]
+        if inner:
+            err = min(inner, key=lambda e: (list(map(str, e.absolute_path)), e.validator))
     where = _path(err.absolute_path)
     v = err.validator
     if v == "additionalProperties":
         allowed = set(err.schema.get("properties", {}))
         extra = sorted(k for k in err.instance if k not in allowed)
-        msg = f"unknown key {extra[0]!r}; allowed: {', '.join(sorted(allowed))}"
+        msg = f"unknown key {short_repr(extra[0])}; allowed: {', '.join(sorted(allowed))}"
     elif v == "required":
         msg = err.message.replace(" is a required property", "") + " is required"
         msg = f"missing key {msg.split(' ')[0]}"
     elif v == "type":
-        msg = f"expected {err.validator_value}, got {err.instance!r}"
+        msg = f"expected {err.validator_value}, got {short_repr(err.instance)}"
     elif v == "pattern" and err.validator_value == _CARD_PATTERN:
-        msg = f"{err.instance!r} is not a card (a suit name in letters followed by a value from 1, e.g. 'B7')"
+        msg = f"{short_repr(err.instance)} is not a card (a suit name in letters followed by a value from 1, e.g. 'B7')"
     elif v == "pattern":
-        msg = f"{err.instance!r} is not a suit name (letters only)"
+        msg = f"{short_repr(err.instance)} is not a suit name (letters only)"
     elif v in ("enum", "const", "oneOf"):
-        msg = f"unexpected value {err.instance!r}"
+        msg = f"unexpected value {short_repr(err.instance)}"
         options = err.schema.get("enum")
         if options:
             msg += f"; expected one of {', '.join(map(str, options))}"
@@ -90,7 +105,7 @@ def _check_shape(data: Any) -> None:
     elif v == "minItems" and where == "hands":
         msg = f"need at least 2 hands, got {len(err.instance)}"
     else:
-        msg = err.message
+        msg = err.message if len(err.message) <= 200 else err.message[:197] + "..."
     raise InvalidDealError(msg, field=where or "deal")
 
 
@@ -254,28 +269,34 @@ def to_dict(instance: Instance) -> dict[str, Any]:
     return out
 
 
-def loads(text: str) -> Instance:
-    """Parse a deal from JSON text."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InvalidInputError(f"malformed JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+def loads(text: str | bytes) -> Instance:
+    """Parse a deal from JSON text (or UTF-8 bytes), within the limits of
+    :mod:`crewcheck.formats.reading` (size, nesting, integer size, no key twice)."""
+    if isinstance(text, (bytes, bytearray)):
+        text = decode(bytes(text))
+    if not isinstance(text, str):
+        raise TypeError(f"loads() takes JSON text, got {type(text).__name__}")
+    if len(text) > MAX_DEAL_BYTES:
+        raise InvalidInputError(f"deal text longer than the limit of {MAX_DEAL_BYTES:,} characters")
+    data = parse_json(text)
     if not isinstance(data, dict):
         raise InvalidDealError(f"expected a JSON object, got {type(data).__name__}", field="deal")
     return from_dict(data)
 
 
 def load(path: str | Path) -> Instance:
-    """Read a deal file; ``"-"`` reads standard input."""
-    if str(path) == "-":
-        import sys
+    """Read a deal file; ``"-"`` reads standard input.
 
-        return loads(sys.stdin.read())
+    Only a regular file is read, and at most :data:`~crewcheck.formats.reading.MAX_DEAL_BYTES`
+    of it; the errors name the file."""
+    where = str(path)
+    text = decode(read_bytes(where), where)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise InvalidInputError(f"cannot read deal file: {e.strerror}", field=str(path)) from None
-    return loads(text)
+        return loads(text)
+    except InvalidInputError as e:
+        if e.field in ("", "deal"):  # the whole document: name the file
+            raise type(e)(e.reason, field=where) from None
+        raise
 
 
 def dumps(instance: Instance, *, indent: int | None = None) -> str:

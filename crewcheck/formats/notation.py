@@ -68,15 +68,24 @@ def parse_deal(text: str) -> Instance:
     hands = tuple(deck.mask_of(h) for h in hands_cards)
     trump = fields.get("trump", "-")
     lead_text = fields.get("lead", "0")
-    lead: Lead = int(lead_text) if lead_text.isdigit() else lead_text  # type: ignore[assignment]
+    lead: Lead = int(lead_text) if lead_text.isdigit() and len(lead_text) <= 6 else lead_text  # type: ignore[assignment]
     tasks = []
     for item in fields.get("tasks", "").split():
         card_text, _, rest = item.partition("@")
         seat_text, _, token = rest.partition(":")
+        if seat_text != "?" and not (seat_text.isdigit() and len(seat_text) <= 6):
+            raise InvalidDealError(f"expected a seat number or '?' after '@', got {item!r}", field="tasks")
         seat = None if seat_text == "?" else int(seat_text)
-        tasks.append(Task(deck.index(Card.parse(card_text)), seat, token or None))
-    history = tuple(deck.index(Card.parse(c)) for c in fields.get("played", "").split())
+        tasks.append(Task(_index(deck, card_text, "tasks"), seat, token or None))
+    history = tuple(_index(deck, c, "played") for c in fields.get("played", "").split())
     return Instance(deck, hands, tuple(tasks), None if trump == "-" else trump, lead, rules, history)
+
+
+def _index(deck: Deck, text: str, where: str) -> int:
+    card = Card.parse(text)
+    if card not in deck:
+        raise InvalidDealError(f"{text!r} is not dealt to any hand", field=where)
+    return deck.index(card)
 
 
 def format_tasks(instance: Instance, assignment: Sequence[int] | None = None) -> str:

@@ -18,7 +18,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from crewcheck.errors import InvalidCardError
+from crewcheck.errors import InvalidCardError, InvalidDealError
+from crewcheck.model.limits import MAX_CARDS, MAX_SUITS, MAX_VALUE, is_int
 
 __all__ = [
     "CardIndex", "Mask", "Card", "Deck", "CardSet", "CLASSIC_DECK", "CLASSIC_SIZES",
@@ -63,22 +64,34 @@ class Card:
     suit: str
     """Suit name, letters only (``"B"``, ``"R"``, ``"JA"``)."""
     value: int
-    """Face value, a positive integer."""
+    """Face value, a positive integer (at most :data:`~crewcheck.model.limits.MAX_VALUE`)."""
+
+    def __post_init__(self) -> None:
+        if not is_suit_name(self.suit):
+            raise InvalidCardError(f"suit name must be letters, got {self.suit!r}")
+        if not is_int(self.value) or not 1 <= self.value <= MAX_VALUE:
+            raise InvalidCardError(f"card value must be a whole number 1..{MAX_VALUE}, got {self.value!r}")
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse ``"P7"``; raise :class:`InvalidCardError` on anything else."""
+        """Parse ``"P7"``; raise :class:`InvalidCardError` on anything else.
+
+        The whole text must be the card: ``"P7 "`` and ``"P7\\n"`` are not cards.
+        """
         if not isinstance(text, str):
             raise InvalidCardError(f"expected a card string such as 'B7', got {text!r}")
-        m = _CARD_RE.fullmatch(text.strip())
+        m = _CARD_RE.fullmatch(text)
         if m is None:
             raise InvalidCardError(
                 f"{text!r} is not a card (a suit name in letters followed by a value, e.g. 'B7')"
             )
-        value = int(m.group(2))
-        if value < 1:
+        digits = m.group(2).lstrip("0")
+        if not digits:
             raise InvalidCardError(f"{text!r} is not a card (values start at 1)")
-        return cls(m.group(1).upper(), value)
+        if len(digits) > len(str(MAX_VALUE)) or int(digits) > MAX_VALUE:
+            shown = repr(text) if len(text) <= 20 else f"{text[:12]!r}... ({len(text):,} characters)"
+            raise InvalidCardError(f"{shown} is not a card (values go up to {MAX_VALUE})")
+        return cls(m.group(1).upper(), int(digits))
 
     def __str__(self) -> str:
         return f"{self.suit}{self.value}"
@@ -116,6 +129,7 @@ class Deck:
     _suit_masks: tuple[Mask, ...] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
+        _check_shape(self.suits, self.values)
         cards: list[Card] = []
         suit_of: list[int] = []
         masks: list[Mask] = []
@@ -132,7 +146,22 @@ class Deck:
     # -- constructors -------------------------------------------------------------
     @classmethod
     def from_sizes(cls, sizes: Mapping[str, int]) -> Deck:
-        """Suits with values ``1..n`` each, in the order given."""
+        """Suits with values ``1..n`` each, in the order given.
+
+        Raises :class:`InvalidDealError` (field ``deck.NAME``) for a size that is not a
+        whole number from 1, or a deck over :data:`~crewcheck.model.limits.MAX_CARDS`.
+        """
+        if not isinstance(sizes, Mapping):
+            raise InvalidDealError(f"expected suit sizes such as {{'B': 9}}, got {sizes!r}", field="deck")
+        total = 0
+        for name, n in sizes.items():
+            if not is_int(n) or n < 1:
+                raise InvalidDealError(f"expected a whole number of values from 1, got {n!r}",
+                                       field=f"deck.{name}")
+            total += n
+            if total > MAX_CARDS:
+                raise InvalidDealError(f"{n} values make the deck larger than the limit of {MAX_CARDS} cards",
+                                       field=f"deck.{name}")
         return cls(tuple(sizes), tuple(tuple(range(1, n + 1)) for n in sizes.values()))
 
     @classmethod
@@ -202,6 +231,33 @@ class Deck:
     def format_mask(self, mask: Mask) -> str:
         """Cards of ``mask`` as ``"B1 B9 R4"``."""
         return " ".join(str(self._cards[i]) for i in iter_bits(mask))
+
+
+def _check_shape(suits: object, values: object) -> None:
+    """Raise :class:`InvalidDealError` unless ``suits`` and ``values`` describe a deck:
+    distinct suit names, each with ascending values 1..MAX_VALUE, within the limits."""
+    if not isinstance(suits, tuple) or not isinstance(values, tuple) or len(suits) != len(values):
+        raise InvalidDealError("a deck needs a tuple of suit names and a tuple of value tuples of the same "
+                               f"length, got {type(suits).__name__} and {type(values).__name__}", field="deck")
+    if len(suits) > MAX_SUITS:
+        raise InvalidDealError(f"{len(suits)} suits is more than the limit of {MAX_SUITS}", field="deck")
+    total = 0
+    for name, vals in zip(suits, values):
+        if not is_suit_name(name):
+            raise InvalidDealError(f"suit name must be letters, got {name!r}", field="deck")
+        if not isinstance(vals, tuple) or not vals:
+            raise InvalidDealError(f"suit {name!r} needs a non-empty tuple of values, got {vals!r}", field="deck")
+        total += len(vals)
+        if total > MAX_CARDS:
+            raise InvalidDealError(f"more than the limit of {MAX_CARDS} cards", field="deck")
+        prev = 0
+        for v in vals:
+            if not is_int(v) or not prev < v <= MAX_VALUE:
+                raise InvalidDealError(f"suit {name!r}: values must ascend within 1..{MAX_VALUE}, got {vals!r}",
+                                       field="deck")
+            prev = v
+    if len(set(suits)) != len(suits):
+        raise InvalidDealError(f"a suit is named twice: {suits!r}", field="deck")
 
 
 CLASSIC_SIZES: dict[str, int] = {"B": 9, "G": 9, "P": 9, "Y": 9, "R": 4}

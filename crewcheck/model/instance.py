@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from crewcheck.errors import IllegalPlayError, InvalidDealError
 from crewcheck.model.cards import Card, CardIndex, Deck, Mask, iter_bits
 from crewcheck.model.conditions import Condition, Undecided
+from crewcheck.model.limits import MAX_PLAYERS, is_int
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import TOKENS, Task, TokenKind, token_kind
 
@@ -49,8 +50,10 @@ class DealStatus(enum.IntFlag):
     VALID = 0
     TOO_FEW_PLAYERS = enum.auto()
     """Fewer than two hands."""
+    TOO_MANY_PLAYERS = enum.auto()
+    """More hands than :data:`~crewcheck.model.limits.MAX_PLAYERS`."""
     HAND_SIZES_INVALID = enum.auto()
-    """An empty hand."""
+    """An empty hand, or a hand that is not a set of the deck's cards."""
     DUPLICATE_CARD = enum.auto()
     """A card dealt twice."""
     MISSING_CARD = enum.auto()
@@ -225,6 +228,9 @@ class Instance:
     # -- validation -----------------------------------------------------------------
     def problems(self) -> list[tuple[DealStatus, str, str]]:
         """Every problem with this deal as ``(flag, json_path, message)``; empty if valid."""
+        shape = self._shape_problems()
+        if shape:
+            return shape
         out: list[tuple[DealStatus, str, str]] = []
         deck, p = self.deck, len(self.hands)
         fmt = deck.card
@@ -260,6 +266,34 @@ class Instance:
             out.extend(self._condition_problems())
         if not out and self.history:
             out.extend(self._history_problems())
+        return out
+
+    def _shape_problems(self) -> list[tuple[DealStatus, str, str]]:
+        """Fields of the wrong type or outside the limits (the other checks assume
+        none): negative or out-of-deck masks and card indices, too many seats."""
+        deck, p = self.deck, len(self.hands)
+        if not isinstance(deck, Deck):
+            return [(DealStatus.MISSING_CARD, "deck", f"expected a Deck, got {type(deck).__name__}")]
+        if p > MAX_PLAYERS:
+            return [(DealStatus.TOO_MANY_PLAYERS, "hands", f"{p} hands is more than the limit of {MAX_PLAYERS}")]
+        out: list[tuple[DealStatus, str, str]] = []
+        for seat, hand in enumerate(self.hands):
+            if not is_int(hand) or not 0 <= hand <= deck.full_mask:
+                out.append((DealStatus.HAND_SIZES_INVALID, f"hands[{seat}]",
+                            f"expected a set of the deck's {deck.size} cards as a mask "
+                            f"0..2**{deck.size}-1, got {hand!r}"))
+        for j, t in enumerate(self.tasks):
+            if not isinstance(t, Task):
+                out.append((DealStatus.TASK_CARD_NOT_DEALT, f"tasks[{j}]", f"expected a Task, got {t!r}"))
+        if not isinstance(self.rules, Rules):
+            out.append((DealStatus.BAD_TOKEN, "rules", f"expected a Rules, got {self.rules!r}"))
+        if self.trump is not None and not isinstance(self.trump, str):
+            out.append((DealStatus.UNKNOWN_SUIT, "trump", f"expected a suit name or None, got {self.trump!r}"))
+        for n, c in enumerate(self.history):
+            if not is_int(c) or not 0 <= c < deck.size:
+                where = f"played[{n // max(p, 1)}].cards[{n % max(p, 1)}]"
+                out.append((DealStatus.ILLEGAL_HISTORY, where,
+                            f"expected a card index 0..{deck.size - 1}, got {c!r}"))
         return out
 
     def _task_problems(self, dealt: dict[int, int]) -> list[tuple[DealStatus, str, str]]:

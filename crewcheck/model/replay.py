@@ -85,6 +85,11 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
             raise IllegalPlayError("the game is won before any card is played (nothing to do)")
         return Outcome(True, Termination.ALL_TASKS_DONE)
     for n, index in enumerate(plays):
+        if type(index) is not int or not 0 <= index < len(cards):  # numpy ints pass; -1 must not wrap
+            if isinstance(index, bool) or not hasattr(index, "__index__") or not 0 <= index.__index__() < len(cards):
+                raise IllegalPlayError(f"play {n}: {index!r} is not a card index of this deal "
+                                       f"(0..{len(cards) - 1})")
+            index = index.__index__()
         card = cards[index]
         if leader == -1:
             leader = next(s for s in range(p) if card in hands[s])

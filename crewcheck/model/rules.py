@@ -57,6 +57,12 @@ class Rules:
     chosen by the crew. ``"distribution"``: the commander's distribution, any split in
     which nobody holds 2 tasks more than another (see :mod:`.variants`)."""
 
+    def __post_init__(self) -> None:
+        if self.order_rule not in ("strict", "lenient"):
+            raise UnknownRulesError(f"unknown order rule {self.order_rule!r}; expected 'strict' or 'lenient'")
+        if self.assignment not in ("fixed", "free"):
+            raise UnknownRulesError(f"unknown assignment {self.assignment!r}; expected 'fixed' or 'free'")
+
     def __str__(self) -> str:
         return f"{self.order_rule}/{self.assignment}"
 

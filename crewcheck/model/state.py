@@ -10,6 +10,7 @@ does not rely on that argument: it enumerates assignments explicitly.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 
@@ -21,6 +22,19 @@ from crewcheck.model.outcome import Outcome, Termination
 from crewcheck.model.rules import legal_plays, order_violation, trick_winner
 
 __all__ = ["State"]
+
+
+def _card_index(card: object, size: int) -> int:
+    """``card`` as a card index ``0..size-1`` (numpy ints too); :class:`IllegalPlayError`
+    for anything else (a negative index must not wrap around, ``True`` is not card 1)."""
+    if not isinstance(card, bool):
+        try:
+            index = operator.index(card)  # type: ignore[arg-type]
+        except TypeError:
+            index = -1
+        if 0 <= index < size:
+            return index
+    raise IllegalPlayError(f"{card!r} is not a card index of this deal (0..{size - 1})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +145,9 @@ class State:
     def apply(self, card: CardIndex) -> State:
         """Play ``card``; raise :class:`IllegalPlayError` if the rules forbid it."""
         inst = self.instance
-        name = str(inst.deck.card(card)) if 0 <= card < inst.deck.size else repr(card)
+        if type(card) is not int or not 0 <= card < inst.deck.size:
+            card = _card_index(card, inst.deck.size)
+        name = str(inst.deck.card(card))
         if self.end is not None:
             raise IllegalPlayError(f"cannot play {name!r}: the game is over")
         seat = self.to_play

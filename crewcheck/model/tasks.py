@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TypeAlias
 
+from crewcheck.errors import InvalidTaskError
 from crewcheck.model.cards import CardIndex
+from crewcheck.model.limits import is_int
 
 __all__ = ["Token", "TokenKind", "TOKENS", "Task", "token_kind"]
 
@@ -69,3 +71,15 @@ class Task:
     """The seat that must win it; ``None`` under free assignment."""
     token: Token | None = None
     """Its order token, if any."""
+
+    def __post_init__(self) -> None:
+        # the types only; whether the card is dealt and the seat exists is the deal's check
+        if not is_int(self.card) or self.card < 0:
+            raise InvalidTaskError(f"expected a card index (a whole number from 0), got {self.card!r}",
+                                   field="card")
+        if self.seat is not None and (not is_int(self.seat) or self.seat < 0):
+            raise InvalidTaskError(f"expected a seat number (a whole number from 0) or None, got {self.seat!r}",
+                                   field="seat")
+        if self.token is not None and not isinstance(self.token, str):
+            raise InvalidTaskError(f"expected an order token such as '1' or '>', got {self.token!r}",
+                                   field="token")

@@ -12,18 +12,23 @@ given to its constructor (``CpSatSolver(CpSatOptions(workers=2))``).
 from __future__ import annotations
 
 import enum
+import math
+import numbers
+import reprlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from crewcheck.errors import InvalidInputError
 from crewcheck.model.cards import CardIndex
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.model.outcome import Trick
 from crewcheck.model.rules import Rules
 from crewcheck.model.variants import Choice
 
-__all__ = ["Verdict", "Budget", "Deadline", "Answer", "Stats", "Witness", "Result", "Solver", "BudgetExceeded"]
+__all__ = ["Verdict", "Budget", "Deadline", "Answer", "Stats", "Witness", "Result", "Solver", "BudgetExceeded",
+           "time_limit"]
 
 
 class Verdict(enum.Enum):
@@ -37,9 +42,47 @@ class Verdict(enum.Enum):
     """The back-end ran out of budget before deciding."""
 
 
+def time_limit(value: object, *, name: str = "timeout", allow_zero: bool = False) -> float | None:
+    """The one rule for a time limit: ``None`` (no limit) or a positive finite number of
+    seconds (``allow_zero``: or 0, a budget already spent; used inside the back-ends).
+
+    Every back-end reads a limit the same way because every limit passes here: the
+    ``timeout`` of :func:`crewcheck.decide`, :class:`Budget` and ``--timeout``.
+    Raises :class:`TypeError` for a value that is not a number (``"abc"``, ``True``) and
+    :class:`~crewcheck.errors.InvalidInputError` (a :class:`ValueError`) for ``nan``,
+    infinity, a negative number or zero.
+
+    Examples
+    --------
+    >>> time_limit(2), time_limit(None)
+    (2.0, None)
+    >>> time_limit(float("nan"))
+    Traceback (most recent call last):
+    ...
+    crewcheck.errors.InvalidInputError: timeout must be a positive finite number of seconds, or None for no limit; got nan
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number of seconds or None, got {type(value).__name__} "
+                        f"{reprlib.repr(value)}")
+    try:
+        seconds = float(value)
+    except OverflowError:  # an int beyond any float
+        seconds = math.inf
+    if not math.isfinite(seconds) or seconds < 0 or (seconds == 0 and not allow_zero):
+        raise InvalidInputError(f"{name} must be a positive finite number of seconds, or None for no limit; "
+                                f"got {reprlib.repr(value)}")
+    return seconds
+
+
 @dataclass(frozen=True)
 class Budget:
-    """Limits on one decision; ``None`` means unlimited."""
+    """Limits on one decision; ``None`` means unlimited.
+
+    ``seconds`` passes :func:`time_limit` (0 allowed: no time left) and ``nodes`` must be
+    a whole number from 0, so a back-end never sees ``nan``, infinity or a string.
+    """
 
     seconds: float | None = None
     """Wall-clock seconds."""
@@ -48,6 +91,13 @@ class Budget:
     cancel: Callable[[], bool] | None = field(default=None, compare=False)
     """Polled by back-ends that can stop early (``search``, ``sat``): once it returns
     true the back-end stops and answers UNKNOWN. Used by the parallel portfolio."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seconds", time_limit(self.seconds, name="Budget.seconds", allow_zero=True))
+        if self.nodes is not None and (isinstance(self.nodes, bool) or not isinstance(self.nodes, int)):
+            raise TypeError(f"Budget.nodes must be a whole number or None, got {self.nodes!r}")
+        if self.nodes is not None and self.nodes < 0:
+            raise InvalidInputError(f"Budget.nodes must be at least 0, got {self.nodes!r}")
 
     def __repr__(self) -> str:
         parts = [f"{k}={v!r}" for k, v in (("seconds", self.seconds), ("nodes", self.nodes)) if v is not None]

@@ -105,6 +105,17 @@ class EngineSolver:
     def __init__(self, options: EngineOptions | None = None) -> None:
         self.options = options or EngineOptions()
 
+    @staticmethod
+    def limitations() -> str | None:
+        """``None`` when both sides of the race run here at full strength, else what is
+        missing (``crewcheck backends`` shows it)."""
+        from crewcheck.solvers.search.driver import SearchSolver
+
+        parts = [why for why in (SearchSolver.limitations(), sat_process.available()) if why]
+        if sat_process.available():
+            parts[-1] = "no SAT side (" + parts[-1] + "): the search runs alone"
+        return "; ".join(parts) or None
+
     def supports(self, instance: Instance) -> str | None:
         if instance.conditions:
             return self.sat_side(instance)

@@ -42,6 +42,7 @@ from typing import Any
 
 from crewcheck.errors import BackendError
 from crewcheck.model.instance import Instance
+from crewcheck.processes import die_with_parent
 from crewcheck.solvers.base import Answer, Verdict
 from crewcheck.solvers.encoding import decode, encode
 from crewcheck.solvers.encoding_cnf import to_cnf
@@ -68,14 +69,7 @@ def _die_with_parent(parent: int | None) -> None:
     """Ask the kernel to kill this process when its parent dies (Linux), and exit now if
     the parent (``parent``, when this process was forked from it) is already gone. A child
     of the fork server has the server as its parent, which itself exits with ours."""
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-    if parent is not None and os.getppid() != parent:
-        os._exit(0)
+    die_with_parent(parent)
 
 
 def _child(instance: Instance, solver: str, conn: multiprocessing.connection.Connection,

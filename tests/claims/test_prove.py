@@ -71,7 +71,7 @@ def test_prove_writes_nothing_into_the_working_directory(elsewhere: Path, tmp_pa
 
 def test_cache_folder_from_the_environment(elsewhere: Path, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """$CREWCHECK_CACHE overrides the XDG cache folder; --store overrides both."""
+    """$CREWCHECK_CACHE_DIR overrides the XDG cache folder; --store overrides both."""
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "mine"))
     assert main(["prove", "witteveen-thm-3.12"]) == 0
     assert (tmp_path / "mine" / "results.sqlite").is_file()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,29 @@ def test_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["reduce", "hampath", str(tmp_path / "missing.json")]) == 2
     src.write_text("0\n")
     assert main(["reduce", "hampath", str(src)]) == 2
+
+
+@pytest.mark.parametrize(("text", "needle"), [
+    ('{"nodes": [1, 2], "links": []}', "'nodes' must be a list of objects"),
+    ('{"nodes": "abc", "links": 5}', "'nodes' must be a list of objects"),
+    ('{"nodes": [{"id": 1}], "links": [{"source": 1, "target": {"a": 1}}]}', "'links' must be a list"),
+    ("[" * 100 + "]" * 100, "nested more than 32 levels"),
+    ("[[0, 1], [1, [2]]]", "expected an edge"),
+    ('[[0, 1], [1, 2], [1, 2', "malformed JSON"),
+    ("[" + ", ".join(f"[{i}, {i + 1}]" for i in range(200)) + "]", "the limit is 64"),
+])
+def test_reduce_refuses_hostile_graphs_in_one_line(tmp_path, capsys, text, needle):
+    """Graph files that used to end in an internal error (exit 4: node-link data whose
+    nodes are not objects) or in a deal far beyond the model's limits."""
+    path = tmp_path / "g.json"
+    path.write_text(text)
+    assert main(["reduce", "hampath", str(path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and needle in err[0]
+
+
+def test_reduce_refuses_a_device(capsys):
+    if not os.path.exists("/dev/urandom"):
+        pytest.skip("no /dev/urandom")
+    assert main(["reduce", "hampath", "/dev/urandom"]) == 2
+    assert "not a regular file" in capsys.readouterr().err

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any, ClassVar
 
+from crewcheck.kernels import numba_missing
 from crewcheck.model.analysis import refutation
 from crewcheck.model.cards import Deck
 from crewcheck.model.derived import after, quotas_left
@@ -62,7 +63,8 @@ def load_compiled() -> float | None:
     except ImportError:
         return None
     tiny = Instance(Deck.from_sizes({"B": 2}), (0b10, 0b01), (Task(0, 0),), lead=0)
-    SearchSolver(SearchOptions(warm_start=False)).decide(tiny, budget=Budget())
+    budget = Budget()
+    SearchSolver(SearchOptions(warm_start=False))._run(tiny, tiny.state(), budget, budget.start(), True, None)
     return time.perf_counter() - t0
 
 
@@ -180,11 +182,22 @@ class SearchSolver:
 
     name: ClassVar[str] = "search"
     exact: ClassVar[bool] = True
+    summary: ClassVar[str] = "Fast exact depth-first search on a numba-compiled kernel: the engine's first side."
+    """One line for ``crewcheck backends`` (this module's docstring is about the driver)."""
     requires: ClassVar[tuple[tuple[str, str], ...]] = ()
     """numba is optional: without it the plain-Python kernel runs."""
 
     def __init__(self, options: SearchOptions | None = None) -> None:
         self.options = options or SearchOptions()
+
+    @staticmethod
+    def limitations() -> str | None:
+        """``None`` when this back-end runs at full strength here, else what it lacks
+        (``crewcheck backends`` shows it): the compiled kernel."""
+        if os.environ.get("CREWCHECK_PURE_KERNEL", "") in ("1", "true", "yes"):
+            return "runs the plain-Python kernel (much slower): CREWCHECK_PURE_KERNEL is set"
+        why = numba_missing()
+        return None if why is None else f"runs the plain-Python kernel (much slower): {why}"
 
     def supports(self, instance: Instance) -> str | None:
         if instance.deck.size > MAX_CARDS:
@@ -208,6 +221,19 @@ class SearchSolver:
             quick = self._run(instance, state, budget, deadline, False, WARM_START_NODES)
             if quick.verdict is not Verdict.UNKNOWN or deadline.expired(quick.nodes):
                 return quick
+        loading = None if pure else load_compiled()
+        if loading is not None:
+            # loading the compiled kernel is not charged to the budget (as in the engine)
+            if deadline.until is not None:
+                deadline.until += loading
+            answer = self._decide(instance, state, budget, deadline, pure)
+            return Answer(answer.verdict, answer.plays, answer.assignment, answer.nodes,
+                          {**answer.extra, "kernel_load_seconds": round(loading, 4)}, answer.explanation)
+        return self._decide(instance, state, budget, deadline, pure)
+
+    def _decide(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
+                pure: bool) -> Answer:
+        """The search proper, once the cheap refutations and the warm start are done."""
         ways = _assignments(instance, state) if state.owners is not None else None
         if ways is not None:
             first = self._run(instance, state, budget, deadline, not pure, self.options.split_nodes)

@@ -1,0 +1,45 @@
+"""The README's examples do what the README says."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _python_example() -> str:
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Python", 1)[1]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_readme_python_example_prints_card_names() -> None:
+    """It printed ``Trick(leader=0, cards=(3, 2, 8, 0))``: card indices, not cards."""
+    out = io.StringIO()
+    cwd = os.getcwd()
+    try:
+        os.chdir(ROOT)
+        with contextlib.redirect_stdout(out):
+            exec(compile(_python_example(), "README.md", "exec"), {})
+    finally:
+        os.chdir(cwd)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("winnable (")
+    assert lines[1:] and all(re.fullmatch(r"seat \d leads:( [A-Z]+\d+)+ -> seat \d wins", ln) for ln in lines[1:])
+    assert "Trick(" not in out.getvalue()
+
+
+def test_docs_name_the_store_that_is_used() -> None:
+    """docs/agents.md said the bench store is ``results.jsonl``; it is ``results.sqlite``."""
+    agents = (ROOT / "docs" / "agents.md").read_text()
+    assert "`DIR/results.sqlite`" in agents
+    assert "is used (`DIR/results.jsonl`" not in agents
+
+
+def test_readme_says_how_long_the_test_suite_takes() -> None:
+    quickstart = (ROOT / "README.md").read_text().split("## Deciding a deal", 1)[0]
+    assert re.search(r"test suite .*takes about \d+ minutes", quickstart.replace("\n", " "))
