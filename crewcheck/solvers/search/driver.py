@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any, ClassVar
 
-from crewcheck.kernels import numba_missing
+from crewcheck import kernels
 from crewcheck.model.analysis import refutation
 from crewcheck.model.cards import Deck
 from crewcheck.model.derived import after, quotas_left
@@ -196,7 +196,7 @@ class SearchSolver:
         (``crewcheck backends`` shows it): the compiled kernel."""
         if os.environ.get("CREWCHECK_PURE_KERNEL", "") in ("1", "true", "yes"):
             return "runs the plain-Python kernel (much slower): CREWCHECK_PURE_KERNEL is set"
-        why = numba_missing()
+        why = kernels.numba_missing()  # through the module: tests replace it there
         return None if why is None else f"runs the plain-Python kernel (much slower): {why}"
 
     def supports(self, instance: Instance) -> str | None:
