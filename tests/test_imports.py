@@ -21,7 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "model": {"errors"},
     "formats": {"errors", "model"},
     "solvers": {"errors", "kernels", "model", "processes"},
-    "api": {"errors", "model", "solvers"},
+    "api": {"errors", "formats", "model", "solvers"},
     "store": {"paths"},
     "missions": {"errors"},
     "review": {"api", "errors", "formats", "model", "solvers"},
