@@ -60,8 +60,9 @@ class Rules:
     def __post_init__(self) -> None:
         if self.order_rule not in ("strict", "lenient"):
             raise UnknownRulesError(f"unknown order rule {self.order_rule!r}; expected 'strict' or 'lenient'")
-        if self.assignment not in ("fixed", "free"):
-            raise UnknownRulesError(f"unknown assignment {self.assignment!r}; expected 'fixed' or 'free'")
+        if self.assignment not in ASSIGNMENTS:
+            raise UnknownRulesError(f"unknown assignment {self.assignment!r}; expected "
+                                    f"{', '.join(ASSIGNMENTS[:-1])} or {ASSIGNMENTS[-1]}")
 
     def __str__(self) -> str:
         return f"{self.order_rule}/{self.assignment}"

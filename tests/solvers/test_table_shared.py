@@ -9,6 +9,7 @@ from crewcheck import decide
 from crewcheck.formats.notation import parse_deal, to_notation
 from crewcheck.solvers.base import Budget
 from crewcheck.solvers.search import SearchSolver
+from crewcheck.solvers.search.driver import SearchOptions
 from crewcheck.solvers.search.table import PURE_TABLE_BITS, shared, table
 from tests.strategies import instances
 
@@ -17,7 +18,7 @@ OTHER = parse_deal("B1 B4 G2 G3 | B2 B3 G1 G4 ; trump - ; lead 0 ; tasks B3@0 ; 
 
 
 def generation_after(instance) -> int:
-    SearchSolver(pure=True).decide(instance, budget=Budget())
+    SearchSolver(SearchOptions(pure=True)).decide(instance, budget=Budget())
     return table(False, PURE_TABLE_BITS).gen
 
 
