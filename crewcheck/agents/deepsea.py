@@ -352,8 +352,9 @@ def play_deepsea(deal: DeepSeaDeal, agents: DeepSeaAgent | Sequence[DeepSeaAgent
     trick: list[CardIndex] = []
     done = _done_flags(built, state)
     while not state.is_terminal():
-        seat = state.to_play
-        assert seat is not None
+        mover = state.to_play
+        assert mover is not None
+        seat = mover
         legal = tuple(iter_bits(legal_plays(CLASSIC_DECK, hands[seat], trick)))
         view = DeepSeaView(seat, "play", deal.cards, deal.captain, hands[seat], deal.tasks, tuple(owners), done,
                            PLAYERS - len(trick), tuple(trick), tuple(plays), legal)

@@ -10,7 +10,10 @@ Per N (cards per player) the run
    for r = 0, step, ..., 1 under two readings of "Teammates(r)": ``teammates@r`` (the
    agent in one seat, ``i mod 4`` for game ``i``, three teammates of reliability r) and
    ``all@r`` (all four seats of reliability r; r = 0 is the stochastic setting, r = 1
-   self-play). Game ``i`` of every setting has the same deal and the same random seed;
+   self-play). Game ``i`` of every setting has the same deal and the same random seed.
+   One more setting, ``mcts-seen``, is self-play on the *training* deals (game ``i`` is
+   rollout ``i``'s deal): the reading in which the paper evaluated on the deals it
+   trained on;
 3. decides, for every deal, every assignment the task phase can produce with
    ``crewcheck.decide`` (exact), so every game of every setting has a verdict for the
    assignment it was played with, and every deal one for the best assignment.
@@ -88,7 +91,7 @@ def reliabilities(step: float) -> tuple[float, ...]:
 
 def settings(cfg: DeepSeaConfig) -> list[str]:
     """Every setting played: ``stochastic``, ``mcts`` and the sweep's interior points."""
-    out = ["stochastic", "mcts"]
+    out = ["stochastic", "mcts", "mcts-seen"]
     rs = reliabilities(cfg.r_step)
     for reading in cfg.rtu:
         for r in rs:
@@ -133,7 +136,7 @@ def _agents(setting: str, table: QTable | None, i: int) -> tuple[DeepSeaAgent, .
         return (StochasticAgent(),) * PLAYERS
     assert table is not None
     best = MCTSAgent(table)
-    if setting == "mcts":
+    if setting in ("mcts", "mcts-seen"):
         return (best,) * PLAYERS
     reading, r = setting.split("@")
     mate = NoisyAgent(best, float(r))
@@ -162,7 +165,7 @@ def games_job(cfg: DeepSeaConfig, out: str, n: int, setting: str, c: int) -> dic
     start = time.perf_counter()
     wins, imp, owners = [], [], []
     for i in cfg.chunk_range(c):
-        key = cfg.deal_key(n, i)
+        key = f"train:{cfg.seed}:{n}:{i}" if setting == "mcts-seen" else cfg.deal_key(n, i)
         rec = play_deepsea(deal_deepsea(n, key, cfg.rules), _agents(setting, table, i), seed=key, rules=cfg.rules)
         wins.append("1" if rec.won else "0")
         imp.append("1" if rec.impossible else "0")
@@ -248,7 +251,7 @@ def run_deepsea(cfg: DeepSeaConfig, out: str, store: ResultsStore | SharedStore,
     bar = _progress(len(first) + len(second), progress)
     _execute(first, store, workers, scheduler, bar)
     _execute(second, store, workers, scheduler, bar)
-    bar(0, close=True)  # type: ignore[call-arg]
+    bar(0, close=True)
 
 
 def _progress(total: int, enabled: bool) -> Callable[..., None]:
@@ -356,7 +359,7 @@ def summarise(cfg: DeepSeaConfig, store: ResultsStore | SharedStore) -> list[dic
             k = wins.count("1")
             entry: dict[str, Any] = {"wins": k, "games": len(wins), "rate": k / len(wins),
                                      "ci": wilson(k, len(wins)), "lost_at_start": imp.count("1")}
-            if verdicts is not None:
+            if verdicts is not None and s != "mcts-seen":  # other deals: no verdicts
                 chosen = [v.get(o, "?") for v, o in zip(verdicts, owners)]
                 entry["winnable"] = chosen.count("w")
                 entry["unknown"] = chosen.count("?")
