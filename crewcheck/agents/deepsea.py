@@ -478,6 +478,10 @@ class MCTSAgent:
         self.table = table
         self.c = c
         self.path = path
+        self.decisions = 0
+        """Choices made with more than one valid action."""
+        self.informed = 0
+        """Of those, choices where the table preferred some actions to others (not all tied)."""
 
     def choose(self, view: DeepSeaView, rng: random.Random) -> int:
         h = visible_state(view)
@@ -499,6 +503,9 @@ class MCTSAgent:
                 best_score, best = score, [a]
             elif score == best_score:
                 best.append(a)
+        if len(view.legal) > 1:
+            self.decisions += 1
+            self.informed += len(best) < len(view.legal)
         a = best[0] if len(best) == 1 else rng.choice(best)
         if self.path is not None:
             self.path.append((h, action_code(view, a)))

@@ -43,7 +43,7 @@ from crewcheck.agents.deepsea import (PLAYERS, DeepSeaAgent, DeepSeaRules, MCTSA
                                       rtu, train_mcts)
 from crewcheck.agents.results import ResultsStore, SharedStore
 
-__all__ = ["DeepSeaConfig", "NAMESPACE", "open_store", "run_deepsea", "summarise", "published", "wilson",
+__all__ = ["coverage", "DeepSeaConfig", "NAMESPACE", "open_store", "run_deepsea", "summarise", "published", "wilson",
            "rtu_interval", "plot", "write_tables", "iter_rows_text", "settings", "reliabilities"]
 
 NAMESPACE = "bench-deepsea/v1"
@@ -196,6 +196,19 @@ def oracle_job(cfg: DeepSeaConfig, n: int, c: int) -> dict[str, Any]:
         verdicts.append(",".join(parts))
     return {"key": cfg.record_key("oracle", n, "all-assignments", c), "kind": "oracle", "n": n, "chunk": c,
             "verdicts": verdicts, "seconds": round(time.perf_counter() - start, 3)}
+
+
+def coverage(cfg: DeepSeaConfig, out: str, n: int, games: int) -> dict[str, float]:
+    """How often the trained greedy agent's table tells its valid actions apart, over
+    ``games`` self-play games of the evaluation deals (a diagnostic of the visible-state
+    abstraction: where it does not, the agent picks at random like the stochastic one)."""
+    agent = MCTSAgent(_table(str(cfg.table_path(out, n))))
+    wins = 0
+    for i in range(games):
+        key = cfg.deal_key(n, i)
+        wins += play_deepsea(deal_deepsea(n, key, cfg.rules), agent, seed=key, rules=cfg.rules).won
+    return {"cards": n, "games": games, "entries": len(agent.table), "decisions": agent.decisions,
+            "informed": agent.informed / agent.decisions if agent.decisions else math.nan, "rate": wins / games}
 
 
 def _call(job: tuple[Any, ...]) -> dict[str, Any]:

@@ -374,3 +374,15 @@ def test_oracle_records_agree_with_decide() -> None:
             r = play_deepsea(d, StochasticAgent(), seed=j, rules=cfg.rules)
             if r.won:
                 assert codes["".join(map(str, r.owners))] == "w"
+
+
+def test_coverage_counts_informed_choices(tmp_path: Path) -> None:
+    from crewcheck.agents.deepsea_bench import DeepSeaConfig, coverage
+
+    cfg = DeepSeaConfig(cards=(3,), games=10, training=200)
+    train_mcts(3, 200, seed=0, rules=cfg.rules).save(cfg.table_path(tmp_path, 3))
+    cov = coverage(cfg, str(tmp_path), 3, 30)
+    assert cov["decisions"] > 30 and 0 <= cov["informed"] < 1
+    empty = DeepSeaConfig(cards=(3,), games=10, training=0)
+    QTable().save(empty.table_path(tmp_path, 3))
+    assert coverage(empty, str(tmp_path), 3, 10)["informed"] == 0  # an empty table ties everything
