@@ -63,6 +63,9 @@ class DeepSeaConfig:
     oracle: bool = True
     oracle_timeout: float = 10.0
     chunk: int = 500
+    mcts: bool = True
+    """False: the stochastic agent only (no training, no sweep): a cheap way to compare
+    readings of the set-up."""
 
     def chunks(self) -> range:
         return range((self.games + self.chunk - 1) // self.chunk)
@@ -91,6 +94,8 @@ def reliabilities(step: float) -> tuple[float, ...]:
 
 def settings(cfg: DeepSeaConfig) -> list[str]:
     """Every setting played: ``stochastic``, ``mcts`` and the sweep's interior points."""
+    if not cfg.mcts:
+        return ["stochastic"]
     out = ["stochastic", "mcts", "mcts-seen"]
     rs = reliabilities(cfg.r_step)
     for reading in cfg.rtu:
@@ -251,7 +256,7 @@ def run_deepsea(cfg: DeepSeaConfig, out: str, store: ResultsStore | SharedStore,
     first: list[tuple[Any, ...]] = []
     second: list[tuple[Any, ...]] = []
     for n in cfg.cards:
-        if not cfg.table_path(out, n).exists():
+        if cfg.mcts and not cfg.table_path(out, n).exists():
             first.append(("train", cfg, out, n))
         for c in cfg.chunks():
             for s in sets:
@@ -385,7 +390,7 @@ def summarise(cfg: DeepSeaConfig, store: ResultsStore | SharedStore) -> list[dic
         if st and mc:
             row["ratio"] = mc["rate"] / st["rate"] if st["rate"] else None
         curves = {}
-        for reading in cfg.rtu:
+        for reading in cfg.rtu if cfg.mcts else ():
             names = curve_settings(reading, rs)
             if st is None or not all(x in data for x in names):
                 continue

@@ -55,6 +55,8 @@ def add_parsers(subparsers: Any) -> None:
                         description=_DEEPSEA_DOC, formatter_class=argparse.RawDescriptionHelpFormatter)
     d.add_argument("--cards", default="3..6", help="cards per player N, e.g. 3..6 or 3,5 (default 3..6)")
     d.add_argument("--games", type=int, default=10_000, help="seeded games per setting and N (default 10000)")
+    d.add_argument("--agents", choices=("stochastic,mcts", "stochastic"), default="stochastic,mcts",
+                   help="stochastic alone skips training and the sweep (default stochastic,mcts)")
     d.add_argument("--training", type=int, default=102_400, help="MCTS training rollouts per N (default 102400)")
     d.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     d.add_argument("--rtu", default="teammates,all",
@@ -190,7 +192,8 @@ def run_deepsea_cli(args: argparse.Namespace) -> int:
         rules = DeepSeaRules(args.r4_absent, args.hv5, args.captain_hv1)
         cfg = DeepSeaConfig(cards=cards, games=args.games, training=args.training, seed=args.seed,
                             rtu=readings, r_step=args.r_step, rules=rules, oracle=args.oracle == "engine",
-                            oracle_timeout=args.oracle_timeout, chunk=args.chunk)
+                            oracle_timeout=args.oracle_timeout, chunk=args.chunk,
+                            mcts=args.agents != "stochastic")
     except CrewcheckError as e:
         return _error(str(e))
     os.makedirs(args.out, exist_ok=True)

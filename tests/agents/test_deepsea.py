@@ -386,3 +386,13 @@ def test_coverage_counts_informed_choices(tmp_path: Path) -> None:
     empty = DeepSeaConfig(cards=(3,), games=10, training=0)
     QTable().save(empty.table_path(tmp_path, 3))
     assert coverage(empty, str(tmp_path), 3, 10)["informed"] == 0  # an empty table ties everything
+
+
+def test_bench_stochastic_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from crewcheck.cli import main
+
+    assert main(["bench", "deepsea", "--cards", "4", "--games", "30", "--agents", "stochastic", "--oracle", "none",
+                 "--captain-hv1", "forbid", "--out", str(tmp_path), "--json", "--no-progress"]) == 0
+    row = json.loads(capsys.readouterr().out)["rows"][0]
+    assert set(row["settings"]) == {"stochastic"} and row["curves"] == {}
+    assert not list(tmp_path.glob("*.npz"))
