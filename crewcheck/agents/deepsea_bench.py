@@ -398,8 +398,13 @@ def summarise(cfg: DeepSeaConfig, store: ResultsStore | SharedStore) -> list[dic
             value = rtu(rs, [p["rate"] for p in pts], st["rate"])
             ci = rtu_interval(rs, [p["wins"] for p in pts], [p["games"] for p in pts], st["wins"], st["games"],
                               seed=cfg.seed)
+            top = pts[-1]
+            se = math.sqrt(top["rate"] * (1 - top["rate"]) / top["games"]
+                           + st["rate"] * (1 - st["rate"]) / st["games"])
             curves[reading] = {"r": list(rs), "rate": [p["rate"] for p in pts], "wins": [p["wins"] for p in pts],
                                "games": [p["games"] for p in pts], "rtu": value, "rtu_ci": ci,
+                               # RTU divides by self-play minus stochastic: meaningless when that is noise
+                               "denominator_significant": abs(top["rate"] - st["rate"]) > 1.96 * se,
                                "winnable": [p.get("winnable") for p in pts]}
         row["curves"] = curves
         rows.append(row)
@@ -449,7 +454,8 @@ def _fmt(x: Any, nd: int = 3) -> str:
 
 
 def iter_rows_text(rows: Iterable[dict[str, Any]]) -> Iterable[str]:
-    """The summary as aligned text lines (ours, then the paper's in brackets)."""
+    """The summary as aligned text lines (ours, then the paper's in brackets). An RTU
+    marked ``*`` divides by a self-play gain not distinguishable from 0 (95 %)."""
     yield (f"{'N':>2} {'games':>6}  {'stochastic (95% CI)':<24} {'mcts (95% CI)':<24} {'ratio':>5}  "
            f"{'RTU teammates':<20} {'RTU all':<20} {'winnable st/mcts/best':<22} {'eff st/mcts':<12}")
     for r in rows:
@@ -465,7 +471,8 @@ def iter_rows_text(rows: Iterable[dict[str, Any]]) -> Iterable[str]:
             k = f"rtu_{reading}"
             if k not in f:
                 return "-"
-            return f"{_fmt(f[k], 2)} [{_fmt(f[k + '_lo'], 2)},{_fmt(f[k + '_hi'], 2)}]"
+            mark = "" if r["curves"][reading]["denominator_significant"] else "*"
+            return f"{_fmt(f[k], 2)}{mark} [{_fmt(f[k + '_lo'], 2)},{_fmt(f[k + '_hi'], 2)}]"
 
         g = r["games"]
         win = "/".join(_fmt(f.get(k)) if f.get(k) is None else f"{f[k] / g:.3f}"
