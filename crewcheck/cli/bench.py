@@ -1,5 +1,6 @@
 """``crewcheck bench agents`` and ``crewcheck simulate``: agents against the exact oracle.
 
+``bench deepsea`` runs Harvill & Vivek's Mission Deep Sea experiment (seed ``004``).
 ``bench agents`` plays N seeded deals per task count with every (task agent, play agent)
 combination, asks the oracle whether each deal was winnable under the chosen and under
 the best task assignment, and writes a resumable SQLite store, a CSV and JSON summary and
@@ -67,7 +68,40 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(func=run_agents)
-    bench.set_defaults(func=lambda args: bench.error("missing WHAT: agents"))
+    d = bsub.add_parser("deepsea", help="Harvill & Vivek's Deep Sea experiment (seed 004) against the exact oracle",
+                        description=_DEEPSEA_DOC, formatter_class=argparse.RawDescriptionHelpFormatter)
+    d.add_argument("--cards", default="3..6", help="cards per player N, e.g. 3..6 or 3,5 (default 3..6)")
+    d.add_argument("--games", type=int_arg(1), default=10_000, help="seeded games per setting and N (default 10000)")
+    d.add_argument("--agents", choices=("stochastic,mcts", "stochastic"), default="stochastic,mcts",
+                   help="stochastic alone skips training and the sweep (default stochastic,mcts)")
+    d.add_argument("--training", type=int_arg(0), default=102_400, help="MCTS training rollouts per N (default 102400)")
+    d.add_argument("--seed", type=int_arg(), default=0, help="master seed, a whole number (default 0)")
+    d.add_argument("--rtu", default="teammates,all",
+                   help="readings of Teammates(r) to sweep: teammates (the agent in one seat, three teammates "
+                        "of reliability r), all (all four seats), none (default teammates,all)")
+    d.add_argument("--r-step", type=float, default=0.1, help="reliability step of the sweep (default 0.1)")
+    d.add_argument("--r4-absent", choices=("seat0", "redeal"), default="seat0",
+                   help="captain when R4 is out of play: seat 0, or deal again (default seat0)")
+    d.add_argument("--hv5", choices=("separate", "together"), default="separate",
+                   help="G7 and B8 won in any tricks or in one trick (default separate)")
+    d.add_argument("--captain-hv1", choices=("allow", "forbid"), default="allow",
+                   help="may the captain take 'fewer tricks than the captain' (default allow)")
+    d.add_argument("--oracle", choices=("engine", "none"), default="engine",
+                   help="decide every assignment of every deal exactly (default engine)")
+    d.add_argument("--oracle-timeout", type=seconds_arg, default=10.0, metavar="S",
+                   help="seconds per oracle call, a positive number or 'none' (default 10)")
+    d.add_argument("--chunk", type=int_arg(1), default=500, help="games per stored record (default 500)")
+    d.add_argument("--workers", type=int_arg(1, 1024), default=1,
+                   help="local processes; they end with this one (default 1)")
+    d.add_argument("--scheduler", default=None, help="Dask scheduler address (overrides --workers)")
+    d.add_argument("--out", default=None, metavar="DIR",
+                   help=f"output directory (default: bench-deepsea in the user cache folder, ${CACHE_ENV} "
+                        "or ~/.cache/crewcheck)")
+    d.add_argument("--plot", action="store_true", help="write deepsea-rtu.png and deepsea-winnable.png")
+    d.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    d.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    d.set_defaults(func=run_deepsea_cli)
+    bench.set_defaults(func=lambda args: bench.error("missing WHAT: agents or deepsea"))
 
     s = subparsers.add_parser("simulate", help="play one seeded game with agents and print it",
                               description="Play one seeded game: the task agent picks the tasks, the "
@@ -146,6 +180,67 @@ def run_agents(args: argparse.Namespace) -> int:
         files = plot(rows, os.path.join(args.out, "agents"), title)
     if args.json:
         json.dump({"schema": "crewcheck.bench.agents/1", "rows": rows, "files": files}, sys.stdout)
+        print()
+    else:
+        for line in iter_rows_text(rows):
+            print(line)
+        print(f"results: {store.path}, {args.out}/summary.csv, summary.json"
+              + (f"; plots: {', '.join(os.path.basename(f) for f in files)}" if files else ""))
+    return EXIT_OK
+
+
+_DEEPSEA_DOC = """Harvill & Vivek, Designing a Reliable Crew Member (seed 004): Mission Deep Sea with 4
+players and N cards each, 2 of their 5 tasks per game, a stochastic agent and their MCTS agent
+(UCB-1, c = sqrt 2, trained on self-play, played greedily), the teammate reliability sweep and
+RTU. Every deal's every task assignment is decided exactly, so each agent's wins can be read
+against the games it could have won. Resumable: results go to OUT/results.sqlite (or .jsonl)
+and trained tables to OUT/mcts-*.npz."""
+
+
+def run_deepsea_cli(args: argparse.Namespace) -> int:
+    from crewcheck.agents.bench import parse_range
+    from crewcheck.agents.deepsea import DeepSeaRules
+    from crewcheck.agents.deepsea_bench import (DeepSeaConfig, iter_rows_text, open_store, plot, reliabilities,
+                                                run_deepsea, summarise, write_tables)
+
+    try:
+        try:
+            cards = parse_range(args.cards)
+        except ValueError:
+            raise InvalidInputError(f"--cards: expected a range such as 3..6, got {args.cards!r}") from None
+        if not cards or min(cards) < 2 or max(cards) > 10:
+            raise InvalidInputError("--cards: N must lie in 2..10")
+        readings = tuple(r.strip() for r in args.rtu.split(",") if r.strip() and r.strip() != "none")
+        for r in readings:
+            if r not in ("teammates", "all"):
+                raise InvalidInputError(f"--rtu: expected teammates, all or none, got {r!r}")
+        try:
+            reliabilities(args.r_step)
+        except (ValueError, ZeroDivisionError):
+            raise InvalidInputError(f"--r-step: {args.r_step} does not divide 1") from None
+        if args.games < 1 or args.training < 0 or args.chunk < 1:
+            raise InvalidInputError("--games and --chunk must be at least 1, --training at least 0")
+        rules = DeepSeaRules(args.r4_absent, args.hv5, args.captain_hv1)
+        cfg = DeepSeaConfig(cards=cards, games=args.games, training=args.training, seed=args.seed,
+                            rtu=readings, r_step=args.r_step, rules=rules, oracle=args.oracle == "engine",
+                            oracle_timeout=args.oracle_timeout, chunk=args.chunk,
+                            mcts=args.agents != "stochastic")
+    except CrewcheckError as e:
+        return _error(str(e))
+    if args.out is None:
+        args.out = str(user_cache_dir("bench-deepsea"))
+    os.makedirs(args.out, exist_ok=True)
+    store = open_store(args.out)
+    run_deepsea(cfg, args.out, store, workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress)
+    rows = summarise(cfg, store)
+    write_tables(rows, cfg, os.path.join(args.out, "summary.csv"), os.path.join(args.out, "summary.json"))
+    files: list[str] = []
+    if args.plot:
+        title = (f"Deep Sea, {cfg.games} games per point, {cfg.training} training rollouts, "
+                 f"readings {rules.tag}")
+        files = plot(rows, os.path.join(args.out, "deepsea"), title)
+    if args.json:
+        json.dump({"schema": "crewcheck.bench.deepsea/1", "rows": rows, "files": files}, sys.stdout)
         print()
     else:
         for line in iter_rows_text(rows):
