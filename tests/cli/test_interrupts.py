@@ -54,6 +54,7 @@ def test_sigint_of_a_real_batch_run_ends_with_the_summary() -> None:
     first = proc.stdout.readline()
     time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=60)  # stdin stays open until the signal has ended the run (no EOF race)
     rest, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert json.loads(first)["line"] == 1 and rest == ""

@@ -195,11 +195,14 @@ def differential(backend: str, mode: Mode) -> Computation:
     if checked == 0:
         return Computation(values, holds=None, open_reason="no sampled deal was in the back-end's domain")
     if disagree:
-        path = _pinned(backend) or Path("models") / "counterexamples" / f"reiber-{backend}-{len(examples)}.json"
-        if not path.exists():  # a new finding: save it for review and pinning
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(examples[0]["deal"], indent=2) + "\n")
-        return Computation(values, holds=False, counterexample=str(path),
+        folder = Path("models") / "counterexamples"
+        path: Path | None = _pinned(backend) or folder / f"reiber-{backend}-{len(examples)}.json"
+        if path is not None and not path.exists():
+            if folder.is_dir():  # a new finding, in a checkout: save it for review and pinning
+                path.write_text(json.dumps(examples[0]["deal"], indent=2) + "\n")
+            else:  # not a checkout: nothing is written, the evidence carries the deal
+                path = None
+        return Computation(values, holds=False, counterexample=None if path is None else str(path),
                            evidence=f"{disagree} disagreements; first: {examples[0]}")
     return Computation(values, holds=True, evidence="no disagreement with the exhaustive oracle")
 
