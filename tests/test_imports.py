@@ -26,7 +26,8 @@ ALLOWED: dict[str, set[str]] = {
     "missions": {"errors"},
     "review": {"api", "errors", "formats", "model", "solvers"},
     "web": {"api", "errors", "formats", "model", "review", "solvers"},
-    "claims": {"api", "errors", "formats", "kernels", "model", "paths", "solvers", "store"},
+    # claims -> agents: the Harvill & Vivek rows (seed 004) re-run the Deep Sea bench's jobs
+    "claims": {"agents", "api", "errors", "formats", "kernels", "model", "paths", "solvers", "store"},
     "agents": {"api", "errors", "formats", "kernels", "model", "paths", "processes", "solvers", "store"},
     "cli": {"<facade>", "agents", "api", "claims", "errors", "formats", "kernels", "missions", "model",
             "paths", "processes", "review", "solvers", "store", "web"},

@@ -101,9 +101,13 @@ def test_record_writes_the_checkout_never_the_package(elsewhere: Path,
 def test_prove_quick_matches_every_established_verdict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """`crewcheck prove --quick` (what CI runs): every recomputed verdict equals the one the
-    project has established (exit 0), including the refutations."""
+    project has established, including the refutations; the one allowed difference is a
+    claim whose reduced quick run cannot decide what the full run did (OPEN, exit 3, its
+    reason says so: the Deep Sea rows of seed 004, which a quick run never refutes)."""
     monkeypatch.chdir(ROOT)  # the pinned counterexamples are found from the checkout
-    code = main(["prove", "--quick", "--store", str(tmp_path / "store.sqlite")])
-    out = capsys.readouterr().out
-    assert code == 0, out
-    assert "REFUTED" in out and "witteveen-thm-3.12" in out
+    code = main(["prove", "--quick", "--json", "--store", str(tmp_path / "store.sqlite")])
+    doc = json.loads(capsys.readouterr().out)
+    differ = [c for c in doc["claims"] if c["status"] != c["established"]]
+    assert all(c["status"] == "OPEN" and c["reason"].startswith("quick mode") for c in differ), differ
+    assert code == (3 if differ else 0)
+    assert any(c["id"] == "witteveen-thm-3.12" and c["status"] == "REFUTED" for c in doc["claims"])

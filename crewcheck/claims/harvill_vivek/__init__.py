@@ -1,0 +1,1 @@
+"""Harvill & Vivek, *Designing a Reliable Crew Member* (seed ``004``): Table 1 (:mod:`.table1`)."""
