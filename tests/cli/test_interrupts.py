@@ -19,6 +19,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SMALL = '{"hands": [["B1", "B3"], ["B2", "B4"]], "tasks": [{"card": "B3", "seat": 0}]}'
 
 
+def _ctrl_c_on() -> None:
+    """In the child: Ctrl-C (SIGINT) delivered as usual, even when the test run itself was
+    started with SIGINT ignored (a background job of a non-interactive shell)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 def test_ctrl_c_in_a_batch_prints_the_summary_of_the_finished_lines(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import crewcheck.cli.decide as cli_decide
@@ -47,7 +52,8 @@ def test_sigint_of_a_real_batch_run_ends_with_the_summary() -> None:
     (the run then waits for the next line, as a batch fed by a slow producer does)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "crewcheck", "decide", "--batch", "-", "--backend", "exhaustive"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+                            preexec_fn=_ctrl_c_on)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(SMALL + "\n")
     proc.stdin.flush()

@@ -20,6 +20,11 @@ pytest.importorskip("flask")
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _ctrl_c_on() -> None:
+    """In the child: Ctrl-C (SIGINT) delivered as usual, even when the test run itself was
+    started with SIGINT ignored (a background job of a non-interactive shell)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 def test_bad_arguments_are_one_line_errors(tmp_path, capsys):
     assert main(["serve", "--port", "70000"]) == 2
     assert main(["serve", "--examples", str(tmp_path / "missing")]) == 2
@@ -30,7 +35,7 @@ def test_bad_arguments_are_one_line_errors(tmp_path, capsys):
 def test_serve_answers_on_loopback_and_stops_on_ctrl_c():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "crewcheck", "serve", "--port", "0"], cwd=ROOT, env=env,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_on)
     try:
         line = proc.stderr.readline()
         m = re.search(r"serving (http://127\.0\.0\.1:(\d+)/)", line)

@@ -28,6 +28,11 @@ ROOT = Path(__file__).resolve().parents[2]
 DEALS = ROOT / "models" / "deals"
 
 
+def _ctrl_c_on() -> None:
+    """In the child: Ctrl-C (SIGINT) delivered as usual, even when the test run itself was
+    started with SIGINT ignored (a background job of a non-interactive shell)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 def _no_children() -> bool:
     """No child process of this test process is left (multiprocessing reaps the dead)."""
     deadline = time.monotonic() + 5
@@ -198,7 +203,7 @@ def test_no_orphan_after_kill_or_ctrl_c(tmp_path: Path, sig: signal.Signals) -> 
     deal = tmp_path / "hard.json"
     deal.write_text(HARD)
     proc = subprocess.Popen([sys.executable, "-m", "crewcheck", "decide", str(deal)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, preexec_fn=_ctrl_c_on)
     children: list[int] = []
     deadline = time.monotonic() + 30
     while not children and time.monotonic() < deadline and proc.poll() is None:
