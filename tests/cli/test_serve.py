@@ -52,8 +52,6 @@ def test_serve_answers_on_loopback_and_stops_on_ctrl_c():
                 time.sleep(0.1)
     finally:
         proc.send_signal(signal.SIGINT)
-        # on a fresh install the kernel warm-up compiles with numba (tens of seconds on a
-        # loaded 2-core machine) and holds the interpreter until it is done
-        code = proc.wait(timeout=180)
+        code = proc.wait(timeout=60)
         rest = proc.stderr.read()
     assert code == 0 and "stopped" in rest and "Traceback" not in rest
