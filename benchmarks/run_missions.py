@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 import time
@@ -25,6 +24,7 @@ from pathlib import Path
 
 from crewcheck import decide
 from crewcheck.formats.deal_json import from_dict
+from crewcheck.agents.deepsea_bench import wilson
 from crewcheck.missions import deal_mission, missions
 
 PLAYERS = (3, 4, 5)
@@ -38,16 +38,6 @@ def run_one(job: tuple[int, int, int, float, bool]) -> dict[str, object]:
     r = decide(inst, timeout=timeout)
     return {"mission": number, "players": players, "seed": seed, "challenge": challenge, "verdict": r.verdict.value,
             "backend": r.backend, "seconds": round(time.perf_counter() - start, 4)}
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 def load(path: Path) -> list[dict[str, object]]:

@@ -190,7 +190,7 @@ def run_bench(cfg: BenchConfig, store: SharedStore, *, workers: int = 1, schedul
     todo = [(t, i) for t in cfg.tasks for i in range(cfg.deals) if _needed(cfg, store, t, i)]
     skip = frozenset(r["key"] for r in store if settled(r, cfg))
     jobs = [(cfg, t, i, frozenset(k for k in skip if f"|{cfg.deal_key(t, i)}|" in k)) for t, i in todo]
-    bar = _progress(len(jobs), progress)
+    bar = progress_bar(len(jobs), progress)
     if scheduler:
         from dask.distributed import Client, as_completed  # lazy: optional dependency
 
@@ -218,14 +218,15 @@ def _worker_start(parent: int) -> None:
     die_with_parent(parent, watch=True)
 
 
-def _progress(total: int, enabled: bool) -> Callable[..., None]:
+def progress_bar(total: int, enabled: bool, *, unit: str = "deal", desc: str = "bench agents") -> Callable[..., None]:
+    """A tqdm bar on stderr as ``step(n, close=False)`` (a no-op when disabled or without tqdm)."""
     if not enabled or total == 0:
         return lambda n, close=False: None
     try:
         from tqdm import tqdm  # type: ignore[import-untyped]
     except ImportError:
         return lambda n, close=False: None
-    bar = tqdm(total=total, file=sys.stderr, unit="deal", desc="bench agents")
+    bar = tqdm(total=total, file=sys.stderr, unit=unit, desc=desc)
 
     def step(n: int, close: bool = False) -> None:
         bar.update(n)

@@ -42,6 +42,7 @@ from crewcheck.agents.deepsea import (PLAYERS, DeepSeaAgent, DeepSeaRules, MCTSA
                                       StochasticAgent, assignments, build_instance, deal_deepsea, play_deepsea,
                                       rtu, train_mcts)
 from crewcheck.agents.results import ResultsStore, SharedStore
+from crewcheck.agents.bench import progress_bar
 
 __all__ = ["coverage", "DeepSeaConfig", "NAMESPACE", "open_store", "run_deepsea", "summarise", "published", "wilson",
            "rtu_interval", "plot", "write_tables", "iter_rows_text", "settings", "reliabilities"]
@@ -266,27 +267,10 @@ def run_deepsea(cfg: DeepSeaConfig, out: str, store: ResultsStore | SharedStore,
                 first.append(("oracle", cfg, n, c))
     # long jobs first, so that parallel workers finish together
     first.sort(key=lambda j: {"train": 0, "oracle": 1, "games": 2}[j[0]])
-    bar = _progress(len(first) + len(second), progress)
+    bar = progress_bar(len(first) + len(second), progress, unit="job", desc="bench deepsea")
     _execute(first, store, workers, scheduler, bar)
     _execute(second, store, workers, scheduler, bar)
     bar(0, close=True)
-
-
-def _progress(total: int, enabled: bool) -> Callable[..., None]:
-    if not enabled or total == 0:
-        return lambda n, close=False: None
-    try:
-        from tqdm import tqdm  # type: ignore[import-untyped]
-    except ImportError:
-        return lambda n, close=False: None
-    bar = tqdm(total=total, file=sys.stderr, unit="job", desc="bench deepsea")
-
-    def step(n: int, close: bool = False) -> None:
-        bar.update(n)
-        if close:
-            bar.close()
-
-    return step
 
 
 # -- statistics ----------------------------------------------------------------------------

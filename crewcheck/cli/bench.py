@@ -178,15 +178,7 @@ def run_agents(args: argparse.Namespace) -> int:
     if args.plot:
         title = f"{cfg.players} players, {cfg.deck} deck, {cfg.deals} deals per task count"
         files = plot(rows, os.path.join(args.out, "agents"), title)
-    if args.json:
-        json.dump({"schema": "crewcheck.bench.agents/1", "rows": rows, "files": files}, sys.stdout)
-        print()
-    else:
-        for line in iter_rows_text(rows):
-            print(line)
-        print(f"results: {store.path}, {args.out}/summary.csv, summary.json"
-              + (f"; plots: {', '.join(os.path.basename(f) for f in files)}" if files else ""))
-    return EXIT_OK
+    return _print_results(args, "crewcheck.bench.agents/1", rows, files, iter_rows_text(rows), store.path)
 
 
 _DEEPSEA_DOC = """Harvill & Vivek, Designing a Reliable Crew Member (seed 004): Mission Deep Sea with 4
@@ -239,14 +231,20 @@ def run_deepsea_cli(args: argparse.Namespace) -> int:
         title = (f"Deep Sea, {cfg.games} games per point, {cfg.training} training rollouts, "
                  f"readings {rules.tag}")
         files = plot(rows, os.path.join(args.out, "deepsea"), title)
+    return _print_results(args, "crewcheck.bench.deepsea/1", rows, files, iter_rows_text(rows), store.path)
+
+
+def _print_results(args: argparse.Namespace, schema: str, rows: Any, files: list[str],
+                   lines: Any, store_path: object) -> int:
+    """The end of a bench run: one JSON object, or the table and where the files are."""
     if args.json:
-        json.dump({"schema": "crewcheck.bench.deepsea/1", "rows": rows, "files": files}, sys.stdout)
+        json.dump({"schema": schema, "rows": rows, "files": files}, sys.stdout)
         print()
-    else:
-        for line in iter_rows_text(rows):
-            print(line)
-        print(f"results: {store.path}, {args.out}/summary.csv, summary.json"
-              + (f"; plots: {', '.join(os.path.basename(f) for f in files)}" if files else ""))
+        return EXIT_OK
+    for line in lines:
+        print(line)
+    print(f"results: {store_path}, {args.out}/summary.csv, summary.json"
+          + (f"; plots: {', '.join(os.path.basename(f) for f in files)}" if files else ""))
     return EXIT_OK
 
 
