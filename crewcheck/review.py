@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from crewcheck.api import decide
 from crewcheck.model.cards import CardIndex, iter_bits
 from crewcheck.model.instance import Instance, Seat
+from crewcheck.model.derived import equivalent_plays
 from crewcheck.model.state import State
 from crewcheck.solvers.base import Budget, Result, Verdict, Witness
 from crewcheck.solvers.search.table import shared
@@ -193,27 +194,7 @@ def equivalent_cards(state: State) -> list[tuple[CardIndex, ...]]:
     >>> [" = ".join(str(deal.card(c)) for c in group) for group in equivalent_cards(deal.state())]
     ['B3 = B4', 'B6', 'G1']
     """
-    inst = state.instance
-    deck = inst.deck
-    live = 0
-    for hand in state.hands:
-        live |= hand
-    for c in state.trick:
-        live |= 1 << c
-    tasks = inst.task_mask
-    for cond in inst.conditions:
-        tasks |= cond.named(inst)
-    groups: list[list[CardIndex]] = []
-    prev = -1
-    for c in iter_bits(state.legal_mask()):
-        if (prev >= 0 and deck.suit_of(prev) == deck.suit_of(c) and inst.holder[prev] == inst.holder[c]
-                and not tasks >> c & 1 and not tasks >> prev & 1
-                and not live & ((1 << c) - (1 << (prev + 1)))):
-            groups[-1].append(c)
-        else:
-            groups.append([c])
-        prev = c
-    return [tuple(g) for g in groups]
+    return [tuple(g) for g in equivalent_plays(state)]
 
 
 # -- analyse --------------------------------------------------------------------------

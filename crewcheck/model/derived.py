@@ -8,6 +8,9 @@
 :func:`after`
     The position after a line of plays, e.g. to read which seat took each task
     (``after(state, plays).owners``) from a back-end's winning line.
+:func:`equivalent_plays`
+    The legal plays grouped into classes of interchangeable cards: the search tries one
+    card of each, ``crewcheck analyse`` reports them as ``B3 = B4``.
 
 Examples
 --------
@@ -24,10 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from crewcheck.model.cards import CardIndex
+from crewcheck.model.cards import CardIndex, iter_bits
 from crewcheck.model.state import State
 
-__all__ = ["quotas_left", "after"]
+__all__ = ["quotas_left", "after", "equivalent_plays"]
 
 
 def quotas_left(state: State) -> tuple[int, ...] | None:
@@ -44,3 +47,32 @@ def after(state: State, plays: Iterable[CardIndex]) -> State:
     for card in plays:
         state = state.apply(card)
     return state
+
+
+def equivalent_plays(state: State) -> list[list[CardIndex]]:
+    """The legal plays of ``state`` in classes of interchangeable cards, in card order,
+    lowest card first: one seat holds them, one suit, no card still in play between them,
+    and none is a task card or a card a condition names. Exchanging two such cards
+    throughout any game (they never meet in one trick) changes no comparison with a card
+    still in play, so no trick winner, task or condition: they have the same verdict."""
+    inst = state.instance
+    deck = inst.deck
+    live = 0
+    for hand in state.hands:
+        live |= hand
+    for c in state.trick:
+        live |= 1 << c
+    marked = inst.task_mask
+    for cond in inst.conditions:
+        marked |= cond.named(inst)
+    groups: list[list[CardIndex]] = []
+    prev = -1
+    for c in iter_bits(state.legal_mask()):
+        if (prev >= 0 and deck.suit_of(prev) == deck.suit_of(c) and inst.holder[prev] == inst.holder[c]
+                and not marked >> c & 1 and not marked >> prev & 1
+                and not live & ((1 << c) - (1 << (prev + 1)))):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+        prev = c
+    return groups

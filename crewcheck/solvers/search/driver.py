@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from crewcheck import kernels
 from crewcheck.model.analysis import refutation
 from crewcheck.model.cards import Deck
-from crewcheck.model.derived import after, quotas_left
+from crewcheck.model.derived import after, equivalent_plays, quotas_left
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
 from crewcheck.model.tasks import Task
@@ -84,30 +84,8 @@ def _tally(total: dict[str, Any], extra: Mapping[str, Any]) -> None:
 
 
 def _first_plays(state: State) -> list[int]:
-    """The legal plays of ``state``, one per class of interchangeable cards (one hand,
-    one suit, no card still in play between them, none a task card): as the kernel."""
-    inst = state.instance
-    deck = inst.deck
-    live = 0
-    for hand in state.hands:
-        live |= hand
-    for c in state.trick:
-        live |= 1 << c
-    tasks = inst.task_mask
-    legal = state.legal_mask()
-    out: list[int] = []
-    prev = -1
-    for c in range(deck.size):
-        if not legal >> c & 1:
-            continue
-        if (prev >= 0 and deck.suit_of(prev) == deck.suit_of(c) and inst.holder[prev] == inst.holder[c]
-                and not (tasks >> c) & 1 and not (tasks >> prev) & 1
-                and not live & ((1 << c) - (1 << (prev + 1)))):
-            prev = c
-            continue
-        prev = c
-        out.append(c)
-    return out
+    """The legal plays of ``state``, one per class of interchangeable cards (as the kernel)."""
+    return [group[0] for group in equivalent_plays(state)]
 
 
 def _assignments(instance: Instance, state: State) -> list[tuple[int, ...]] | None:
