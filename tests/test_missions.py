@@ -188,7 +188,7 @@ def test_plain_missions_load(number: int, players: int) -> None:
 
 @pytest.mark.parametrize("number,players", _NEW)
 def test_special_missions_load(number: int, players: int) -> None:
-    """Missions with conditions or the commander's assignments load once the model has them."""
+    """Missions with conditions or the commander's assignments load into the model."""
     deal = deal_mission(number, players, seed=number)
     inst = from_dict(deal)
     assert inst.players == players
