@@ -36,12 +36,13 @@ at once; encoders opt in by listing the kind.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import MISSING, dataclass, fields, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
 
 from crewcheck.errors import InvalidDealError
-from crewcheck.model.cards import Card, CardIndex, Mask
+from crewcheck.model.cards import CardIndex, Deck, Mask
 
 if TYPE_CHECKING:
     from crewcheck.model.instance import Instance
@@ -192,9 +193,15 @@ def _seat(s: SeatRef) -> str:
 
 
 def _value_mask(inst: Instance, value: int, trumps: bool = True) -> Mask:
+    """The cards of ``value`` (trumps too unless ``trumps`` is false), once per deck."""
+    return _cards_of_value(inst.deck, inst.trump, value, trumps)
+
+
+@lru_cache(maxsize=256)
+def _cards_of_value(deck: Deck, trump: str | None, value: int, trumps: bool) -> Mask:
     m = 0
-    for i, card in enumerate(inst.deck.cards):
-        if card.value == value and (trumps or card.suit != inst.trump):
+    for i, card in enumerate(deck.cards):
+        if card.value == value and (trumps or card.suit != trump):
             m |= 1 << i
     return m
 
@@ -746,8 +753,3 @@ def condition_to_json(cond: Condition, card_name: Callable[[CardIndex], str]) ->
             v = list(v)
         out[f.name] = v
     return out
-
-
-def cards_named(inst: Instance, names: Sequence[str]) -> tuple[CardIndex, ...]:
-    """Card indices of ``names`` in ``inst``'s deck (for building conditions in code)."""
-    return tuple(inst.deck.index(Card.parse(n)) for n in names)

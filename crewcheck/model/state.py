@@ -169,7 +169,8 @@ class State:
     def _finish_trick(self, hands: tuple[Mask, ...], leader: Seat, trick: tuple[CardIndex, ...]) -> State:
         inst = self.instance
         p = inst.players
-        winner = (leader + trick_winner(inst.deck, inst.trump_suit, trick)) % p
+        pos = trick_winner(inst.deck, inst.trump_suit, trick)
+        winner = (leader + pos) % p
         played = 0
         for c in trick:
             played |= 1 << c
@@ -195,13 +196,13 @@ class State:
         memos = self.memos
         tricks_left = min(h.bit_count() for h in hands)
         if inst.conditions:
-            pos = trick_winner(inst.deck, inst.trump_suit, trick)
             view = TrickView(self.tricks_played + 1, trick, played, winner, trick[pos], tricks_left == 0)
             memos = tuple(c.step(inst, m, view) for c, m in zip(inst.conditions, memos))
         if end is None:
             left = 0
-            for h in hands:
-                left |= h
+            if inst.conditions:  # only conditions look at the cards left
+                for h in hands:
+                    left |= h
             end = self._judge_conditions(memos, left, tricks_left, done)
         if end is None and tricks_left == 0:
             end = Outcome(False, Termination.OUT_OF_CARDS)

@@ -28,6 +28,7 @@ from crewcheck.model.conditions import CHOOSE, CHOOSE_ANY, Condition
 from crewcheck.model.cards import CardIndex, iter_bits
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.model.rules import Rules
+from crewcheck.model.tasks import Task
 
 __all__ = ["Choice", "variants", "count_variants", "passed_hands"]
 
@@ -171,6 +172,6 @@ def _makers(instance: Instance) -> Iterator[tuple[Choice, Callable[[], Instance]
 
 
 def _decision(instance: Instance, conds: tuple[Condition, ...], recipient: Seat) -> Instance:
-    fixed = Instance(instance.deck, instance.hands, instance.tasks, instance.trump, instance.lead,
-                     instance.rules, (), conds).with_assignment([recipient] * len(instance.tasks))
-    return fixed.with_history(instance.history)
+    tasks = tuple(Task(t.card, recipient, t.token) for t in instance.tasks)
+    return Instance(instance.deck, instance.hands, tasks, instance.trump, instance.lead,
+                    Rules(instance.rules.order_rule, "fixed"), instance.history, conds)
