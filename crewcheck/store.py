@@ -114,6 +114,13 @@ class ResultStore:
         ).fetchall()
         return {k: json.loads(v) for k, v in rows}
 
+    def get_many_timed(self, namespace: str) -> dict[str, tuple[Any, float]]:
+        """Return ``{key: (value, seconds)}`` for every result in `namespace`."""
+        rows = self._db.execute(
+            "SELECT key, value, seconds FROM results WHERE namespace = ?", (namespace,)
+        ).fetchall()
+        return {k: (json.loads(v), float(t)) for k, v, t in rows}
+
     def put(self, namespace: str, params: Mapping[str, Any] | str, value: Any, *, seconds: float = 0.0) -> None:
         """Store `value` (JSON-serialisable) and commit at once."""
         self._db.execute(

@@ -26,14 +26,47 @@ Mode: TypeAlias = Literal["quick", "full"]
 
 
 class Status(enum.Enum):
-    """Outcome of re-deriving one claim."""
+    """Outcome of re-deriving one claim (the rules: :data:`VERDICT_RULES`)."""
 
     CONFIRMED = "confirmed"
     """Every independent computation agrees with the published statement."""
     REFUTED = "refuted"
-    """A computation contradicts the statement; evidence has the corrected value."""
+    """An exact computation or a checked counterexample shows the statement false, or an
+    empirical result is contradicted under every reasonable reading by a calibrated test."""
+    NOT_REPRODUCED = "not reproduced"
+    """An empirical result we could not reproduce under the readings tried, while other
+    reasonable readings were not tried or do not contradict it."""
     OPEN = "open"
-    """The claim could not be decided (missing back-end, budget, error)."""
+    """The claim could not be decided (missing back-end, budget, incomplete record, error)."""
+
+    @property
+    def label(self) -> str:
+        """The verdict as the ledger prints it, e.g. ``NOT REPRODUCED``."""
+        return self.value.upper()
+
+
+VERDICT_RULES: tuple[tuple[Status, str], ...] = (
+    (Status.CONFIRMED, "every computation agrees with the published statement; for an empirical "
+     "result, at least one reasonable reading reproduces it (no published rate differs from ours "
+     "after the correction below), and the row names that reading."),
+    (Status.REFUTED, "only when an exact computation or a checked counterexample shows the statement "
+     "false, or an empirical result is contradicted under every reasonable reading by a calibrated "
+     "test (no reasonable reading left untried)."),
+    (Status.NOT_REPRODUCED, "an empirical result that no reading we tried reproduces, while other "
+     "reasonable readings were not tried; the row lists the readings tried and those not tried."),
+    (Status.OPEN, "not decided: a back-end is missing, a budget ran out, a committed record is "
+     "incomplete, or a reduced (--quick) run cannot decide."),
+)
+"""The written verdict rules; :func:`crewcheck.claims.ledger.evaluate` enforces them and
+``docs/claims.md`` prints them."""
+
+STATISTICS_RULE = (
+    "Rates are compared with a two-sample test on the difference (the published rate is itself "
+    "a binomial estimate with its own number of games), two-sided at 5 %, Holm-corrected across "
+    "the rows of one published table, and reported as the difference with its 95 % interval; "
+    "a trained agent is run with several training seeds and a reading reproduces a rate only if "
+    "every seed does.")
+"""How empirical rows are tested (:mod:`crewcheck.claims.stats`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +98,8 @@ class Computation:
     """Path of a counterexample file under ``models/counterexamples/``."""
     open_reason: str | None = None
     """Why the claim could not be decided (makes the verdict OPEN)."""
+    readings: Readings | None = None
+    """For an empirical claim: the readings tried (``None``: an exact computation)."""
 
     def value(self, name: str) -> Any:
         """Return the value called `name`.
@@ -78,6 +113,25 @@ class Computation:
             if v.name == name:
                 return v.value
         raise KeyError(f"no computed value named {name!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Readings:
+    """The readings of an under-specified experiment tried for an empirical claim.
+
+    A computation that carries readings is judged by the empirical rules: the statement
+    is REFUTED only when `contradicted` is true of every reading tried *and* none is left
+    untried; a failing statement otherwise is NOT REPRODUCED.
+    """
+
+    tried: tuple[str, ...]
+    """Each reading tried, with its result in a few words."""
+    not_tried: tuple[str, ...] = ()
+    """Reasonable readings not tried, each with why."""
+    reproducing: tuple[str, ...] = ()
+    """The readings under which the published result is reproduced."""
+    contradicted: bool = False
+    """Whether a calibrated test contradicts the statement under every reading tried."""
 
 
 ComputeFn: TypeAlias = Callable[[Mode], Computation]
@@ -109,7 +163,7 @@ class Verdict:
     claim: Claim
     """The claim."""
     status: Status
-    """CONFIRMED, REFUTED or OPEN."""
+    """CONFIRMED, REFUTED, NOT_REPRODUCED or OPEN."""
     established: Status | None
     """The verdict the project recorded earlier, if any."""
     computation: Computation | None
@@ -119,7 +173,9 @@ class Verdict:
     mode: Mode
     """The mode it ran in."""
     reason: str = ""
-    """Why the claim is OPEN, when it is."""
+    """Why the claim is OPEN, REFUTED or NOT_REPRODUCED."""
+    jobs: tuple[tuple[str, int, float], ...] = ()
+    """``(namespace, chunks, recorded seconds)`` of each chunked job the computation used."""
 
     @property
     def changed(self) -> bool:
@@ -135,6 +191,7 @@ class Verdict:
             "statement": self.claim.statement,
             "expected": self.claim.expected,
             "status": self.status.name,
+            "jobs": [{"namespace": ns, "chunks": n, "seconds": t} for ns, n, t in self.jobs],
             "established": None if self.established is None else self.established.name,
             "changed": self.changed,
             "mode": self.mode,
@@ -146,4 +203,8 @@ class Verdict:
             "evidence": "" if comp is None else comp.evidence,
             "counterexample": None if comp is None else comp.counterexample,
             "notes": list(self.claim.notes) + ([] if comp is None else list(comp.notes)),
+            "readings": None if comp is None or comp.readings is None else {
+                "tried": list(comp.readings.tried), "not_tried": list(comp.readings.not_tried),
+                "reproducing": list(comp.readings.reproducing),
+                "contradicted": comp.readings.contradicted},
         }

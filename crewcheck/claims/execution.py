@@ -2,7 +2,8 @@
 
 A :class:`Job` is a list of JSON-able chunk parameters and a top-level
 function ``fn(params) -> JSON value``. An :class:`Executor` runs the chunks
-not yet in its :class:`~crewcheck.store.ResultStore`, either in this process
+neither in the committed records (:mod:`crewcheck.claims.records`) nor in its
+:class:`~crewcheck.store.ResultStore`, either in this process
 or on a Dask cluster (a local one with one single-threaded worker per core,
 or an existing scheduler), shows a progress bar on stderr, and stores every
 finished chunk immediately so an interrupted run resumes where it stopped.
@@ -22,7 +23,20 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from crewcheck.claims.records import Records
+from crewcheck.errors import CrewcheckError
 from crewcheck.store import ResultStore, canonical_key
+
+
+class IncompleteRecordError(CrewcheckError):
+    """A job's chunks are not all recorded and the executor may not compute them."""
+
+    def __init__(self, namespace: str, missing: int, total: int) -> None:
+        super().__init__(f"the committed record of {namespace!r} lacks {missing:,} of {total:,} chunks "
+                         "(compute them with --full, commit them with --save-records)")
+        self.namespace = namespace
+        self.missing = missing
+        self.total = total
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +71,11 @@ class Executor:
         Local cluster with worker processes (``False``: threads, for tests).
     progress : bool
         Show a tqdm progress bar on stderr.
+    records : Records or None
+        Committed chunk results, read before the store (``None``: none).
+    records_only : bool
+        Compute nothing: a job with a chunk missing from the records and the store raises
+        :class:`IncompleteRecordError`.
     """
 
     def __init__(
@@ -68,6 +87,8 @@ class Executor:
         use_dask: bool = False,
         processes: bool = True,
         progress: bool = False,
+        records: Records | None = None,
+        records_only: bool = False,
     ) -> None:
         self.store = store if store is not None else ResultStore(":memory:")
         self.workers = workers
@@ -77,8 +98,14 @@ class Executor:
         self.progress = progress
         self._client: Any = None
         self._cluster: Any = None
+        self.records = records
+        self.records_only = records_only
         self.chunks_run = 0
         self.chunks_cached = 0
+        self.chunks_recorded = 0
+        self.results: dict[str, dict[str, tuple[Any, float]]] = {}
+        """Every chunk result a job of this executor returned, by namespace: ``{key: (value,
+        seconds)}``, what ``--save-records`` writes."""
 
     # -- Dask ----------------------------------------------------------------
     def _get_client(self) -> Any:
@@ -90,11 +117,16 @@ class Executor:
             if self.scheduler is not None:
                 self._client = Client(self.scheduler)  # type: ignore[no-untyped-call, unused-ignore]
             else:
+                import dask
+
                 n = self.workers or os.cpu_count() or 1
-                self._cluster = LocalCluster(  # type: ignore[no-untyped-call, unused-ignore]
-                    n_workers=n, threads_per_worker=1, processes=self.processes,
-                    dashboard_address=None,
-                )
+                # non-daemonic workers: a chunk may start child processes (the engine races
+                # a SAT solver in one), which a daemonic process may not
+                with dask.config.set({"distributed.worker.daemon": False}):
+                    self._cluster = LocalCluster(  # type: ignore[no-untyped-call, unused-ignore]
+                        n_workers=n, threads_per_worker=1, processes=self.processes,
+                        dashboard_address=None,
+                    )
                 self._client = Client(self._cluster)  # type: ignore[no-untyped-call, unused-ignore]
         return self._client
 
@@ -125,12 +157,27 @@ class Executor:
                     file=sys.stderr, leave=False, unit="chunk")
 
     def run(self, job: Job) -> list[Any]:
-        """Return the result of every chunk of `job`, in chunk order."""
+        """Return the result of every chunk of `job`, in chunk order.
+
+        Raises
+        ------
+        IncompleteRecordError
+            With `records_only`, when a chunk is neither recorded nor stored.
+        """
         keys = [canonical_key(c) for c in job.chunks]
-        cached = self.store.get_many(job.namespace)
-        results: dict[str, Any] = {k: cached[k] for k in keys if k in cached}
+        recorded = self.records.get_many(job.namespace) if self.records is not None else {}
+        stored = self.store.get_many_timed(job.namespace)
+        results: dict[str, tuple[Any, float]] = {}
+        for k in keys:
+            if k in recorded:
+                results[k] = recorded[k]
+                self.chunks_recorded += 1
+            elif k in stored:
+                results[k] = stored[k]
+                self.chunks_cached += 1
         todo = [(k, c) for k, c in zip(keys, job.chunks) if k not in results]
-        self.chunks_cached += len(keys) - len(todo)
+        if todo and self.records_only:
+            raise IncompleteRecordError(job.namespace, len({k for k, _ in todo}), len(set(keys)))
         bar = self._bar(job, len(keys) - len(todo))
         try:
             if todo and self.use_dask:
@@ -140,24 +187,26 @@ class Executor:
                 futures = {client.submit(_timed, job.fn, c, pure=False): k for k, c in todo}
                 for fut in as_completed(futures):  # type: ignore[no-untyped-call, unused-ignore]
                     value, seconds = fut.result()
-                    k = futures[fut]
-                    self.store.put(job.namespace, k, value, seconds=seconds)
-                    results[k] = value
-                    self.chunks_run += 1
-                    if bar is not None:
-                        bar.update(1)
+                    self._finish(job, futures[fut], value, seconds, results, bar)
             else:
                 for k, c in todo:
+                    if k in results:  # the same chunk twice in one job
+                        continue
                     value, seconds = _timed(job.fn, c)
-                    self.store.put(job.namespace, k, value, seconds=seconds)
-                    results[k] = value
-                    self.chunks_run += 1
-                    if bar is not None:
-                        bar.update(1)
+                    self._finish(job, k, value, seconds, results, bar)
         finally:
             if bar is not None:
                 bar.close()
-        return [results[k] for k in keys]
+        self.results.setdefault(job.namespace, {}).update({k: results[k] for k in keys})
+        return [results[k][0] for k in keys]
+
+    def _finish(self, job: Job, key: str, value: Any, seconds: float,
+                results: dict[str, tuple[Any, float]], bar: Any) -> None:
+        self.store.put(job.namespace, key, value, seconds=seconds)
+        results[key] = (value, seconds)
+        self.chunks_run += 1
+        if bar is not None:
+            bar.update(1)
 
 
 def _timed(fn: Callable[[Mapping[str, Any]], Any], params: Mapping[str, Any]) -> tuple[Any, float]:

@@ -1,9 +1,10 @@
 """The ledger runner: compute claims, judge them, compare with the record.
 
-:func:`evaluate` runs one claim's computation and turns it into a
-:class:`~crewcheck.claims.claim.Verdict`: OPEN when the computation reports a
-reason or raises, REFUTED when it says the statement fails or a computed
-value differs from the published one, CONFIRMED otherwise. The verdict the
+:func:`evaluate` runs one claim's computation and :func:`judge` turns it into a
+:class:`~crewcheck.claims.claim.Verdict` by the written rules
+(:data:`~crewcheck.claims.claim.VERDICT_RULES`): OPEN when the computation reports a
+reason or raises, REFUTED or NOT_REPRODUCED when the statement fails (REFUTED only on
+exact evidence or a contradiction under every reasonable reading), CONFIRMED otherwise. The verdict the
 project has established for each claim is data (:mod:`crewcheck.claims.record`);
 :func:`exit_code` compares the two.
 """
@@ -15,7 +16,8 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from crewcheck.claims.claim import Claim, Computation, Mode, Status, Verdict
+from crewcheck.claims.claim import STATISTICS_RULE, VERDICT_RULES, Claim, Computation, Mode, Status, Verdict
+from crewcheck.claims.execution import Executor, IncompleteRecordError, current
 from crewcheck.claims.record import load_established
 
 SCHEMA = "crewcheck.claims/1"
@@ -44,23 +46,69 @@ def _fmt(x: Any) -> str:
     return f"{x:,}" if isinstance(x, int) and not isinstance(x, bool) else str(x)
 
 
+def judge(claim: Claim, comp: Computation) -> tuple[Status, str]:
+    """Apply the written verdict rules (:data:`~crewcheck.claims.claim.VERDICT_RULES`).
+
+    OPEN when the computation gives a reason; otherwise the statement fails when the
+    computation says so or a computed value differs from the published one. A failing
+    exact computation (no ``readings``) is REFUTED. A failing empirical one is REFUTED
+    only when a calibrated test contradicts it under every reading tried and no
+    reasonable reading is left untried; else NOT_REPRODUCED. A statement that holds is
+    CONFIRMED.
+    """
+    if comp.open_reason is not None:
+        return Status.OPEN, comp.open_reason
+    diffs = mismatches(claim, comp)
+    if comp.holds is not False and not diffs:
+        return Status.CONFIRMED, ""
+    reason = "; ".join(diffs) if diffs else comp.evidence
+    r = comp.readings
+    if r is None:
+        return Status.REFUTED, reason
+    if r.contradicted and not r.not_tried and not r.reproducing:
+        return Status.REFUTED, f"contradicted under every reading tried ({len(r.tried)}): {reason}"
+    untried = f"{len(r.not_tried)} reasonable reading(s) not tried" if r.not_tried else "no reading contradicts it"
+    return Status.NOT_REPRODUCED, f"{reason} ({len(r.tried)} reading(s) tried, {untried})"
+
+
 def evaluate(claim: Claim, mode: Mode, established: Status | None = None) -> Verdict:
-    """Compute `claim` in `mode` and judge it."""
+    """Compute `claim` in `mode` and judge it (:func:`judge`).
+
+    A computation that raises is OPEN with the error; one whose job lacks committed
+    chunks under ``--records-only`` is OPEN saying how many.
+    """
+    executor = current()
+    before = {ns: len(chunks) for ns, chunks in executor.results.items()}
     start = time.perf_counter()
     try:
         comp = claim.compute(mode)
+    except IncompleteRecordError as exc:
+        return Verdict(claim, Status.OPEN, established, None, time.perf_counter() - start, mode,
+                       reason=str(exc), jobs=_jobs(executor, before))
     except Exception as exc:  # noqa: BLE001 - a failing computation is reported, not raised
         tb = traceback.format_exc(limit=3).strip().splitlines()[-1]
         return Verdict(claim, Status.OPEN, established, None, time.perf_counter() - start, mode,
-                       reason=f"computation failed: {type(exc).__name__}: {exc} ({tb})")
+                       reason=f"computation failed: {type(exc).__name__}: {exc} ({tb})",
+                       jobs=_jobs(executor, before))
     seconds = time.perf_counter() - start
-    if comp.open_reason is not None:
-        return Verdict(claim, Status.OPEN, established, comp, seconds, mode, reason=comp.open_reason)
-    diffs = mismatches(claim, comp)
-    if comp.holds is False or diffs:
-        reason = "; ".join(diffs)
-        return Verdict(claim, Status.REFUTED, established, comp, seconds, mode, reason=reason)
-    return Verdict(claim, Status.CONFIRMED, established, comp, seconds, mode)
+    status, reason = judge(claim, comp)
+    if (mode == "quick" and comp.readings is not None and established is not None
+            and status is not established):
+        # an empirical claim on reduced inputs never overturns the full run's verdict
+        reason = (f"the reduced run gives {status.label} ({reason or comp.evidence}), the full run's record "
+                  f"{established.label}; a reduced run cannot decide: `crewcheck prove {claim.id} --full`")
+        status = Status.OPEN
+    return Verdict(claim, status, established, comp, seconds, mode, reason=reason,
+                   jobs=_jobs(executor, before))
+
+
+def _jobs(executor: Executor, before: dict[str, int]) -> tuple[tuple[str, int, float], ...]:
+    """``(namespace, chunks, recorded seconds)`` of the jobs a claim ran or read."""
+    out = []
+    for ns, chunks in executor.results.items():
+        if ns not in before or len(chunks) != before[ns]:
+            out.append((ns, len(chunks), round(sum(t for _, t in chunks.values()), 1)))
+    return tuple(sorted(out))
 
 
 def run(claims: Sequence[Claim], mode: Mode, *, established: dict[str, Status] | None = None) -> list[Verdict]:
@@ -91,9 +139,7 @@ def exit_code(verdicts: Sequence[Verdict]) -> int:
 # -- rendering ------------------------------------------------------------------
 def _short(v: Verdict) -> str:
     comp = v.computation
-    if v.status is Status.OPEN:
-        return v.reason
-    if v.status is Status.REFUTED:
+    if v.status in (Status.OPEN, Status.REFUTED, Status.NOT_REPRODUCED):
         return v.reason or (comp.evidence if comp else "")
     if comp is None:
         return ""
@@ -107,8 +153,8 @@ def render_table(verdicts: Sequence[Verdict]) -> str:
     lines = []
     width = max((len(v.claim.id) for v in verdicts), default=10)
     for v in verdicts:
-        flag = "" if not v.changed else f"  [was {v.established.name}]" if v.established else ""
-        lines.append(f"{v.status.name:<9}  {v.claim.id:<{width}}  {v.seconds:7.1f} s  {_short(v)}{flag}")
+        flag = "" if not v.changed else f"  [was {v.established.label}]" if v.established else ""
+        lines.append(f"{v.status.label:<14}  {v.claim.id:<{width}}  {v.seconds:7.1f} s  {_short(v)}{flag}")
     return "\n".join(lines)
 
 
@@ -124,41 +170,57 @@ def _md_value(x: Any) -> str:
     return _fmt(x)
 
 
+def _compute_time(v: Verdict) -> str:
+    seconds = sum(t for _, _, t in v.jobs)
+    if not v.jobs:
+        return "inline"
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds:,.0f} s"
+
+
 def render_markdown(verdicts: Sequence[Verdict], run_info: dict[str, Any], plots: dict[str, str]) -> str:
-    """The regenerated ``docs/claims.md``."""
+    """The regenerated ``docs/claims.md``.
+
+    Everything in it comes from the verdicts and the records they were computed from
+    (chunk results and their recorded compute time), never from the wall clock of the run
+    that renders it, so the same records always give the same text.
+    """
     out = [
         "# Claims ledger",
         "",
-        "Generated by `crewcheck prove --docs DIR` — do not edit by hand. Every number below was",
-        "recomputed; the published value is only compared against. Rerun a claim's derivation",
-        "with `crewcheck prove CLAIM`.",
+        "Generated by `crewcheck prove --docs DIR` from the records committed in",
+        "`crewcheck/claims/data/records/` — do not edit by hand; `tests/claims/test_ledger_docs.py`",
+        "fails when this file differs from what the records generate. Every number below was",
+        "recomputed; the published value is only compared against.",
         "",
-        (f"Run: mode `{run_info.get('mode')}`, {run_info.get('date')}, wall time "
-         f"{run_info.get('wall_seconds', 0):.1f} s, executor: {run_info.get('executor')}, "
-         f"{run_info.get('chunks_run', 0)} chunks run, {run_info.get('chunks_from_store', 0)} "
-         "taken from the results store."),
+        "## Verdict rules",
         "",
-        "| verdict | claim | source | runtime | summary |",
-        "| --- | --- | --- | --- | --- |",
     ]
+    out += [f"- **{status.label}**: {text}" for status, text in VERDICT_RULES]
+    out += [f"- **Statistics.** {STATISTICS_RULE}", "",
+            f"Mode `{run_info.get('mode')}`; {run_info.get('records_summary', '')}", "",
+            "| verdict | claim | source | recorded compute | summary |",
+            "| --- | --- | --- | --- | --- |"]
     for v in verdicts:
         summary = _short(v).replace("|", "\\|")
-        out.append(f"| **{v.status.name}** | `{v.claim.id}` | {v.claim.source} | {v.seconds:.1f} s | {summary} |")
+        out.append(f"| **{v.status.label}** | `{v.claim.id}` | {v.claim.source} | {_compute_time(v)} | {summary} |")
     out += [
         "",
-        "Reproduce: `crewcheck prove --quick` (CI, in-process) or `crewcheck prove --full` (Dask:",
-        "a local cluster with one worker per core, or `--scheduler ADDR`; finished chunks are kept",
-        "in the user cache folder, `$CREWCHECK_CACHE_DIR` or `$XDG_CACHE_HOME/crewcheck`, so an",
-        "interrupted run resumes). Exit status 0 means every verdict matches the one recorded in",
+        "Reproduce: `crewcheck prove --docs docs --records-only` regenerates this file from the",
+        "committed records alone; `crewcheck prove --quick` re-derives every claim on reduced",
+        "inputs (CI; a reduced run never changes a verdict, it reports OPEN where it cannot",
+        "decide); `crewcheck prove CLAIM --full --save-records` recomputes what the records lack",
+        "(Dask: a local cluster with one worker per core, or `--scheduler ADDR`; finished chunks",
+        "are also kept in the user cache folder, so an interrupted run resumes) and writes the",
+        "records. Exit status 0 means every verdict matches the one recorded in",
         "`crewcheck/claims/data/established.json`.",
         "",
     ]
     for v in verdicts:
         comp = v.computation
-        out += [f"## `{v.claim.id}` — {v.status.name}", "", f"*Source:* {v.claim.source}", "",
+        out += [f"## `{v.claim.id}` — {v.status.label}", "", f"*Source:* {v.claim.source}", "",
                 f"*Statement:* {v.claim.statement}", ""]
         if v.established is not None:
-            out += [f"*Established verdict:* {v.established.name}" + (" (changed!)" if v.changed else ""), ""]
+            out += [f"*Established verdict:* {v.established.label}" + (" (changed!)" if v.changed else ""), ""]
         if v.reason:
             out += [f"*Reason:* {v.reason}", ""]
         if comp is not None:
@@ -170,6 +232,13 @@ def render_markdown(verdicts: Sequence[Verdict], run_info: dict[str, Any], plots
                 out += [f"*Evidence:* {comp.evidence}", ""]
             if comp.counterexample:
                 out += [f"*Counterexample:* `{comp.counterexample}`", ""]
+            if comp.readings is not None:
+                r = comp.readings
+                out += ["*Readings tried:*", ""] + [f"- {t}" for t in r.tried] + [""]
+                if r.not_tried:
+                    out += ["*Readings not tried:*", ""] + [f"- {t}" for t in r.not_tried] + [""]
+        if v.jobs:
+            out += ["*Records:* " + "; ".join(f"`{ns}` ({n:,} chunks, {t:,.0f} s)" for ns, n, t in v.jobs), ""]
         notes = list(v.claim.notes) + (list(comp.notes) if comp else [])
         for note in notes:
             out += [f"> Note: {note}", ""]

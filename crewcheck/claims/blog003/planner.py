@@ -6,12 +6,18 @@ guided by each matching's critical cards. The post says that "a majority of the 
 get no possible matchings" and that "if we were able to find a valid matching we can
 generally find a solution". It gives no numbers.
 
-The claim is re-derived on seeded random Classic deals with a fixed assignment (4 and 3
-players, k tasks dealt round-robin from the commander, as in ``benchmarks/corpus.py``):
-the exact ``engine`` back-end says which deals are winnable, and the ``planner`` back-end
-(:mod:`crewcheck.solvers.planner`) says at which stage it stops
-(``Result.stats.extra["stage"]``). Fractions are taken over the winnable deals, so a
-planner failure on an unwinnable deal (which no plan could solve) is not counted.
+In the post the matching *is* the task assignment (who takes which objective), so its own
+setting is **free assignment**: the two halves of the statement are two claims, judged in
+that setting, with the fixed-assignment numbers (tasks dealt round-robin from the
+commander, where the only matching considered is the deal's own) beside them. The post
+gives no deal distribution, so these are empirical claims with readings
+(:class:`~crewcheck.claims.claim.Readings`): seeded random Classic deals, 4 and 3 players,
+k = 1..12 tasks (the deals of ``benchmarks/corpus.py``); the exact ``engine`` back-end says
+which deals are winnable, and the ``planner`` back-end (:mod:`crewcheck.solvers.planner`)
+says at which stage it stops (``Result.stats.extra["stage"]``). Fractions are taken over
+the winnable deals, so a planner failure on an unwinnable deal (which no plan could solve)
+is not counted; "a majority" and "generally" are read as more than half, decided by the
+95 % Wilson interval of the fraction (above or below 1/2).
 
 References
 ----------
@@ -27,7 +33,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from crewcheck.api import decide
-from crewcheck.claims.claim import Computation, Mode, Value
+from crewcheck.claims.claim import Computation, Mode, Readings, Value
+from crewcheck.claims.stats import wilson
 from crewcheck.claims.execution import run_job
 from crewcheck.model.cards import CLASSIC_DECK, Mask
 from crewcheck.model.instance import Instance
@@ -35,8 +42,8 @@ from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Verdict
 
-__all__ = ["STAGES", "ENGINE_TIMEOUT", "PLANNER_TIMEOUT", "QUICK_CELLS", "FULL_CELLS", "random_fixed_deal",
-           "planner_chunk", "planner_stages"]
+__all__ = ["STAGES", "ENGINE_TIMEOUT", "PLANNER_TIMEOUT", "QUICK_CELLS", "FULL_CELLS", "random_deal",
+           "planner_chunk", "stage_counts", "planner_no_matching", "planner_execution"]
 
 STAGES = ("solved", "no_matching", "execution_failed", "out_of_budget")
 """Where the planner stops (``stats.extra["stage"]``)."""
@@ -59,12 +66,14 @@ _COLOUR_CARDS: tuple[int, ...] = tuple(
 _COMMANDER_CARD = max(i for i in range(CLASSIC_DECK.size) if CLASSIC_DECK.suits[CLASSIC_DECK.suit_of(i)] == _TRUMP)
 
 
-def random_fixed_deal(rng: random.Random, players: int, k: int) -> Instance:
-    """One random Classic deal with ``k`` tasks, fixed round-robin from the commander.
+def random_deal(rng: random.Random, players: int, k: int, assignment: str = "fixed") -> Instance:
+    """One random Classic deal with ``k`` tasks, fixed round-robin from the commander or free.
 
     The 40 cards are shuffled and dealt one at a time from seat 0 (hands 10 each for 4
     players, 14/13/13 for 3); the commander holds the top rocket; the tasks are ``k``
-    distinct colour cards. The distribution of ``benchmarks/corpus.py``'s fixed cells.
+    distinct colour cards, drafted round-robin from the commander (``fixed``) or left to
+    the crew with the same per-seat counts (``free``). The distribution of
+    ``benchmarks/corpus.py``'s cells.
     """
     cards = list(range(CLASSIC_DECK.size))
     rng.shuffle(cards)
@@ -72,8 +81,9 @@ def random_fixed_deal(rng: random.Random, players: int, k: int) -> Instance:
     for n, c in enumerate(cards):
         hands[n % players] |= 1 << c
     commander = next(s for s in range(players) if hands[s] >> _COMMANDER_CARD & 1)
-    tasks = tuple(Task(c, (commander + j) % players) for j, c in enumerate(rng.sample(_COLOUR_CARDS, k)))
-    return Instance(CLASSIC_DECK, tuple(hands), tasks, _TRUMP, "rocket", Rules("strict", "fixed"))
+    drawn = rng.sample(_COLOUR_CARDS, k)
+    tasks = tuple(Task(c, (commander + j) % players if assignment == "fixed" else None) for j, c in enumerate(drawn))
+    return Instance(CLASSIC_DECK, tuple(hands), tasks, _TRUMP, "rocket", Rules("strict", assignment))
 
 
 def planner_chunk(params: Mapping[str, Any]) -> dict[str, int]:
@@ -86,11 +96,13 @@ def planner_chunk(params: Mapping[str, Any]) -> dict[str, int]:
     # the engine races a SAT solver in a child process, which a daemonic process (a Dask
     # worker's) may not start: there the exact verdict comes from the search alone
     exact_backend = "search" if multiprocessing.current_process().daemon else "engine"
-    rng = random.Random(f"blog003:{params['players']}p:k{params['tasks']}:{params['seed']}:{params['index']}")
+    assignment = str(params.get("assignment", "fixed"))
+    tag = "" if assignment == "fixed" else f":{assignment}"
+    rng = random.Random(f"blog003{tag}:{params['players']}p:k{params['tasks']}:{params['seed']}:{params['index']}")
     out = {"engine_winnable": 0, "engine_unwinnable": 0, "engine_unknown": 0, **{s: 0 for s in STAGES},
            f"decided_by_{exact_backend}": 0}
     for _ in range(int(params["size"])):
-        inst = random_fixed_deal(rng, int(params["players"]), int(params["tasks"]))
+        inst = random_deal(rng, int(params["players"]), int(params["tasks"]), assignment)
         exact = decide(inst, backend=exact_backend, timeout=float(params["engine_timeout"])).verdict
         out[f"decided_by_{exact_backend}"] += 1
         if exact is Verdict.UNWINNABLE:
@@ -110,52 +122,83 @@ def _ratio(a: int, b: int) -> float | None:
     return round(a / b, 4) if b else None
 
 
-def planner_stages(mode: Mode) -> Computation:
-    """The planning stage finds no matching a majority of the time; given a matching, the
-    execution generally finds a solution (fractions over exactly-winnable deals)."""
+def stage_counts(mode: Mode, assignment: str) -> tuple[dict[str, int], dict[str, dict[str, int]], int]:
+    """Run (or read) the planner job of one assignment: totals, counts per cell, deals."""
     cells = QUICK_CELLS if mode == "quick" else FULL_CELLS
     chunk = 25
+    extra = {} if assignment == "fixed" else {"assignment": assignment}
     chunks: list[dict[str, Any]] = [
         {"players": p, "tasks": k, "seed": 0, "index": i, "size": min(chunk, deals - i * chunk),
-         "engine_timeout": ENGINE_TIMEOUT, "planner_timeout": PLANNER_TIMEOUT}
+         "engine_timeout": ENGINE_TIMEOUT, "planner_timeout": PLANNER_TIMEOUT, **extra}
         for p, k, deals in cells for i in range((deals + chunk - 1) // chunk)]
-    results = run_job("blog003-planner/v2", planner_chunk, chunks, label="planner stages")
+    results = run_job("blog003-planner/v2", planner_chunk, chunks, label=f"planner stages ({assignment})")
     per_cell: dict[str, dict[str, int]] = {}
     for c, r in zip(chunks, results):
-        rec = per_cell.setdefault(f"{c['players']}p-k{c['tasks']:02d}", {})
+        rec = per_cell.setdefault(f"{c['players']}p-{assignment}-k{c['tasks']:02d}", {})
         for key, n in r.items():
             rec[key] = rec.get(key, 0) + n
     total: dict[str, int] = {}
     for rec in per_cell.values():
         for key, n in rec.items():
             total[key] = total.get(key, 0) + n
-    winnable = total["engine_winnable"]
-    matched = winnable - total["no_matching"]
-    no_matching = _ratio(total["no_matching"], winnable)
-    given = _ratio(total["solved"], matched)
-    deals = sum(d for _, _, d in cells)
-    where = (f"{deals} seeded random Classic deals, fixed round-robin assignment from the commander, "
-             f"cells {', '.join(sorted(per_cell))}")
-    values = (
-        Value("winnable", winnable, f"{where}: winnable per crewcheck.decide(backend='engine', or 'search' in a "
-              f"Dask worker process, timeout={ENGINE_TIMEOUT:g}); {total['engine_unknown']} undecided, not counted"),
-        Value("no_matching_fraction", no_matching, "winnable deals on which crewcheck.decide(backend='planner') "
-              "stops at stage no_matching, over the winnable deals"),
-        Value("solved_given_matching", given, "winnable deals the planner solves, over the winnable deals on which "
-              "it found a matching (solved + execution_failed + out_of_budget)"),
-        Value("solved_fraction", _ratio(total["solved"], winnable), "winnable deals the planner solves, over all "
-              "winnable deals"),
-        Value("no_matching_majority", no_matching is not None and no_matching > 0.5,
-              "no_matching_fraction > 0.5 (the post's 'a majority of the time')"),
-        Value("solved_given_matching_majority", given is not None and given > 0.5,
-              "solved_given_matching > 0.5 (the post's 'generally')"),
-        Value("counts", {**total, "deals": deals}, "engine verdicts; planner stages among engine-winnable deals"),
-        Value("cells", per_cell, "the same counts per cell (players, tasks)"),
-    )
-    if winnable == 0 or matched == 0:
-        return Computation(values, holds=None, open_reason="no winnable deal with a matching in the sample")
-    return Computation(values, holds=None,
-                       evidence=f"{total['no_matching']} of {winnable} winnable deals have no matching; "
-                                f"{total['solved']} of the {matched} with one are solved "
-                                f"({total['execution_failed']} execution failures, "
-                                f"{total['out_of_budget']} out of budget)")
+    return total, per_cell, sum(d for _, _, d in cells)
+
+
+def _majority(k: int, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return "majority" if lo > 0.5 else "minority" if hi < 0.5 else "undecided"
+
+
+def _stage_claim(mode: Mode, half: str) -> Computation:
+    """One half of the post's statement, in its own setting (free) with fixed beside."""
+    values: list[Value] = []
+    tried: list[str] = []
+    found: dict[str, str] = {}
+    for assignment in ("free", "fixed"):
+        total, per_cell, deals = stage_counts(mode, assignment)
+        winnable = total["engine_winnable"]
+        matched = winnable - total["no_matching"]
+        if half == "no_matching":
+            k, n, what = total["no_matching"], winnable, "winnable deals with no matching"
+        else:
+            k, n, what = total["solved"], matched, "deals with a matching that the execution solves"
+        lo, hi = wilson(k, n)
+        found[assignment] = _majority(k, n) if n else "undecided"
+        where = (f"{deals:,} seeded random Classic deals, {assignment} assignment, 4 and 3 players, "
+                 f"k = 1..{max(k_ for _, k_, _ in (QUICK_CELLS if mode == 'quick' else FULL_CELLS))}")
+        values.append(Value(f"{assignment}_fraction", _ratio(k, n),
+                            f"{what}: {k:,} of {n:,} [95 % Wilson {lo:.3f}, {hi:.3f}]; {where}; "
+                            f"exact verdicts by crewcheck.decide (engine, or search in a Dask worker; "
+                            f"{total['engine_unknown']} undecided, not counted)"))
+        values.append(Value(f"{assignment}_counts", {**total, "deals": deals},
+                            "engine verdicts; planner stages among engine-winnable deals"))
+        if assignment == "free":
+            tried.append(f"free assignment (the post's setting: its matching assigns the tasks): "
+                         f"{_ratio(k, n)} ({k:,} of {n:,}), a {found['free']}")
+    values.append(Value("fixed_beside", found["fixed"], "the same fraction with the fixed round-robin "
+                        "assignment (not the post's setting: there the matching is the deal's own)"))
+    not_tried = ("5 players, and more than 12 tasks (the planner's matchings multiply; not run)",
+                 "the post's own bipartite-graph heuristic as coded (unpublished; ours follows its text, "
+                 "docs/planner.md)",
+                 "the deal distribution the post used (not stated)")
+    majority = found["free"]
+    readings = Readings(tried=tuple(tried), not_tried=not_tried,
+                        reproducing=("free assignment",) if majority == "majority" else (),
+                        contradicted=majority == "minority")
+    if majority == "undecided":
+        return Computation(tuple(values), holds=None, readings=readings,
+                           open_reason="the free-assignment fraction's interval contains 1/2")
+    values.append(Value("majority", majority == "majority", "the fraction's 95 % interval lies above 1/2 "
+                        "(free assignment)"))
+    return Computation(tuple(values), holds=None, readings=readings,
+                       evidence=f"free assignment: a {majority}; fixed assignment: a {found['fixed']}")
+
+
+def planner_no_matching(mode: Mode) -> Computation:
+    """"A majority of the time we get no possible matchings" (the planning stage)."""
+    return _stage_claim(mode, "no_matching")
+
+
+def planner_execution(mode: Mode) -> Computation:
+    """"If we were able to find a valid matching we can generally find a solution"."""
+    return _stage_claim(mode, "solved")

@@ -2,18 +2,25 @@
 
 Table 1 gives, per N = 3..6 cards per player, the win rate of four stochastic agents,
 of the MCTS agent in self-play (after 102,400 training rollouts), their ratio and the
-agent's Robustness to Teammate Unreliability (RTU), each over 10,000 games. The game,
-the agents and the experiment are :mod:`crewcheck.agents.deepsea` and
-:mod:`crewcheck.agents.deepsea_bench` (``crewcheck bench deepsea``); these claims run the
-bench's jobs (without the exact oracle) and read its summary, so a full run shares its
-records with ``crewcheck bench deepsea`` in the user cache folder.
+agent's Robustness to Teammate Unreliability (RTU), each over 10,000 games. The paper
+leaves its simulator and its MCTS under-specified, so these are *empirical* claims,
+judged by the written rules (:data:`crewcheck.claims.claim.VERDICT_RULES`):
 
-A published rate is *reproduced* when it lies in our 95 % interval (Wilson for a rate, the
-delta method on the log ratio for a ratio, the bench's parametric bootstrap for RTU). Our
-rates and intervals never read the paper's numbers; only that last comparison reads
-Table 1 (``crewcheck/data/deepsea_table1.json``). The quick mode plays 1,000 games per N
-with 6,400 training rollouts: it can confirm, but a published number outside its interval
-leaves the claim OPEN (fewer games, a weaker agent), never REFUTED.
+* every reading of the set-up we ran is a :class:`ReadingRun`: the game and agents as
+  built (:mod:`crewcheck.agents.deepsea`, ``crewcheck bench deepsea``), trained with three
+  seeds, run here chunk by chunk (:func:`table_chunk`, one chunk per N and seed, records
+  committed), plus every reading of the readings study committed in
+  ``crewcheck/claims/data/records/deepsea-readings.json`` (online-planning MCTS, feasible
+  tasks, other abstractions, the lead without R4, ...);
+* each published rate is compared with ours by a two-sample test (their rate is a
+  10,000-game estimate: :func:`crewcheck.claims.stats.two_sample`), the four N of one column
+  Holm-corrected together; a reading *reproduces* a column when no N differs for any of its
+  training seeds, and *contradicts* it when some N differs for every seed;
+* a column is CONFIRMED when some reading reproduces it, REFUTED only if every reading
+  contradicts it and no reasonable reading is left untried (never, here: the paper's
+  simulator is not published), NOT REPRODUCED otherwise. ``--quick`` (1,000 games, 6,400
+  rollouts, the as-built reading only) never changes these verdicts: where it disagrees it
+  says so and is OPEN.
 
 References
 ----------
@@ -23,17 +30,21 @@ References
 
 from __future__ import annotations
 
+import json
 import math
-from functools import lru_cache
-from pathlib import Path
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 from crewcheck.agents.deepsea_bench import DeepSeaConfig, open_store, published, run_deepsea, summarise
-from crewcheck.claims.claim import Computation, Mode, Value
+from crewcheck.claims.claim import Computation, Mode, Readings, Value
+from crewcheck.claims.execution import run_job
+from crewcheck.claims.stats import ALPHA, holm, ratio_test, two_sample, wilson
 from crewcheck.paths import user_cache_dir
 
-__all__ = ["QUICK", "FULL", "config", "out_dir", "table", "stochastic_rates", "mcts_rates", "ratios",
-           "rtu_values"]
+__all__ = ["QUICK", "FULL", "SEEDS", "PUBLISHED_GAMES", "READINGS_RECORD", "NOT_TRIED", "ReadingRun",
+           "config", "table_chunk", "runs", "stochastic_rates", "mcts_rates", "ratios", "rtu_values"]
 
 FULL = DeepSeaConfig(games=10_000, training=102_400, oracle=False, rtu=("teammates",))
 """The paper's sizes (the exact oracle of the bench is not needed here)."""
@@ -41,141 +52,284 @@ FULL = DeepSeaConfig(games=10_000, training=102_400, oracle=False, rtu=("teammat
 QUICK = DeepSeaConfig(games=1_000, training=6_400, oracle=False, rtu=("teammates",))
 """The reduced run of ``--quick``: a tenth of the games, a sixteenth of the training."""
 
+SEEDS: dict[str, tuple[int, ...]] = {"quick": (0,), "full": (0, 1, 2)}
+"""Training seeds of the as-built reading (the RTU sweep runs with the first only)."""
 
-def config(mode: Mode) -> DeepSeaConfig:
-    """The bench configuration of ``mode``."""
-    return QUICK if mode == "quick" else FULL
+PUBLISHED_GAMES = 10_000
+"""Games behind each published rate (Table 1: "out of 10,000 games of self-play")."""
+
+READINGS_RECORD = "deepsea-readings.json"
+"""The committed readings study, in ``crewcheck/claims/data/records/``."""
+
+NOT_TRIED: tuple[str, ...] = (
+    "their simulator itself: not published; its differences from the rules as written are unknown "
+    "(our stochastic rate rises with N where theirs falls, under every reading tried)",
+    "their MCTS implementation details beyond §3.3 (tie-breaking, what exactly a state holds, how "
+    "training and evaluation deals relate)",
+)
+"""Reasonable readings no run here covers (the study's record may add more)."""
 
 
-def out_dir() -> Path:
-    """Where the MCTS tables and the results store go: the bench's folder in the user cache."""
-    return user_cache_dir("bench-deepsea")
+def config(mode: Mode, seed: int = 0) -> DeepSeaConfig:
+    """The bench configuration of ``mode`` for one training seed (the RTU sweep: seed 0 only)."""
+    base = QUICK if mode == "quick" else FULL
+    return DeepSeaConfig(games=base.games, training=base.training, oracle=False, seed=seed,
+                         rtu=base.rtu if seed == 0 else ())
 
 
-@lru_cache(maxsize=2)
-def table(mode: Mode) -> tuple[dict[str, Any], ...]:
-    """Run what the store lacks for ``mode`` and return the bench's summary rows (one per N)."""
-    cfg = config(mode)
-    out = out_dir()
+def table_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Run the as-built bench for one N and one training seed; return its compact row.
+
+    The bench keeps its own store in the user cache folder (``bench-deepsea``), so a chunk
+    interrupted mid-way resumes there; the row returned is what the committed record holds.
+    """
+    base = config(params["mode"], int(params["seed"]))
+    cfg = DeepSeaConfig(cards=(int(params["cards"]),), games=base.games, training=base.training, seed=base.seed,
+                        oracle=False, rtu=base.rtu)
+    out = user_cache_dir("bench-deepsea")
     out.mkdir(parents=True, exist_ok=True)
     store = open_store(out)
-    run_deepsea(cfg, str(out), store, workers=2 if mode == "full" else 1, progress=False)
-    return tuple(summarise(cfg, store))
+    run_deepsea(cfg, str(out), store, workers=1, progress=False)
+    (row,) = summarise(cfg, store)
+    st, mc = row["settings"]["stochastic"], row["settings"]["mcts"]
+    curve = row["curves"].get("teammates")
+    return {"cards": row["cards"], "seed": cfg.seed, "games": cfg.games, "training": cfg.training,
+            "stochastic": [st["wins"], st["games"]], "mcts": [mc["wins"], mc["games"]],
+            "curve": None if curve is None else {
+                "r": curve["r"], "wins": curve["wins"], "games": curve["games"], "rtu": curve["rtu"],
+                "rtu_ci": list(curve["rtu_ci"]), "denominator_significant": curve["denominator_significant"]}}
 
 
-def _size(mode: Mode) -> str:
+@dataclass(frozen=True, slots=True)
+class ReadingRun:
+    """One reading of the set-up, one agent, one training seed: wins and games per N."""
+
+    name: str
+    """The reading's name (the same for every seed and agent of it)."""
+    description: str
+    """What the reading changes, in words."""
+    agent: str
+    """``stochastic`` or the kind of MCTS (``mcts-table``, ``mcts-online``, ...)."""
+    seed: int | None
+    """Training seed (``None``: nothing trained)."""
+    per_n: dict[int, tuple[int, int]]
+    """``{N: (wins, games)}``."""
+    size: str
+    """Games and training, in words."""
+
+
+def _as_built(mode: Mode) -> tuple[list[ReadingRun], list[dict[str, Any]]]:
+    chunks = [{"mode": mode, "cards": n, "seed": s} for s in SEEDS[mode] for n in (3, 4, 5, 6)]
+    rows: list[dict[str, Any]] = run_job("harvill-vivek/table1/v2", table_chunk, chunks, label="Deep Sea Table 1")
     cfg = config(mode)
-    return f"{cfg.games:,} seeded games per N, MCTS trained on {cfg.training:,} self-play rollouts"
+    size = f"{cfg.games:,} games per N, {cfg.training:,} training rollouts"
+    out: list[ReadingRun] = []
+    desc = ("the game and agents as built (R4 absent: seat 0 leads; HV5 in any tricks; the captain may "
+            "take HV1; a task whose cards are out of play loses at once; MCTS a table over the visible "
+            "state with the exact hand, trained offline by self-play with UCB-1)")
+    out.append(ReadingRun("as built", desc, "stochastic", None,
+                          {r["cards"]: tuple(r["stochastic"]) for r in rows if r["seed"] == SEEDS[mode][0]}, size))
+    for s in SEEDS[mode]:
+        out.append(ReadingRun("as built", desc, "mcts-table", s,
+                              {r["cards"]: tuple(r["mcts"]) for r in rows if r["seed"] == s}, size))
+    return out, rows
 
 
-def _judge(mode: Mode, values: list[Value], within: dict[str, bool | None], what: str) -> Computation:
-    """Published inside every interval: CONFIRMED; outside one: REFUTED in full mode, OPEN in
-    quick mode; undefined somewhere (and no contradiction): OPEN."""
-    values.append(Value("within_interval", within, f"the published {what} lies in our 95 % interval "
-                        "(null: ours undefined)"))
-    outside = [n for n, ok in within.items() if ok is False]
-    undefined = [n for n, ok in within.items() if ok is None]
-    if outside and mode == "quick":
-        return Computation(tuple(values), holds=None, open_reason=(
-            f"quick mode ({_size(mode)}) puts the published {what} outside our interval at N = "
-            f"{', '.join(outside)}; a reduced run cannot refute: `crewcheck prove --full` decides"))
-    if undefined and not outside:
-        return Computation(tuple(values), holds=None, open_reason=(
-            f"our {what} is undefined at N = {', '.join(undefined)}: the self-play gain it divides by "
-            "is not distinguishable from 0 (95 %)"))
-    evidence = (f"published outside our 95 % interval at N = {', '.join(outside)}" if outside
-                else "every published value lies in our 95 % interval")
-    return Computation(tuple(values), holds=None, evidence=evidence)
+def _study() -> tuple[list[ReadingRun], list[str]]:
+    """The committed readings study (empty when it is not in the package)."""
+    entry = resources.files("crewcheck.claims").joinpath("data", "records", READINGS_RECORD)
+    if not entry.is_file():
+        return [], []
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    out = []
+    for r in data.get("readings", ()):
+        per_n = {int(n): (int(v["wins"]), int(v["games"])) for n, v in r["per_n"].items() if int(v["games"]) > 0}
+        if not per_n:
+            continue
+        budget = r.get("rollouts_per_decision") or r.get("training_rollouts")
+        size = f"{min(g for _, g in per_n.values()):,} games per N" + (f", budget {budget}" if budget else "")
+        out.append(ReadingRun(str(r["name"]), str(r.get("description", "")), str(r["agent"]),
+                              r.get("seed"), per_n, size))
+    not_tried = [f"{x['name']}: {x['why']}" for x in data.get("not_tried", ())]
+    return out, not_tried
 
 
-def _rates(mode: Mode, setting: str, name: str) -> Computation:
-    rows = table(mode)
+def runs(mode: Mode) -> tuple[list[ReadingRun], list[str], list[dict[str, Any]]]:
+    """Every reading run of ``mode`` (full: as built + the study), the readings not tried,
+    and the as-built rows."""
+    built, rows = _as_built(mode)
+    if mode == "quick":
+        return built, list(NOT_TRIED), rows
+    study, not_tried = _study()
+    return built + study, list(NOT_TRIED) + not_tried, rows
+
+
+def _fmt_rate(k: int, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return f"{k / n:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def _column(mode: Mode, column: str, what: str) -> Computation:
+    """Judge one rate column (``stochastic`` or ``mcts``) against every reading."""
     pub = published()
-    rate: dict[str, float] = {}
-    interval: dict[str, list[float]] = {}
-    within: dict[str, bool | None] = {}
-    for r in rows:
-        n = str(r["cards"])
-        e = r["settings"][setting]
-        rate[n] = round(e["rate"], 4)
-        lo, hi = e["ci"]
-        interval[n] = [round(lo, 4), round(hi, 4)]
-        within[n] = bool(lo <= pub[r["cards"]][setting] <= hi)
-    agents = ("four stochastic agents (uniformly random valid actions)" if setting == "stochastic"
-              else "the greedy MCTS agent in every seat (self-play)")
-    values = [Value(f"{setting}_rate", rate, f"wins / games of {agents}, {_size(mode)}, "
-                    "crewcheck.agents.deepsea_bench"),
-              Value(f"{setting}_interval", interval, "95 % Wilson score interval of the rate"),
-              Value("published", {str(n): pub[n][setting] for n in sorted(pub)},
-                    "Table 1 (crewcheck/data/deepsea_table1.json), for the comparison only")]
-    return _judge(mode, values, within, name)
+    all_runs, not_tried, _ = runs(mode)
+    wanted = [r for r in all_runs if (r.agent == "stochastic") == (column == "stochastic")]
+    by_reading: dict[tuple[str, str], list[ReadingRun]] = {}
+    for r in wanted:
+        by_reading.setdefault((r.name, r.agent), []).append(r)
+    table: dict[str, Any] = {}
+    tried: list[str] = []
+    reproducing: list[str] = []
+    contradicting = 0
+    for (name, agent), seeds in by_reading.items():
+        label = name if column == "stochastic" else f"{name} ({agent})"
+        significant_per_seed = []
+        cells: dict[str, Any] = {}
+        for run in seeds:
+            ns = sorted(n for n in run.per_n if n in pub)
+            comps = [two_sample(*run.per_n[n], pub[n][column], PUBLISHED_GAMES) for n in ns]
+            adjusted = holm([c.p_value for c in comps])
+            sig = {n for n, p in zip(ns, adjusted) if p < ALPHA}
+            significant_per_seed.append(sig)
+            tag = "" if run.seed is None else f" seed {run.seed}"
+            for n, c, p in zip(ns, comps, adjusted):
+                cells.setdefault(f"N={n}", []).append(
+                    f"{_fmt_rate(*run.per_n[n])}{tag}: diff {c.difference:+.3f} "
+                    f"[{c.interval[0]:+.3f}, {c.interval[1]:+.3f}], Holm p {p:.3g}")
+        table[label] = {k: "; ".join(v) for k, v in sorted(cells.items())}
+        reproduces = all(not sig for sig in significant_per_seed)
+        always = set.intersection(*significant_per_seed) if significant_per_seed else set()
+        seeds_txt = f"{len(seeds)} seed(s), {seeds[0].size}"
+        if reproduces:
+            reproducing.append(label)
+            tried.append(f"{label}: reproduces every N ({seeds_txt}) — {seeds[0].description}")
+        elif always:
+            contradicting += 1
+            tried.append(f"{label}: differs at N = {', '.join(map(str, sorted(always)))} for every seed "
+                         f"({seeds_txt}) — {seeds[0].description}")
+        else:
+            tried.append(f"{label}: differs for some seeds only ({seeds_txt}) — {seeds[0].description}")
+    values = [Value(f"{column}_by_reading", table,
+                    f"per reading: our rate [95 % Wilson], its difference from the published {what} "
+                    f"[95 % Newcombe interval] and the Holm-adjusted two-sample p-value over N = 3..6 "
+                    f"(published rates taken as {PUBLISHED_GAMES:,}-game estimates)"),
+              Value("published", {str(n): pub[n][column] for n in sorted(pub)},
+                    "Table 1 (crewcheck/data/deepsea_table1.json), for the comparison only"),
+              Value("reproducing_readings", reproducing, f"readings under which no N differs (Holm, {ALPHA:.0%})")]
+    readings = Readings(tried=tuple(tried), not_tried=tuple(not_tried), reproducing=tuple(reproducing),
+                        contradicted=bool(by_reading) and contradicting == len(by_reading))
+    values.append(Value("reproduced", bool(reproducing), "some reading reproduces every N"))
+    if reproducing:
+        return Computation(tuple(values), holds=None, readings=readings,
+                           evidence=f"reproduced under: {', '.join(reproducing)}")
+    return Computation(tuple(values), holds=None, readings=readings,
+                       evidence=f"no reading of {len(by_reading)} tried reproduces the published {what} at every N")
 
 
 def stochastic_rates(mode: Mode) -> Computation:
     """Table 1, stochastic column: .047/.058/.047/.043 for N = 3..6."""
-    return _rates(mode, "stochastic", "stochastic win rate")
+    return _column(mode, "stochastic", "stochastic win rate")
 
 
 def mcts_rates(mode: Mode) -> Computation:
     """Table 1, MCTS column: .220/.166/.078/.053 for N = 3..6."""
-    return _rates(mode, "mcts", "MCTS win rate")
-
-
-def _ratio_interval(st: dict[str, Any], mc: dict[str, Any]) -> tuple[float, float] | None:
-    """95 % interval of mcts rate / stochastic rate (delta method on the log ratio)."""
-    if st["wins"] == 0 or mc["wins"] == 0:
-        return None
-    ratio = mc["rate"] / st["rate"]
-    se = math.sqrt((1 - mc["rate"]) / mc["wins"] + (1 - st["rate"]) / st["wins"])
-    return (ratio * math.exp(-1.96 * se), ratio * math.exp(1.96 * se))
+    return _column(mode, "mcts", "MCTS win rate")
 
 
 def ratios(mode: Mode) -> Computation:
-    """Table 1, ratio column: MCTS beats the stochastic agent at every N (4.68/2.87/1.67/1.24)."""
-    rows = table(mode)
+    """Table 1, ratio column (MCTS / stochastic: 4.68/2.87/1.67/1.24), per reading and seed."""
     pub = published()
-    ratio: dict[str, float | None] = {}
-    interval: dict[str, list[float] | None] = {}
-    beats: dict[str, bool] = {}
-    within: dict[str, bool | None] = {}
-    for r in rows:
-        n = str(r["cards"])
-        st, mc = r["settings"]["stochastic"], r["settings"]["mcts"]
-        ci = _ratio_interval(st, mc)
-        ratio[n] = None if r.get("ratio") is None else round(r["ratio"], 3)
-        interval[n] = None if ci is None else [round(ci[0], 3), round(ci[1], 3)]
-        beats[n] = ci is not None and ci[0] > 1
-        within[n] = None if ci is None else bool(ci[0] <= pub[r["cards"]]["ratio"] <= ci[1])
-    values = [Value("ratio", ratio, f"MCTS self-play win rate / stochastic win rate on the same deals, {_size(mode)}"),
-              Value("ratio_interval", interval, "95 % interval (delta method on the log of the ratio of two "
-                    "binomial rates)"),
-              Value("mcts_beats_significantly", beats, "the ratio's interval lies above 1"),
+    all_runs, not_tried, _ = runs(mode)
+    stoch = {r.name: r for r in all_runs if r.agent == "stochastic"}
+    table: dict[str, Any] = {}
+    tried: list[str] = []
+    reproducing: list[str] = []
+    groups: dict[tuple[str, str], list[ReadingRun]] = {}
+    for r in all_runs:
+        if r.agent != "stochastic" and r.name in stoch:
+            groups.setdefault((r.name, r.agent), []).append(r)
+    contradicting = 0
+    for (name, agent), seeds in groups.items():
+        st = stoch[name]
+        label = f"{name} ({agent})"
+        sig_sets = []
+        cells: dict[str, list[str]] = {}
+        for run in seeds:
+            ns = sorted(n for n in run.per_n if n in pub and n in st.per_n and run.per_n[n][1] == st.per_n[n][1])
+            comps = [ratio_test(run.per_n[n][0], st.per_n[n][0], run.per_n[n][1], pub[n]["mcts"],
+                                pub[n]["stochastic"], PUBLISHED_GAMES) for n in ns]
+            kept = [(n, c) for n, c in zip(ns, comps) if c is not None]
+            adjusted = holm([c.p_value for _, c in kept])
+            sig_sets.append({n for (n, _), p in zip(kept, adjusted) if p < ALPHA})
+            for (n, c), p in zip(kept, adjusted):
+                cells.setdefault(f"N={n}", []).append(
+                    f"{c.ours:.2f}" + ("" if run.seed is None else f" seed {run.seed}")
+                    + f": log-ratio diff {c.difference:+.2f} [{c.interval[0]:+.2f}, {c.interval[1]:+.2f}], "
+                    f"Holm p {p:.3g}")
+        if not sig_sets or not cells:
+            continue
+        table[label] = {k: "; ".join(v) for k, v in sorted(cells.items())}
+        if all(not s for s in sig_sets):
+            reproducing.append(label)
+            tried.append(f"{label}: reproduces every N ({len(seeds)} seed(s))")
+        elif set.intersection(*sig_sets):
+            contradicting += 1
+            tried.append(f"{label}: differs at N = {', '.join(map(str, sorted(set.intersection(*sig_sets))))} "
+                         f"for every seed ({len(seeds)} seed(s))")
+        else:
+            tried.append(f"{label}: differs for some seeds only ({len(seeds)} seed(s))")
+    values = [Value("ratio_by_reading", table, "per reading: MCTS rate / stochastic rate on the same deals, the "
+                    "difference of its log from the published log ratio [95 %, delta method, both sides' "
+                    "binomial noise] and the Holm-adjusted p-value over N = 3..6"),
               Value("published", {str(n): pub[n]["ratio"] for n in sorted(pub)},
-                    "Table 1 (crewcheck/data/deepsea_table1.json), for the comparison only")]
-    return _judge(mode, values, within, "ratio")
+                    "Table 1 (crewcheck/data/deepsea_table1.json), for the comparison only"),
+              Value("reproducing_readings", reproducing, f"readings under which no N differs (Holm, {ALPHA:.0%})")]
+    readings = Readings(tried=tuple(tried), not_tried=tuple(not_tried), reproducing=tuple(reproducing),
+                        contradicted=bool(groups) and contradicting == len(groups))
+    values.append(Value("reproduced", bool(reproducing), "some reading reproduces every N"))
+    if reproducing:
+        return Computation(tuple(values), holds=None, readings=readings,
+                           evidence=f"reproduced under: {', '.join(reproducing)}")
+    return Computation(tuple(values), holds=None, readings=readings,
+                       evidence="no reading tried reproduces the published ratio at every N")
 
 
 def rtu_values(mode: Mode) -> Computation:
     """Table 1, RTU column: .48/.57/.60/.79 (reading: the agent in one seat, three teammates
-    of reliability r)."""
-    rows = table(mode)
+    of reliability r; the as-built agent, training seed 0)."""
     pub = published()
+    _, not_tried, rows = runs(mode)
     value: dict[str, float | None] = {}
     interval: dict[str, list[float] | None] = {}
-    within: dict[str, bool | None] = {}
-    for r in rows:
+    undefined: list[str] = []
+    outside: list[str] = []
+    for r in sorted((r for r in rows if r["curve"] is not None), key=lambda r: r["cards"]):
         n = str(r["cards"])
-        cv = r["curves"]["teammates"]
+        cv = r["curve"]
         defined = bool(cv["denominator_significant"]) and not math.isnan(cv["rtu"])
-        value[n] = round(cv["rtu"], 3) if not math.isnan(cv["rtu"]) else None
-        lo, hi = cv["rtu_ci"]
-        interval[n] = [round(lo, 3), round(hi, 3)] if defined else None
-        within[n] = bool(lo <= pub[r["cards"]]["rtu"] <= hi) if defined else None
-    values = [Value("rtu", value, f"(trapezoidal integral of the win rate over r = 0, 0.1, ..., 1 minus the "
-                    "stochastic rate) / (self-play minus stochastic rate); the agent in one seat (game i mod 4), "
-                    f"three teammates choosing its action with probability r; {_size(mode)}"),
+        value[n] = None if math.isnan(cv["rtu"]) else round(cv["rtu"], 3)
+        interval[n] = [round(x, 3) for x in cv["rtu_ci"]] if defined else None
+        if not defined:
+            undefined.append(n)
+        elif not cv["rtu_ci"][0] <= pub[r["cards"]]["rtu"] <= cv["rtu_ci"][1]:
+            outside.append(n)
+    values = [Value("rtu", value, "(trapezoidal integral of the win rate over r = 0, 0.1, ..., 1 minus the "
+                    "stochastic rate) / (self-play minus stochastic rate); the as-built agent in one seat "
+                    "(game i mod 4), three teammates choosing its action with probability r"),
               Value("rtu_interval", interval, "95 % parametric bootstrap interval (null: the self-play gain is "
                     "not distinguishable from 0, so RTU is undefined)"),
               Value("published", {str(n): pub[n]["rtu"] for n in sorted(pub)},
                     "Table 1 (crewcheck/data/deepsea_table1.json), for the comparison only")]
-    return _judge(mode, values, within, "RTU")
+    tried = (f"as built, seed 0: RTU defined at N = {', '.join(sorted(set(value) - set(undefined))) or 'none'}, "
+             f"undefined at N = {', '.join(undefined) or 'none'} (no significant self-play gain)",)
+    readings = Readings(tried=tried, not_tried=tuple(not_tried) + (
+        "RTU under the other readings: it needs a reading whose MCTS gain over the stochastic agent "
+        "matches theirs, and none does (the MCTS row)",))
+    values.append(Value("reproduced", not (undefined or outside), "our RTU is defined at every N and its "
+                        "interval holds the published value"))
+    if undefined or outside:
+        why = ([f"undefined at N = {', '.join(undefined)}"] if undefined else []) + (
+            [f"published outside our bootstrap interval at N = {', '.join(outside)}"] if outside else [])
+        return Computation(tuple(values), holds=None, readings=readings, evidence="; ".join(why))
+    return Computation(tuple(values), holds=None, readings=readings,
+                       evidence="every published RTU lies in our bootstrap interval")

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from crewcheck.claims.dejong.figure3 import dejong_chunk
+import random
+
+import pytest
+
+from crewcheck.claims.dejong import figure3
+from crewcheck.claims.dejong.figure3 import _deal_dict, deal_instance, dejong_chunk
+from crewcheck.formats.deal_json import from_dict
 
 
 def test_dejong_chunk_on_a_small_deck() -> None:
@@ -11,3 +17,26 @@ def test_dejong_chunk_on_a_small_deck() -> None:
               "sizes": {"B": 3, "G": 3, "P": 3, "Y": 3, "R": 4}, "timeout": 30}
     out = dejong_chunk(params)
     assert out["winnable"] + out["unwinnable"] + out["unknown"] == 2
+
+
+@pytest.mark.parametrize("objectives", ["fixed", "free"])
+def test_direct_instance_equals_the_deal_file_reader(objectives: str) -> None:
+    """The chunk's direct construction gives exactly the instance the validating reader gives."""
+    rng = random.Random(5)
+    sizes = {"B": 9, "G": 9, "P": 9, "Y": 9, "R": 4}
+    for k in (1, 7, 23, 36):
+        deal = _deal_dict(rng, sizes, 4, k, objectives)
+        assert deal_instance(deal) == from_dict(deal)
+
+
+def test_full_chunks_cover_the_figure_free_claim_first() -> None:
+    """Full mode: 10,000 deals for every count 1..36, no time limit, the 2..23 free chunks first."""
+    chunks = figure3._chunks("full", "free", "engine")
+    assert sum(c["size"] for c in chunks) == 36 * figure3.FULL_DEALS
+    assert all(c["timeout"] is None for c in chunks)
+    first = chunks[: 22 * ((figure3.FULL_DEALS + figure3.CHUNK - 1) // figure3.CHUNK)]
+    assert {c["tasks"] for c in first} == set(figure3.FREE_RANGE)
+    per_k = {}
+    for c in chunks:
+        per_k[c["tasks"]] = per_k.get(c["tasks"], 0) + c["size"]
+    assert per_k == {k: figure3.FULL_DEALS for k in range(1, 37)}
