@@ -42,6 +42,7 @@ def write_plots(verdicts: Sequence[Verdict], docs: Path) -> dict[str, str]:
             plt.close(fig)
             out[v.claim.id] = name
     curves = {}
+    sizes: set[int] = set()
     for v in verdicts:
         if v.claim.id.startswith("dejong-fig-3") and v.computation is not None:
             try:
@@ -50,6 +51,8 @@ def write_plots(verdicts: Sequence[Verdict], docs: Path) -> dict[str, str]:
                 continue
             if curve:
                 curves[v.claim.id.rsplit("-", 1)[-1]] = {int(k): x for k, x in curve.items()}
+                counts = v.computation.value("counts")
+                sizes |= {sum(c.values()) for c in counts.values()}
     if curves:
         fig, ax = plt.subplots(figsize=(6, 3.5))
         for label, curve in sorted(curves.items()):
@@ -58,7 +61,9 @@ def write_plots(verdicts: Sequence[Verdict], docs: Path) -> dict[str, str]:
         ax.set_xlabel("number of tasks")
         ax.set_ylabel("winnable (%)")
         ax.set_ylim(0, 102)
-        ax.set_title("Random CLASSIC 4-player deals (de Jong Figure 3, small sample)")
+        per = f"{min(sizes):,} deals per count" if len(sizes) == 1 else \
+            f"{min(sizes):,}-{max(sizes):,} deals per count"
+        ax.set_title(f"Random CLASSIC 4-player deals (de Jong Figure 3; {per})")
         ax.grid(alpha=0.3)
         ax.legend()
         name = "claims-dejong-figure-3.png"

@@ -30,7 +30,7 @@ from __future__ import annotations
 import multiprocessing
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from crewcheck.api import decide
 from crewcheck.claims.claim import Computation, Mode, Readings, Value
@@ -66,7 +66,7 @@ _COLOUR_CARDS: tuple[int, ...] = tuple(
 _COMMANDER_CARD = max(i for i in range(CLASSIC_DECK.size) if CLASSIC_DECK.suits[CLASSIC_DECK.suit_of(i)] == _TRUMP)
 
 
-def random_deal(rng: random.Random, players: int, k: int, assignment: str = "fixed") -> Instance:
+def random_deal(rng: random.Random, players: int, k: int, assignment: Literal["fixed", "free"] = "fixed") -> Instance:
     """One random Classic deal with ``k`` tasks, fixed round-robin from the commander or free.
 
     The 40 cards are shuffled and dealt one at a time from seat 0 (hands 10 each for 4
@@ -96,7 +96,7 @@ def planner_chunk(params: Mapping[str, Any]) -> dict[str, int]:
     # the engine races a SAT solver in a child process, which a daemonic process (a Dask
     # worker's) may not start: there the exact verdict comes from the search alone
     exact_backend = "search" if multiprocessing.current_process().daemon else "engine"
-    assignment = str(params.get("assignment", "fixed"))
+    assignment: Literal["fixed", "free"] = "free" if params.get("assignment") == "free" else "fixed"
     tag = "" if assignment == "fixed" else f":{assignment}"
     rng = random.Random(f"blog003{tag}:{params['players']}p:k{params['tasks']}:{params['seed']}:{params['index']}")
     out = {"engine_winnable": 0, "engine_unwinnable": 0, "engine_unknown": 0, **{s: 0 for s in STAGES},

@@ -188,9 +188,16 @@ def dejong_curve(mode: Mode, objectives: str) -> Computation:
         return Computation(tuple(values), holds=None, readings=readings, open_reason=open_reason,
                            evidence=evidence)
     ks = sorted(per_k)
-    values.append(Value("decreasing", curve[str(ks[-1])] < curve[str(ks[0])],
+    decreasing = curve[str(ks[-1])] < curve[str(ks[0])]
+    values.append(Value("decreasing", decreasing,
                         "winnable fraction at the most tasks below that at the fewest"))
-    return Computation(tuple(values), holds=None, open_reason=open_reason)
+    readings = Readings(
+        tried=(f"deals as the rulebook deals them, tasks drafted round-robin from the commander, {deals:,} "
+               f"deals: the winnable fraction falls from {curve[str(ks[0])]:.3f} at {ks[0]} to "
+               f"{curve[str(ks[-1])]:.3f} at {ks[-1]} tasks",),
+        not_tried=("their generator's exact task draw (their program: the peer's code, not copied here)",),
+        reproducing=("rulebook deals",) if decreasing else ())
+    return Computation(tuple(values), holds=None, open_reason=open_reason, readings=readings)
 def figure_3_free(mode: Mode) -> Computation:
     """Every sampled deal with 2..23 free objectives is winnable."""
     return dejong_curve(mode, "free")

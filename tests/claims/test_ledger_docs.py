@@ -1,0 +1,30 @@
+"""docs/claims.md is exactly what the committed records generate (never edited by hand)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crewcheck.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_committed_ledger_is_what_the_records_generate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """`crewcheck prove --docs DIR --records-only` from the repository alone gives the
+    committed docs/claims.md, byte for byte; a hand edit or a stale record fails here."""
+    monkeypatch.chdir(ROOT)
+    main(["prove", "--docs", str(tmp_path), "--records-only", "--no-store", "--json"])
+    capsys.readouterr()
+    generated = (tmp_path / "claims.md").read_text(encoding="utf-8")
+    committed = (ROOT / "docs" / "claims.md").read_text(encoding="utf-8")
+    assert generated == committed, ("docs/claims.md differs from what the records generate: run "
+                                    "`crewcheck prove --docs docs --records-only` and commit the result")
+
+
+def test_no_committed_row_is_open_for_want_of_a_record() -> None:
+    """Every row of the committed ledger was generated with its records complete."""
+    text = (ROOT / "docs" / "claims.md").read_text(encoding="utf-8")
+    assert "committed record of" not in text
