@@ -88,6 +88,7 @@ References
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
@@ -274,10 +275,16 @@ def merge(parts: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def chunks(values: int, per_chunk: int = LAYOUTS_PER_CHUNK) -> list[dict[str, int]]:
+ENGINES = ("numba", "python")
+"""``numba``: the compiled kernel; ``python``: its plain-Python twin (same verdicts, slower)."""
+
+
+def chunks(values: int, per_chunk: int = LAYOUTS_PER_CHUNK, engine: str = "numba") -> list[dict[str, Any]]:
     """The chunks of the run for `values`: task value and a range of task-suit holdings."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     size = 1 << values
-    return [{"values": values, "tv": tv, "h0_from": lo, "h0_to": min(size, lo + per_chunk)}
+    return [{"values": values, "tv": tv, "h0_from": lo, "h0_to": min(size, lo + per_chunk), "engine": engine}
             for tv in range(1, values + 1) for lo in range(0, size, per_chunk)]
 
 
@@ -291,7 +298,35 @@ def chunk(params: Mapping[str, Any]) -> dict[str, Any]:
     if ws is None:
         ws = _WORKSPACES[values] = Workspace(values)
     layouts = [(tv, h0) for h0 in range(int(params["h0_from"]), int(params["h0_to"]))]
-    return solve_layouts(values, layouts, workspace=ws)
+    engine = params.get("engine", "numba")
+    if engine == "numba" and numba_missing() is not None:
+        raise ImportError(f"the numba engine is not available: {numba_missing()}")
+    return solve_layouts(values, layouts, compiled=engine == "numba", workspace=ws)
+
+
+def disagreeing_game(example: Mapping[str, Any], values: int, limit: int = 100_000) -> dict[str, Any] | None:
+    """A concrete game of a disagreeing group (an entry of a summary's ``examples``): player
+    1's hand whose exact-search verdict (reference kernel) differs from the characterisation,
+    or ``None`` if none is found among the first `limit` games of the group."""
+    from crewcheck.claims.witteveen.kernel import decider
+
+    decide = decider()
+    tv, h0 = int(example["task_value"]), int(example["h0"])
+    options = []
+    for k, down in zip(example["counts"], example["down"]):
+        low = (1 << k) - 1
+        options.append([low] if down else [sum(1 << v for v in c) for c in itertools.combinations(range(values), k)
+                                           if sum(1 << v for v in c) != low])
+    for i, (a, b, c) in enumerate(itertools.product(*options)):
+        if i >= limit:
+            break
+        hand1 = h0 | a << values | b << (2 * values) | c << (3 * values)
+        win = decide(hand1, tv - 1, values, SUITS)
+        cls = losing_class([h0, a, b, c], 0, tv, values)
+        if win != (cls is None):
+            return {"hand1": hand1, "task_value": tv, "values": values, "search_winnable": win, "class": cls,
+                    "case": "A" if h0 >> (tv - 1) & 1 else "B"}
+    return None
 
 
 def games_count(values: int) -> int:
@@ -299,7 +334,7 @@ def games_count(values: int) -> int:
     return values * math.comb(SUITS * values, 2 * values)
 
 
-def run(values: int, run_job: Callable[..., list[Any]], *, label: str = "") -> dict[str, Any]:
+def run(values: int, run_job: Callable[..., list[Any]], *, engine: str = "numba", label: str = "") -> dict[str, Any]:
     """All games of the ``4 x values`` deck through `run_job` (chunked, resumable)."""
     per = LAYOUTS_PER_CHUNK if values == 9 else 1 << values
-    return merge(run_job(NAMESPACE, chunk, chunks(values, per), label=label or f"exhaustive 4x{values}"))
+    return merge(run_job(NAMESPACE, chunk, chunks(values, per, engine), label=label or f"exhaustive 4x{values}"))

@@ -119,7 +119,7 @@ def rlookup(rkeys: Any, rstamps: Any, stamp: int, key: Any) -> int:
     i = (key * np.int64(-7046029254386353131)) >> 20 & mask
     while rstamps[i] == stamp:
         if rkeys[i] >> 1 == key:
-            return rkeys[i] & 1
+            return int(rkeys[i] & 1)
         i = (i + 1) & mask
     return -1
 
