@@ -6,6 +6,7 @@ import itertools
 import random
 from functools import cache
 
+import numpy as np
 import pytest
 
 from crewcheck.claims.witteveen import exhaustive as ex
@@ -157,3 +158,94 @@ def test_reference_decider_sanity() -> None:
     assert reference_decider(0b00110011, 0, 2, 4) is True
     losing = [(int(h), tv) for h in all_hands(8, 4) for tv in (1, 2) if not reference_decider(int(h), tv - 1, 2, 4)]
     assert len(losing) == count_classes(2)["losing"]
+
+
+def _replay(hand1: int, hand2: int, plays: list[tuple[int, int]], task: int, n: int) -> bool:
+    """Independent replay of a play sequence (each trick: the leader's card, the follower's):
+    every play legal, the task in the last trick only, won by player 1."""
+    hands = [hand1, hand2]
+    leader = 0
+    for i, (c, d) in enumerate(plays):
+        follower = 1 - leader
+        assert hands[leader] >> c & 1 and hands[follower] >> d & 1
+        suit_cards = ((1 << n) - 1) << (c // n * n)
+        if d // n != c // n:
+            assert hands[follower] & suit_cards == 0, "follower revoked"
+        hands[leader] ^= 1 << c
+        hands[follower] ^= 1 << d
+        winner = follower if (d // n == c // n and d > c) else leader
+        if task in (c, d):
+            return i == len(plays) - 1 and winner == 0
+        leader = winner
+    return False
+
+
+def _realise(path: list[tuple[int, int, int]], hand1: int, n: int) -> list[tuple[int, int]] | None:
+    """The line's plays with the non-task cards re-chosen for the game `hand1` (backtracking
+    over every choice: same suits, same players, same winner of each shared-suit trick)."""
+    full = (1 << (4 * n)) - 1
+    hands = [hand1, full ^ hand1]
+
+    def go(i: int, h: list[int]) -> list[tuple[int, int]] | None:
+        if i == len(path):
+            return []
+        leader, c0, d0 = path[i]
+        follower = 1 - leader
+        choices_c = [c0] if c0 // n == 0 else [c for c in range(c0 // n * n, c0 // n * n + n) if h[leader] >> c & 1]
+        for c in choices_c:
+            if not h[leader] >> c & 1:
+                continue
+            choices_d = [d0] if d0 // n == 0 else [d for d in range(d0 // n * n, d0 // n * n + n)
+                                                   if h[follower] >> d & 1]
+            for d in choices_d:
+                if not h[follower] >> d & 1:
+                    continue
+                if c // n == d // n and c // n != 0 and (d > c) != (d0 > c0):
+                    continue  # the trick would change winner
+                nh = list(h)
+                nh[leader] ^= 1 << c
+                nh[follower] ^= 1 << d
+                rest = go(i + 1, nh)
+                if rest is not None:
+                    return [(c, d), *rest]
+        return None
+
+    return go(0, hands)
+
+
+def test_lines_replay_on_every_accepted_holding() -> None:
+    """Soundness of the line reduction, checked directly: a line found on one 4 x 9 game,
+    realised on other games whose holdings the line accepts, is a legal winning play
+    sequence there (independent replay); holdings it rejects are never needed for this."""
+    if not _numba():
+        pytest.skip("numba is not available")
+    fns = ex.kernel(True)
+    n = 9
+    ws = ex.Workspace(n, memo_bits=18, relaxed_bits=14)
+    rng = random.Random(21)
+    full = (1 << 36) - 1
+    realised = 0
+    for _ in range(40):
+        hand = sum(1 << c for c in rng.sample(range(36), 18))
+        tv = rng.randrange(1, 10)
+        ws.plen[0] = 0
+        ws.memo[0] += 1
+        if not fns.go_line(hand, full ^ hand, 0, tv - 1, n, ws.tables, ws.keys, ws.stamps, int(ws.memo[0]),
+                           ws.memo[1:2], ws.buf, 0, ws.path, ws.plen):
+            continue
+        path = [tuple(int(x) for x in ws.path[i]) for i in range(int(ws.plen[0]))]
+        assert _replay(hand, full ^ hand, [(c, d) for _, c, d in path], tv - 1, n)
+        accepted = np.zeros((3, 1 << n), dtype=np.uint8)
+        for s in range(3):
+            fns.line_holdings(ws.path, int(ws.plen[0]), s + 1, n, ws.pairs, accepted[s])
+        h0 = hand & 511
+        for _ in range(30):
+            hs = [rng.choice(np.flatnonzero(accepted[s])) for s in range(3)]
+            other = h0 | sum(int(h) << (9 * (s + 1)) for s, h in enumerate(hs))
+            if other.bit_count() != 18:
+                continue
+            plays = _realise(path, other, n)
+            assert plays is not None, (hand, tv, other)
+            assert _replay(other, full ^ other, plays, tv - 1, n)
+            realised += 1
+    assert realised > 50
