@@ -249,3 +249,16 @@ def test_lines_replay_on_every_accepted_holding() -> None:
             assert _replay(other, full ^ other, plays, tv - 1, n)
             realised += 1
     assert realised > 50
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_random_games_against_the_plain_search(n: int) -> None:
+    """4 x 4 and 4 x 5, random games: the verdict equals the memo-only oracle's (no
+    touching-card reduction, no canonical key: no code shared with the solver)."""
+    losers = _losers(n, compiled=_numba())
+    rng = random.Random(40 + n)
+    full = (1 << (4 * n)) - 1
+    for _ in range(1500):
+        h = sum(1 << c for c in rng.sample(range(4 * n), 2 * n))
+        tv = rng.randrange(1, n + 1)
+        assert ((h, tv) not in losers) == is_winnable_plain(h, full ^ h, tv - 1, n, 4), (h, tv)
