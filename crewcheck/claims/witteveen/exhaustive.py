@@ -160,8 +160,7 @@ def pair_table(values: int) -> np.ndarray:
 
 @cache
 def _compiled() -> Any:
-    # Not cached on disk: numba's cache of these mutually recursive functions crashed on reload.
-    return compile_kernel(ek.KERNEL_FUNCTIONS, nogil=True)
+    return compile_kernel(ek.KERNEL_FUNCTIONS, cache=True, nogil=True)
 
 
 def kernel(compiled: bool | None = None) -> Any:
@@ -194,6 +193,9 @@ class Workspace:
         self.cnts = np.zeros((ek.MAX_DEPTH, 6), dtype=np.int64)
         self.path = np.zeros((ek.MAX_DEPTH, 3), dtype=np.int64)
         self.plen = np.zeros(1, dtype=np.int64)
+        self.st = np.zeros((ek.MAX_DEPTH, 8), dtype=np.int64)
+        self.kids = np.zeros((ek.MAX_DEPTH, ek.MAX_KIDS, 9), dtype=np.int64)
+        self.rst = np.zeros((ek.MAX_DEPTH, 3), dtype=np.int64)
         self.lines = np.zeros((max_lines, 3, size), dtype=np.uint8)
         self.words = np.zeros((max_lines, nwords), dtype=np.int64)
         self.scratch = np.zeros((3, size), dtype=np.uint8)
@@ -213,7 +215,8 @@ def solve_layout(ws: Workspace, task_value: int, h0: int, fns: Any) -> dict[str,
     tot, lose, stats = ws.new_tallies()
     ws.nrecord[0] = 0
     fns.solve_layout(task_value - 1, h0, ws.values, ws.tables, ws.pairs, ws.keys, ws.stamps, ws.memo, ws.rkeys,
-                     ws.rstamps, ws.rmemo, ws.buf, ws.cnts, ws.path, ws.plen, ws.lines, ws.words, ws.scratch,
+                     ws.rstamps, ws.rmemo, ws.buf, ws.cnts, ws.path, ws.plen, ws.st, ws.kids, ws.rst, ws.lines,
+                     ws.words, ws.scratch,
                      ws.popwords, tot, lose, stats, ws.record, ws.nrecord)
     if stats[ek.STAT_ERRORS]:
         raise RuntimeError(f"a winning line does not replay on its own game (layout tv={task_value}, h0={h0})")

@@ -25,6 +25,10 @@ from crewcheck.kernels import highbit_index, lowbit_index, popcount
 MAX_DEPTH = 40
 """Rows of the per-depth scratch buffers (a game has at most ``2n <= 18`` tricks)."""
 
+MAX_KIDS = 192
+"""Moves of one relaxed position at most (81 task-suit tricks, 27 void discards, 3 x 13
+other leads, with room to spare)."""
+
 WORD_BITS = 32
 """Bits per word of a holding set (int64 words holding 32 bits: no sign trouble)."""
 
@@ -43,56 +47,92 @@ N_STATS = 9
 
 # -- exact search of one game, with the winning line -----------------------------------------
 def go_line(h1: Any, h2: Any, leader: int, task: int, values: int, tables: Any, keys: Any, stamps: Any,
-            stamp: int, count: Any, buf: Any, depth: int, path: Any, plen: Any) -> bool:
+            stamp: int, count: Any, buf: Any, depth: int, path: Any, plen: Any, st: Any) -> bool:
     """Whether player 1 can win the task from this position; on success ``path[i] = (leader,
     led card, followed card)`` for the tricks ``i >= depth`` of one winning line and
-    ``plen[0]`` is the line's length. Memo: positions shown losing (canonical keys)."""
-    key = key_of(h1, h2, leader, task, values, tables)
-    if lookup(keys, stamps, stamp, key):
-        return False
-    if leader == 0:
-        lead_hand = h1
-        follow_hand = h2
-    else:
-        lead_hand = h2
-        follow_hand = h1
-    lc = buf[depth, 0]
-    fc = buf[depth, 1]
-    nl = candidates(lead_hand, follow_hand, lead_hand, task, values, lc)
-    for i in range(nl):
-        c = lc[i]
-        suit = c // values
-        smask = ((np.int64(1) << values) - 1) << (suit * values)
-        fs = follow_hand & smask
-        allowed = fs if fs != 0 else follow_hand
-        nf = candidates(follow_hand, lead_hand, allowed, task, values, fc)
-        for k in range(nf):
-            d = fc[k]
-            if d // values == suit and d > c:
-                winner = 1 - leader
-            else:
-                winner = leader
-            if c == task or d == task:
-                if winner == 0:
-                    path[depth, 0] = leader
-                    path[depth, 1] = c
-                    path[depth, 2] = d
-                    plen[0] = depth + 1
-                    return True
+    ``plen[0]`` is the line's length. Memo: positions shown losing (canonical keys).
+
+    The depth-first search of :func:`crewcheck.claims.witteveen.kernel.go` (same moves,
+    same order), written with an explicit stack (``st[d]``: the position, its key, and the
+    indices of the next lead and follow to try) instead of recursion.
+    """
+    base = depth
+    d = depth
+    st[d, 0] = h1
+    st[d, 1] = h2
+    st[d, 2] = leader
+    entering = True
+    while True:
+        a1 = st[d, 0]
+        a2 = st[d, 1]
+        ld = st[d, 2]
+        if ld == 0:
+            lead_hand = a1
+            follow_hand = a2
+        else:
+            lead_hand = a2
+            follow_hand = a1
+        lc = buf[d, 0]
+        fc = buf[d, 1]
+        if entering:
+            entering = False
+            key = key_of(a1, a2, ld, task, values, tables)
+            if lookup(keys, stamps, stamp, key):
+                d -= 1
+                if d < base:
+                    return False
                 continue
-            if leader == 0:
-                n1 = h1 ^ (np.int64(1) << c)
-                n2 = h2 ^ (np.int64(1) << d)
-            else:
-                n1 = h1 ^ (np.int64(1) << d)
-                n2 = h2 ^ (np.int64(1) << c)
-            if go_line(n1, n2, winner, task, values, tables, keys, stamps, stamp, count, buf, depth + 1, path, plen):
-                path[depth, 0] = leader
-                path[depth, 1] = c
-                path[depth, 2] = d
-                return True
-    insert(keys, stamps, stamp, key, count)
-    return False
+            st[d, 3] = key
+            st[d, 4] = candidates(lead_hand, follow_hand, lead_hand, task, values, lc)
+            st[d, 5] = 0
+            st[d, 6] = -1
+            st[d, 7] = 0
+        pushed = False
+        while st[d, 5] < st[d, 4]:
+            c = lc[st[d, 5]]
+            suit = c // values
+            if st[d, 6] < 0:
+                smask = ((np.int64(1) << values) - 1) << (suit * values)
+                fs = follow_hand & smask
+                allowed = fs if fs != 0 else follow_hand
+                st[d, 6] = candidates(follow_hand, lead_hand, allowed, task, values, fc)
+                st[d, 7] = 0
+            while st[d, 7] < st[d, 6]:
+                e = fc[st[d, 7]]
+                st[d, 7] += 1
+                if e // values == suit and e > c:
+                    winner = 1 - ld
+                else:
+                    winner = ld
+                path[d, 0] = ld
+                path[d, 1] = c
+                path[d, 2] = e
+                if c == task or e == task:
+                    if winner == 0:
+                        plen[0] = d + 1
+                        return True
+                    continue
+                if ld == 0:
+                    st[d + 1, 0] = a1 ^ (np.int64(1) << c)
+                    st[d + 1, 1] = a2 ^ (np.int64(1) << e)
+                else:
+                    st[d + 1, 0] = a1 ^ (np.int64(1) << e)
+                    st[d + 1, 1] = a2 ^ (np.int64(1) << c)
+                st[d + 1, 2] = winner
+                pushed = True
+                break
+            if pushed:
+                break
+            st[d, 5] += 1
+            st[d, 6] = -1
+        if pushed:
+            d += 1
+            entering = True
+            continue
+        insert(keys, stamps, stamp, st[d, 3], count)
+        d -= 1
+        if d < base:
+            return False
 
 
 # -- the relaxed game: other suits as card counts only -----------------------------------------
@@ -139,20 +179,17 @@ def rinsert(rkeys: Any, rstamps: Any, stamp: int, key: Any, value: int, rcount: 
     rcount[0] += 1
 
 
-def relaxed_go(m1: Any, m2: Any, leader: int, tval: int, values: int, tables: Any, rkeys: Any, rstamps: Any,
-               stamp: int, rcount: Any, cnts: Any, buf: Any, depth: int) -> bool:
-    """Whether player 1 can win the relaxed game from this position.
+def relaxed_moves(m1: Any, m2: Any, cnt: Any, leader: int, tval: int, values: int, lc: Any, fc: Any,
+                  kids: Any) -> int:
+    """Write the positions after each move of the relaxed game into ``kids`` (rows: player
+    1's and player 2's task-suit cards, the next leader, the six card counts); return how
+    many, or ``-1`` when some move wins the task at once.
 
     The task suit is played as in the real game (``m1``, ``m2``: the players' task-suit
-    cards as value masks, the task at value index ``tval``). Each other suit ``i`` is only
-    its card counts ``cnts[depth, 2i + player]``, and a trick in which both players play
-    such a suit may be won by either player (the search tries both).
+    cards as value masks, the task at value index ``tval``, touching cards tried once).
+    Each other suit ``i`` is only its card counts ``cnt[2i + player]``, and a trick in
+    which both players play such a suit may be won by either player (both are moves).
     """
-    cnt = cnts[depth]
-    key = relaxed_key(m1, m2, cnt, leader, tval, values, tables)
-    known = rlookup(rkeys, rstamps, stamp, key)
-    if known >= 0:
-        return known == 1
     follower = 1 - leader
     if leader == 0:
         lm = m1
@@ -161,9 +198,7 @@ def relaxed_go(m1: Any, m2: Any, leader: int, tval: int, values: int, tables: An
         lm = m2
         fm = m1
     task = tval
-    nxt = cnts[depth + 1]
-    lc = buf[depth, 0]
-    fc = buf[depth, 1]
+    n = 0
     # Task-suit leads.
     nl = candidates(lm, fm, lm, task, values, lc)
     for i in range(nl):
@@ -177,56 +212,52 @@ def relaxed_go(m1: Any, m2: Any, leader: int, tval: int, values: int, tables: An
                 winner = follower if d > c else leader
                 if c == task or d == task:
                     if winner == 0:
-                        rinsert(rkeys, rstamps, stamp, key, 1, rcount)
-                        return True
+                        return -1
                     continue
-                for j in range(6):
-                    nxt[j] = cnt[j]
                 if leader == 0:
-                    won = relaxed_go(m1 ^ cbit, m2 ^ dbit, winner, tval, values, tables, rkeys, rstamps, stamp,
-                                     rcount, cnts, buf, depth + 1)
+                    kids[n, 0] = m1 ^ cbit
+                    kids[n, 1] = m2 ^ dbit
                 else:
-                    won = relaxed_go(m1 ^ dbit, m2 ^ cbit, winner, tval, values, tables, rkeys, rstamps, stamp,
-                                     rcount, cnts, buf, depth + 1)
-                if won:
-                    rinsert(rkeys, rstamps, stamp, key, 1, rcount)
-                    return True
+                    kids[n, 0] = m1 ^ dbit
+                    kids[n, 1] = m2 ^ cbit
+                kids[n, 2] = winner
+                for j in range(6):
+                    kids[n, 3 + j] = cnt[j]
+                n += 1
         else:
             # Follower void in the task suit: discards a card of another suit; leader wins.
             if c == task:
                 if leader == 0:
-                    rinsert(rkeys, rstamps, stamp, key, 1, rcount)
-                    return True
+                    return -1
                 continue
             for s in range(3):
                 if cnt[2 * s + follower] == 0:
                     continue
-                for j in range(6):
-                    nxt[j] = cnt[j]
-                nxt[2 * s + follower] -= 1
                 if leader == 0:
-                    won = relaxed_go(m1 ^ cbit, m2, leader, tval, values, tables, rkeys, rstamps, stamp,
-                                     rcount, cnts, buf, depth + 1)
+                    kids[n, 0] = m1 ^ cbit
+                    kids[n, 1] = m2
                 else:
-                    won = relaxed_go(m1, m2 ^ cbit, leader, tval, values, tables, rkeys, rstamps, stamp,
-                                     rcount, cnts, buf, depth + 1)
-                if won:
-                    rinsert(rkeys, rstamps, stamp, key, 1, rcount)
-                    return True
+                    kids[n, 0] = m1
+                    kids[n, 1] = m2 ^ cbit
+                kids[n, 2] = leader
+                for j in range(6):
+                    kids[n, 3 + j] = cnt[j]
+                kids[n, 3 + 2 * s + follower] -= 1
+                n += 1
     # Leads of another suit.
     for s in range(3):
         if cnt[2 * s + leader] == 0:
             continue
         if cnt[2 * s + follower] != 0:
             for w in range(2):
+                kids[n, 0] = m1
+                kids[n, 1] = m2
+                kids[n, 2] = w
                 for j in range(6):
-                    nxt[j] = cnt[j]
-                nxt[2 * s] -= 1
-                nxt[2 * s + 1] -= 1
-                if relaxed_go(m1, m2, w, tval, values, tables, rkeys, rstamps, stamp, rcount, cnts, buf,
-                              depth + 1):
-                    rinsert(rkeys, rstamps, stamp, key, 1, rcount)
-                    return True
+                    kids[n, 3 + j] = cnt[j]
+                kids[n, 3 + 2 * s] -= 1
+                kids[n, 3 + 2 * s + 1] -= 1
+                n += 1
             continue
         # Follower void in suit s: discards a task-suit card or a card of a third suit.
         if fm != 0:
@@ -236,34 +267,86 @@ def relaxed_go(m1: Any, m2: Any, leader: int, tval: int, values: int, tables: An
                 dbit = np.int64(1) << d
                 if d == task:
                     if leader == 0:
-                        rinsert(rkeys, rstamps, stamp, key, 1, rcount)
-                        return True
+                        return -1
                     continue
-                for j in range(6):
-                    nxt[j] = cnt[j]
-                nxt[2 * s + leader] -= 1
                 if leader == 0:
-                    won = relaxed_go(m1, m2 ^ dbit, leader, tval, values, tables, rkeys, rstamps, stamp,
-                                     rcount, cnts, buf, depth + 1)
+                    kids[n, 0] = m1
+                    kids[n, 1] = m2 ^ dbit
                 else:
-                    won = relaxed_go(m1 ^ dbit, m2, leader, tval, values, tables, rkeys, rstamps, stamp,
-                                     rcount, cnts, buf, depth + 1)
-                if won:
-                    rinsert(rkeys, rstamps, stamp, key, 1, rcount)
-                    return True
+                    kids[n, 0] = m1 ^ dbit
+                    kids[n, 1] = m2
+                kids[n, 2] = leader
+                for j in range(6):
+                    kids[n, 3 + j] = cnt[j]
+                kids[n, 3 + 2 * s + leader] -= 1
+                n += 1
         for s2 in range(3):
             if s2 == s or cnt[2 * s2 + follower] == 0:
                 continue
+            kids[n, 0] = m1
+            kids[n, 1] = m2
+            kids[n, 2] = leader
             for j in range(6):
-                nxt[j] = cnt[j]
-            nxt[2 * s + leader] -= 1
-            nxt[2 * s2 + follower] -= 1
-            if relaxed_go(m1, m2, leader, tval, values, tables, rkeys, rstamps, stamp, rcount, cnts, buf,
-                          depth + 1):
-                rinsert(rkeys, rstamps, stamp, key, 1, rcount)
+                kids[n, 3 + j] = cnt[j]
+            kids[n, 3 + 2 * s + leader] -= 1
+            kids[n, 3 + 2 * s2 + follower] -= 1
+            n += 1
+    return n
+
+
+def relaxed_go(m1: Any, m2: Any, leader: int, tval: int, values: int, tables: Any, rkeys: Any, rstamps: Any,
+               stamp: int, rcount: Any, cnts: Any, buf: Any, kids: Any, rst: Any) -> bool:
+    """Whether player 1 can win the relaxed game (:func:`relaxed_moves`) from the position
+    with the card counts ``cnts[0]``.
+
+    Depth-first with an explicit stack: ``kids[d]`` holds the moves of the position at
+    depth ``d`` and ``rst[d] = (key, moves, next move)``. Every position met is memoised
+    (won or lost) under :func:`relaxed_key`.
+    """
+    d = 0
+    st_m1 = m1
+    st_m2 = m2
+    st_leader = leader
+    entering = True
+    while True:
+        if entering:
+            entering = False
+            cnt = cnts[d]
+            key = relaxed_key(st_m1, st_m2, cnt, st_leader, tval, values, tables)
+            known = rlookup(rkeys, rstamps, stamp, key)
+            if known == 0:
+                d -= 1
+                if d < 0:
+                    return False
+                continue
+            if known == 1:
+                for up in range(d - 1, -1, -1):
+                    rinsert(rkeys, rstamps, stamp, rst[up, 0], 1, rcount)
                 return True
-    rinsert(rkeys, rstamps, stamp, key, 0, rcount)
-    return False
+            rst[d, 0] = key
+            nk = relaxed_moves(st_m1, st_m2, cnt, st_leader, tval, values, buf[d, 0], buf[d, 1], kids[d])
+            if nk < 0:
+                for up in range(d, -1, -1):
+                    rinsert(rkeys, rstamps, stamp, rst[up, 0], 1, rcount)
+                return True
+            rst[d, 1] = nk
+            rst[d, 2] = 0
+        if rst[d, 2] < rst[d, 1]:
+            j = rst[d, 2]
+            rst[d, 2] += 1
+            row = kids[d, j]
+            st_m1 = row[0]
+            st_m2 = row[1]
+            st_leader = row[2]
+            for i in range(6):
+                cnts[d + 1, i] = row[3 + i]
+            d += 1
+            entering = True
+            continue
+        rinsert(rkeys, rstamps, stamp, rst[d, 0], 0, rcount)
+        d -= 1
+        if d < 0:
+            return False
 
 
 # -- certificates: the holdings of one suit on which a winning line can be replayed -----------
@@ -381,9 +464,9 @@ def add_line(path: Any, plen: int, values: int, pairs: Any, lines: Any, words: A
 
 
 def solve_layout(tval: int, h0: int, values: int, tables: Any, pairs: Any, keys: Any, stamps: Any, memo: Any,
-                 rkeys: Any, rstamps: Any, rmemo: Any, buf: Any, cnts: Any, path: Any, plen: Any, lines: Any,
-                 words: Any, scratch: Any, popwords: Any, tot: Any, lose: Any, stats: Any, record: Any,
-                 nrecord: Any) -> None:
+                 rkeys: Any, rstamps: Any, rmemo: Any, buf: Any, cnts: Any, path: Any, plen: Any, st: Any,
+                 kids: Any, rst: Any, lines: Any, words: Any, scratch: Any, popwords: Any, tot: Any, lose: Any,
+                 stats: Any, record: Any, nrecord: Any) -> None:
     """Decide every game of one layout (task at value index `tval` of suit 0, player 1's
     task-suit holding `h0`), adding to the tallies.
 
@@ -477,7 +560,7 @@ def solve_layout(tval: int, h0: int, values: int, tables: Any, pairs: Any, keys:
                     rstamp += 1
                     rcount[0] = 0
                 won = relaxed_go(h0full, full ^ h0full, 0, tval, values, tables, rkeys, rstamps, rstamp, rcount,
-                                 cnts, buf, 0)
+                                 cnts, buf, kids, rst)
                 r = 0 if won else 1
                 relaxed[k1, k2] = r
                 relaxed[k2, k1] = r
@@ -533,7 +616,7 @@ def solve_layout(tval: int, h0: int, values: int, tables: Any, pairs: Any, keys:
                     stats[STAT_KERNEL_CALLS] += 1
                     plen[0] = 0
                     if go_line(hand1, deck ^ hand1, 0, task, values, tables, keys, stamps, stamp, count, buf, 0,
-                               path, plen):
+                               path, plen, st):
                         before = nlines[0]
                         add_line(path, plen[0], values, pairs, lines, words, nlines, scratch)
                         if nlines[0] == before:
@@ -567,5 +650,5 @@ def solve_layout(tval: int, h0: int, values: int, tables: Any, pairs: Any, keys:
 
 
 KERNEL_FUNCTIONS = (lowbit_index, highbit_index, popcount, key_of, lookup, insert, candidates, go_line,
-                    relaxed_key, rlookup, rinsert, relaxed_go, line_holdings, add_line, solve_layout)
+                    relaxed_key, rlookup, rinsert, relaxed_moves, relaxed_go, line_holdings, add_line, solve_layout)
 """Every function of the kernel, callees before callers."""
