@@ -262,3 +262,15 @@ def test_random_games_against_the_plain_search(n: int) -> None:
         h = sum(1 << c for c in rng.sample(range(4 * n), 2 * n))
         tv = rng.randrange(1, n + 1)
         assert ((h, tv) not in losers) == is_winnable_plain(h, full ^ h, tv - 1, n, 4), (h, tv)
+
+
+def test_disagreeing_game_finds_a_game_of_the_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counterexample finder returns nothing for an agreeing group, and a game of the
+    group when the characterisation is made to disagree (patched to call everything losing)."""
+    example = {"task_value": 1, "h0": 0b0010, "counts": [3, 2, 2], "down": [0, 0, 1]}
+    assert ex.disagreeing_game(example, 4) is None
+    monkeypatch.setattr(ex, "losing_class", lambda *args: "S2")
+    game = ex.disagreeing_game(example, 4)
+    assert game is not None and game["search_winnable"] is True and game["task_value"] == 1
+    hold = _holdings(game["hand1"], 4)
+    assert hold[0] == 0b0010 and [h.bit_count() for h in hold[1:]] == [3, 2, 2] and hold[3] == 0b11
