@@ -6,5 +6,6 @@
 ``bijection``          the complement-and-swap map between S2 and S4 (Thm 3.23)
 ``reference_search``   an independent exact search for the game; ``kernel``: its compiled twin
 ``jobs``               chunk functions of the characterisation checks (Dask, results store)
+``exhaustive``         every game of Cor 3.21 decided by exact search; ``exhaustive_kernel``: its kernel
 ``project``            the same games handed to the project's back-ends
 """

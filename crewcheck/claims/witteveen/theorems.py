@@ -18,7 +18,7 @@ from typing import Any
 
 from crewcheck.claims.claim import Computation, Mode, Value
 from crewcheck.claims.execution import run_job
-from crewcheck.claims.witteveen import bijection, burnside, characterisation, jobs
+from crewcheck.claims.witteveen import bijection, burnside, characterisation, exhaustive, jobs
 from crewcheck.claims.witteveen.project import instance_dict
 
 VALUES = 9
@@ -160,6 +160,68 @@ def cor_3_21(mode: Mode) -> Computation:
         Value("paper_sums_total", sums["losing"], "the four printed sums, evaluated"),
         Value("losing_by_values", by_n, "same count for 4 suits x n values, n = 1..9"),
     ), holds=None)
+
+
+# -- Cor 3.21 by exhaustive exact search ---------------------------------------
+def cor_3_21_exhaustive(mode: Mode) -> Computation:
+    """Cor 3.21 with every game decided by exact search, never by the characterisation.
+
+    Quick mode solves every game of the 4 x 1..4 decks (plain-Python kernel) and leaves
+    the 4 x 9 count to the full run; full mode solves 4 x 1..8 and all 81,676,217,700
+    games of 4 x 9 (compiled kernel, 72 chunks, resumable through the results store).
+    """
+    quick = mode == "quick"
+    engine = "python" if quick else "numba"
+    small: dict[str, Any] = {}
+    for n in range(1, 5 if quick else 9):
+        r = exhaustive.run(n, run_job, engine=engine)
+        counted = characterisation.count_classes(n)
+        small[f"4x{n}"] = {"games": r["games"], "losing": r["losing"], "losing_by_class": r["classes"],
+                           "characterisation_losing": counted["losing"],
+                           "disagreements": sum(r["disagree"].values())}
+    small_value = Value("small_decks", small, "every game of 4 suits x n values decided by the exhaustive "
+                        "solver; beside it, the characterisation's count (per-suit holdings + convolution) "
+                        "and the games where the two verdicts differ")
+    if quick:
+        bad = sum(v["disagreements"] for v in small.values())
+        return Computation((small_value,), holds=None, open_reason=(
+            "quick mode solves the 4 x 1..4 decks only"
+            + (f" ({bad} disagreements with the characterisation there)" if bad else
+               " (no disagreement with the characterisation there)")
+            + "; the 4 x 9 count comes from the full run: crewcheck prove witteveen-cor-3.21-exhaustive --full"))
+    r = exhaustive.run(VALUES, run_job)
+    games, losing = r["games"], r["losing"]
+    disagree = sum(r["disagree"].values())
+    values = (
+        Value("games", games, "games decided: sorted non-task holdings weighted by their suit orders, "
+              "over every task value and task-suit holding; expected 9 x C(36, 18)"),
+        Value("losing", losing, "games the exact solver proves losing (relaxed-count refutation of a "
+              "whole count class, or exact search)"),
+        Value("winnable", games - losing, "games with a winning line (found, or replayed from another game)"),
+        Value("winnable_percent", round(100 * (games - losing) / games, 2), "rounded to 2 decimals"),
+        Value("losing_by_class", r["classes"], "the solver's losing games by their characterisation class "
+              "(Thm 3.15 / 3.18), evaluated per group of games after the solve"),
+        Value("disagreements", r["disagree"], "losing games the characterisation calls winnable, and "
+              "winnable games it calls losing"),
+        Value("solver", r["stats"], "exact searches run (and losing among them), winning lines stored "
+              "(each under up to 6 suit orders), relaxed searches (and losing count classes), "
+              "holding pairs enumerated"),
+        small_value,
+    )
+    complete = games == exhaustive.games_count(VALUES)
+    if not complete:
+        return Computation(values, holds=None, open_reason=f"only {games:,} of "
+                           f"{exhaustive.games_count(VALUES):,} games decided")
+    evidence = (f"every one of the {games:,} games decided by exact search (relaxed-count refutations, "
+                f"exact search, winning lines replayed across holdings): {losing:,} losing, "
+                f"{disagree} disagreements with Thm 3.15 / 3.18")
+    path = None
+    if disagree:
+        evidence += f"; disagreeing groups: {r['examples']}"
+        found = [g for g in (exhaustive.disagreeing_game(e, VALUES) for e in r["examples"]) if g is not None]
+        if found:
+            path = _save_counterexample(f"witteveen-thm-{'3.15' if found[0]['case'] == 'A' else '3.18'}", found[0])
+    return Computation(values, holds=None, evidence=evidence, counterexample=path)
 
 
 # -- Thm 3.15 / 3.18 ---------------------------------------------------------
