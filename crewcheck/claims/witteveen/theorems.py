@@ -188,7 +188,8 @@ def cor_3_21_exhaustive(mode: Mode) -> Computation:
             "quick mode solves the 4 x 1..4 decks only"
             + (f" ({bad} disagreements with the characterisation there)" if bad else
                " (no disagreement with the characterisation there)")
-            + "; the 4 x 9 count comes from the full run: crewcheck prove witteveen-cor-3.21-exhaustive --full"))
+            + "; a reduced run cannot decide the 4 x 9 count, the full run does (about 2 minutes): "
+              "crewcheck prove witteveen-cor-3.21-exhaustive --full"))
     r = exhaustive.run(VALUES, run_job)
     games, losing = r["games"], r["losing"]
     disagree = sum(r["disagree"].values())
