@@ -15,22 +15,20 @@ ROOT = Path(__file__).resolve().parents[1]
 
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
-    "paths": set(),
-    "processes": set(),
-    "kernels": set(),
+    "runtime": set(),
     "model": {"errors"},
     "formats": {"errors", "model"},
-    "solvers": {"errors", "kernels", "model", "processes"},
+    "solvers": {"errors", "model", "runtime"},
     "api": {"errors", "formats", "model", "solvers"},
-    "store": {"paths"},
     "missions": {"errors"},
-    "review": {"api", "errors", "formats", "model", "solvers"},
-    "web": {"api", "errors", "formats", "model", "review", "solvers"},
-    # claims -> agents: the Harvill & Vivek rows (seed 004) re-run the Deep Sea bench's jobs
-    "claims": {"agents", "api", "errors", "formats", "kernels", "model", "paths", "solvers", "store"},
-    "agents": {"api", "errors", "formats", "kernels", "model", "paths", "processes", "solvers", "store"},
-    "cli": {"<facade>", "agents", "api", "claims", "errors", "formats", "kernels", "missions", "model",
-            "paths", "processes", "review", "solvers", "store", "web"},
+    "analysis": {"api", "errors", "formats", "model", "solvers"},
+    "agents": {"api", "errors", "formats", "model", "runtime", "solvers"},
+    "experiments": {"agents", "api", "errors", "formats", "model", "runtime", "solvers"},
+    # claims -> experiments: the Harvill & Vivek rows re-run the Deep Sea bench's jobs
+    "claims": {"agents", "api", "errors", "experiments", "formats", "model", "runtime", "solvers"},
+    "web": {"analysis", "api", "errors", "formats", "model", "solvers"},
+    "cli": {"<facade>", "agents", "analysis", "api", "claims", "errors", "experiments", "formats", "missions",
+            "model", "runtime", "solvers", "web"},
     "<facade>": {"api", "errors", "formats", "model", "solvers"},
     "__main__": {"cli"},
 }

@@ -76,7 +76,7 @@ R4: CardIndex = CLASSIC_DECK.index(Card("R", 4))
 def seed_tasks() -> dict[str, dict[str, Any]]:
     """The catalogue's ``seed_004`` entries by id (a copy of ``models/deepsea/tasks.json``
     ships as ``crewcheck/data/deepsea_tasks.json``)."""
-    text = resources.files("crewcheck.data").joinpath("deepsea_tasks.json").read_text(encoding="utf-8")
+    text = resources.files("crewcheck.missions").joinpath("data", "deepsea_tasks.json").read_text(encoding="utf-8")
     return {t["id"]: t for t in json.loads(text)["seed_004"]}
 
 

@@ -18,7 +18,7 @@ Exact
     Not a decider: it samples. The rules it applies are tested against
     :class:`crewcheck.State` move by move, and the compiled kernel against its
     plain-Python twin (the same functions run without numba, :func:`crewcheck.agents.fast.twin`;
-    both built by :mod:`crewcheck.kernels`).
+    both built by :mod:`crewcheck.runtime.kernels`).
 Cost
     A playout is O(cards * players); a tree iteration adds the descent, O(depth).
 
@@ -42,8 +42,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from crewcheck import kernels
-from crewcheck.kernels import lowbit_index, popcount
+from crewcheck.runtime import kernels
+from crewcheck.runtime.kernels import lowbit_index, popcount
 
 NTAKEN, LEADER, NTRICK, DONE, TRICKS, STATUS, COMMANDER = 0, 1, 2, 3, 4, 5, 6
 HEADER = 8

@@ -2,7 +2,7 @@
 
 A :class:`Job` is a list of JSON-able chunk parameters and a top-level
 function ``fn(params) -> JSON value``. An :class:`Executor` runs the chunks
-not yet in its :class:`~crewcheck.store.ResultStore`, either in this process
+not yet in its :class:`~crewcheck.runtime.store.ResultStore`, either in this process
 or on a Dask cluster (a local one with one single-threaded worker per core,
 or an existing scheduler), shows a progress bar on stderr, and stores every
 finished chunk immediately so an interrupted run resumes where it stopped.
@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
 
-from crewcheck.store import ResultStore, canonical_key
+from crewcheck.runtime.store import ResultStore, canonical_key
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USA
 from crewcheck.errors import CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
 from crewcheck.formats import deal_json
 from crewcheck.model.instance import Instance
-from crewcheck.review import Analysis, analyse, analysis_to_dict, cards_text, history_index, play_state
+from crewcheck.analysis.review import Analysis, analyse, analysis_to_dict, cards_text, history_index, play_state
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
 

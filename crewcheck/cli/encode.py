@@ -1,7 +1,7 @@
 """``crewcheck encode | decode``: the winnability encoding for outside SAT / SMT solvers.
 
 ``crewcheck encode DEAL.json --format dimacs -o deal.cnf`` writes the pure CNF of the
-encoding (de Jong's, generalised: :mod:`crewcheck.solvers.encoding`) with a comment
+encoding (de Jong's, generalised: :mod:`crewcheck.solvers.logic.encoding`) with a comment
 header naming every variable; ``--format smt2`` writes the same clauses as SMT-LIB 2.
 Run any solver on it, then ``crewcheck decode DEAL.json MODEL`` reads the solver's
 output (``s``/``v`` lines, signed literals, or an SMT ``(model ...)``), turns the model
@@ -65,7 +65,7 @@ MAX_MODEL_BYTES = 1 << 26
 
 
 def _load(path: str) -> Instance:
-    from crewcheck.solvers.encoding import size_limit
+    from crewcheck.solvers.logic.encoding import size_limit
 
     instance = deal_json.load(path)
     state = instance.state()
@@ -79,8 +79,8 @@ def _load(path: str) -> Instance:
 
 
 def run_encode(args: argparse.Namespace) -> int:
-    from crewcheck.solvers.encoding import encode
-    from crewcheck.solvers.encoding_cnf import to_cnf, write_dimacs, write_smt2
+    from crewcheck.solvers.logic.encoding import encode
+    from crewcheck.solvers.logic.export import to_cnf, write_dimacs, write_smt2
 
     try:
         instance = _load(args.deal)
@@ -106,10 +106,10 @@ def run_encode(args: argparse.Namespace) -> int:
 def run_decode(args: argparse.Namespace) -> int:
     from crewcheck.cli.decide import _print_text, result_to_dict
     from crewcheck.solvers.base import Result, Stats, Verdict
-    from crewcheck.solvers.encoding import decode, encode
+    from crewcheck.solvers.logic.encoding import decode, encode
     from crewcheck.formats.reading import decode as read_decode
     from crewcheck.formats.reading import read_bytes
-    from crewcheck.solvers.encoding_cnf import parse_model
+    from crewcheck.solvers.logic.export import parse_model
 
     try:
         instance = _load(args.deal)

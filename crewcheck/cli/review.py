@@ -11,7 +11,7 @@ from crewcheck.cli.analyse import describe_deal, fail, load_game, load_kernel, l
 from crewcheck.errors import CrewcheckError
 from crewcheck.formats.notation import format_trick
 from crewcheck.model.replay import Trick
-from crewcheck.review import play_variant, review, review_to_dict, summary
+from crewcheck.analysis.review import play_variant, review, review_to_dict, summary
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
 

@@ -135,7 +135,7 @@ class Condition:
 
     def named(self, inst: Instance) -> Mask:
         """Cards this condition tells apart from their neighbours in the suit (by card or
-        by value): no symmetry argument may swap them (:mod:`crewcheck.solvers.encoding`)."""
+        by value): no symmetry argument may swap them (:mod:`crewcheck.solvers.logic.encoding`)."""
         return 0
 
     # -- shape ------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from crewcheck.errors import CrewcheckError, InvalidCardError, InvalidDealError,
 from crewcheck.formats import deal_json
 from crewcheck.model.cards import Card
 from crewcheck.model.instance import Instance
-from crewcheck.review import history_index, play_state, play_variant
+from crewcheck.analysis.review import history_index, play_state, play_variant
 
 __all__ = ["fields_to_dict", "instance_to_fields", "load", "layout", "input_of", "with_history"]
 

@@ -1,8 +1,8 @@
 """Long decisions for the web page: run in worker threads, one at a time per client,
 with progress and cancel.
 
-A *job* is one call of :func:`crewcheck.decide`, :func:`crewcheck.review.analyse` or
-:func:`crewcheck.review.review`. :class:`Jobs` runs them on a small pool of worker
+A *job* is one call of :func:`crewcheck.decide`, :func:`crewcheck.analysis.review.analyse` or
+:func:`crewcheck.analysis.review.review`. :class:`Jobs` runs them on a small pool of worker
 threads (the compiled search runs without the GIL; each worker thread keeps its own
 refutation table), refuses a second job from a client whose job is still queued or
 running (:class:`Busy`), passes a cancel flag the deciders poll between search rounds

@@ -14,7 +14,7 @@ import crewcheck  # noqa: E402
 from crewcheck.cli import main  # noqa: E402
 from crewcheck.formats.deal_json import load  # noqa: E402
 from crewcheck.solvers.base import Verdict  # noqa: E402
-from crewcheck.solvers.hampath import Variant, recognise  # noqa: E402
+from crewcheck.solvers.special.hampath import Variant, recognise  # noqa: E402
 
 ROOT = Path(__file__).parents[2]
 

@@ -9,7 +9,7 @@ generally find a solution". It gives no numbers.
 The claim is re-derived on seeded random Classic deals with a fixed assignment (4 and 3
 players, k tasks dealt round-robin from the commander, as in ``benchmarks/corpus.py``):
 the exact ``engine`` back-end says which deals are winnable, and the ``planner`` back-end
-(:mod:`crewcheck.solvers.planner`) says at which stage it stops
+(:mod:`crewcheck.solvers.heuristic.planner`) says at which stage it stops
 (``Result.stats.extra["stage"]``). Fractions are taken over the winnable deals, so a
 planner failure on an unwinnable deal (which no plan could solve) is not counted.
 

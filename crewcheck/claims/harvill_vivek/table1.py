@@ -4,7 +4,7 @@ Table 1 gives, per N = 3..6 cards per player, the win rate of four stochastic ag
 of the MCTS agent in self-play (after 102,400 training rollouts), their ratio and the
 agent's Robustness to Teammate Unreliability (RTU), each over 10,000 games. The game,
 the agents and the experiment are :mod:`crewcheck.agents.deepsea` and
-:mod:`crewcheck.agents.deepsea_bench` (``crewcheck bench deepsea``); these claims run the
+:mod:`crewcheck.experiments.deepsea_bench` (``crewcheck bench deepsea``); these claims run the
 bench's jobs (without the exact oracle) and read its summary, so a full run shares its
 records with ``crewcheck bench deepsea`` in the user cache folder.
 
@@ -28,9 +28,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from crewcheck.agents.deepsea_bench import DeepSeaConfig, open_store, published, run_deepsea, summarise
+from crewcheck.experiments.deepsea_bench import DeepSeaConfig, open_store, published, run_deepsea, summarise
 from crewcheck.claims.claim import Computation, Mode, Value
-from crewcheck.paths import user_cache_dir
+from crewcheck.runtime.paths import user_cache_dir
 
 __all__ = ["QUICK", "FULL", "config", "out_dir", "table", "stochastic_rates", "mcts_rates", "ratios",
            "rtu_values"]
@@ -104,7 +104,7 @@ def _rates(mode: Mode, setting: str, name: str) -> Computation:
     agents = ("four stochastic agents (uniformly random valid actions)" if setting == "stochastic"
               else "the greedy MCTS agent in every seat (self-play)")
     values = [Value(f"{setting}_rate", rate, f"wins / games of {agents}, {_size(mode)}, "
-                    "crewcheck.agents.deepsea_bench"),
+                    "crewcheck.experiments.deepsea_bench"),
               Value(f"{setting}_interval", interval, "95 % Wilson score interval of the rate"),
               Value("published", {str(n): pub[n][setting] for n in sorted(pub)},
                     "Table 1 (crewcheck/data/deepsea_table1.json), for the comparison only")]

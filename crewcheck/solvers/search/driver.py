@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any, ClassVar
 
-from crewcheck import kernels
-from crewcheck.model.analysis import refutation
+from crewcheck.runtime import kernels
+from crewcheck.solvers.search.refutations import refutation
 from crewcheck.model.cards import Deck
 from crewcheck.model.derived import after, equivalent_plays, quotas_left
 from crewcheck.model.instance import Instance
@@ -189,7 +189,7 @@ class SearchSolver:
             won = state.end.won
             return Answer(Verdict.WINNABLE if won else Verdict.UNWINNABLE, () if won else None,
                           state.owners if won else None)
-        why = refutation(state)  # cheap sound necessary conditions (crewcheck.model.analysis)
+        why = refutation(state)  # cheap sound necessary conditions (crewcheck.solvers.search.refutations)
         if why is not None:
             return Answer(Verdict.UNWINNABLE, extra={"refuted_before_search": True}, explanation=why)
         pure = self.options.pure or os.environ.get("CREWCHECK_PURE_KERNEL", "") in ("1", "true", "yes")

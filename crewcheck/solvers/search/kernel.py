@@ -1,6 +1,6 @@
 """The search kernel: the depth-first search loop, its move generation and the position key.
 
-Plain-Python functions that numba compiles unchanged (:mod:`crewcheck.kernels`):
+Plain-Python functions that numba compiles unchanged (:mod:`crewcheck.runtime.kernels`):
 :func:`compiled` returns them compiled (numba imported on first use, machine code
 cached on disk), :func:`twin` as they are. The tests run both on the same inputs and
 compare every output. The rules of the game they apply are in
@@ -31,8 +31,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from crewcheck import kernels
-from crewcheck.kernels import lowbit_index, popcount
+from crewcheck.runtime import kernels
+from crewcheck.runtime.kernels import lowbit_index, popcount
 from crewcheck.solvers.search.cuts import BOUNDARY_RULES, CUT_FUNCTIONS, boundary_dead, trick_dead
 from crewcheck.solvers.search.rules import can_beat, order_ok, trick_best
 from crewcheck.solvers.search.table import KEY_WORDS, TABLE_FUNCTIONS, tt_refuted, tt_store
@@ -446,7 +446,7 @@ KERNEL_FUNCTIONS = (
 """Every function of the search kernel, callees before callers."""
 
 INLINED = (*BOUNDARY_RULES, trick_best)
-"""Compiled into their callers (:func:`crewcheck.kernels.compile_kernel`'s ``inline``):
+"""Compiled into their callers (:func:`crewcheck.runtime.kernels.compile_kernel`'s ``inline``):
 the rules of :func:`~crewcheck.solvers.search.cuts.boundary_dead`, so that splitting them
 into functions costs no calls, and :func:`trick_best`, which :func:`gen_moves`,
 :func:`search` and the cuts share (measured: fewer instructions than before the split)."""

@@ -31,7 +31,7 @@ def test_never_picks_unconfirmed() -> None:
 def test_hampath_deals() -> None:
     """Reduction deals go to hampath when networkx is installed."""
     nx = pytest.importorskip("networkx")
-    from crewcheck.solvers.hampath import reduce_hampath
+    from crewcheck.solvers.special.hampath import reduce_hampath
 
     assert auto_backend(reduce_hampath(nx.cycle_graph(4))) == "hampath"
 
