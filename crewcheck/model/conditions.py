@@ -39,21 +39,37 @@ import enum
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import MISSING, dataclass, fields, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeAlias, TypeVar
 
 from crewcheck.errors import InvalidDealError
 from crewcheck.model.cards import CardIndex, Deck, Mask
 
-if TYPE_CHECKING:
-    from crewcheck.model.instance import Instance
-
 __all__ = [
-    "Judgement", "OPEN", "HOLDS", "BROKEN", "TrickView", "Condition", "CONDITION_KINDS",
+    "Table", "Judgement", "OPEN", "HOLDS", "BROKEN", "TrickView", "Condition", "CONDITION_KINDS",
     "CHOOSE", "CHOOSE_ANY", "is_choice", "SeatRef", "TrickRef", "register", "condition_from_json", "condition_to_json",
     "WinsNoTricks", "WinsTricks", "WinsFewerTricksThan", "WinsNoCards", "WinsAllCards",
     "TrickWonWith", "NoTrickWonWith", "EachTrumpWinsATrick", "WinsTricksAt",
     "BalancedTricks", "TaskInTrick", "WinsTogether",
 ]
+
+
+class Table(Protocol):
+    """What a condition reads of its deal (:class:`~crewcheck.model.instance.Instance`
+    implements it; see :mod:`crewcheck.model.deal` for why a Protocol)."""
+
+    @property
+    def deck(self) -> Deck: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def tricks(self) -> int: ...
+    @property
+    def trump(self) -> str | None: ...
+    @property
+    def trump_suit(self) -> int | None: ...
+    @property
+    def holder(self) -> tuple[int, ...]: ...
+
 
 CHOOSE = "choose"
 """A seat the crew chooses: any seat other than the commander."""
@@ -124,16 +140,16 @@ class Condition:
     """JSON field -> field type; fields with a class default are optional."""
 
     # -- judging ----------------------------------------------------------------------
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return 0
 
-    def step(self, inst: Instance, memo: Any, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: Any, trick: TrickView) -> Hashable:
         raise NotImplementedError
 
-    def judge(self, inst: Instance, memo: Any, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: Any, left: Mask, tricks_left: int) -> Judgement:
         raise NotImplementedError
 
-    def named(self, inst: Instance) -> Mask:
+    def named(self, inst: Table) -> Mask:
         """Cards this condition tells apart from their neighbours in the suit (by card or
         by value): no symmetry argument may swap them (:mod:`crewcheck.solvers.logic.encoding`)."""
         return 0
@@ -155,7 +171,7 @@ class Condition:
         return replace(self, **{f: seats[getattr(self, f)] for f in self.seats()  # type: ignore[type-var]
                                 if is_choice(getattr(self, f))})
 
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
+    def problems(self, inst: Table) -> list[tuple[str, str]]:
         """``(field, message)`` for every way this condition does not fit ``inst``."""
         out: list[tuple[str, str]] = []
         p, deck = inst.players, inst.deck
@@ -178,7 +194,7 @@ class Condition:
                 out.append((name, f"{v} is more than the {inst.tricks} tricks of the game"))
         return out
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return self.kind
 
     def __str__(self) -> str:
@@ -192,7 +208,7 @@ def _seat(s: SeatRef) -> str:
     return f"the seat chosen as {str(s)[len(CHOOSE_ANY):]!r}" if is_choice(s) else f"seat {s}"
 
 
-def _value_mask(inst: Instance, value: int, trumps: bool = True) -> Mask:
+def _value_mask(inst: Table, value: int, trumps: bool = True) -> Mask:
     """The cards of ``value`` (trumps too unless ``trumps`` is false), once per deck."""
     return _cards_of_value(inst.deck, inst.trump, value, trumps)
 
@@ -218,16 +234,16 @@ class WinsNoTricks(Condition):
     seat: SeatRef
     FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return False
 
-    def step(self, inst: Instance, memo: bool, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: bool, trick: TrickView) -> Hashable:
         return memo or trick.winner == self.seat
 
-    def judge(self, inst: Instance, memo: bool, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: bool, left: Mask, tricks_left: int) -> Judgement:
         return BROKEN if memo else (HOLDS if tricks_left == 0 else OPEN)
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return f"{_seat(self.seat)} wins no trick"
 
 
@@ -241,10 +257,10 @@ class WinsTricks(Condition):
     cmp: str = "=="
     FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "count": _COUNT, "cmp": _CMP}
 
-    def step(self, inst: Instance, memo: int, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: int, trick: TrickView) -> Hashable:
         return memo + (trick.winner == self.seat)
 
-    def judge(self, inst: Instance, memo: int, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: int, left: Mask, tricks_left: int) -> Judgement:
         lo, hi, n = memo, memo + tricks_left, self.count  # the final count lies in lo..hi
         if self.cmp == ">=":
             return HOLDS if lo >= n else (BROKEN if hi < n else OPEN)
@@ -252,7 +268,7 @@ class WinsTricks(Condition):
             return HOLDS if hi <= n else (BROKEN if lo > n else OPEN)
         return HOLDS if lo == hi == n else (BROKEN if lo > n or hi < n else OPEN)
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         word = {"==": "exactly", ">=": "at least", "<=": "at most"}[self.cmp]
         return f"{_seat(self.seat)} wins {word} {self.count} trick(s)"
 
@@ -266,35 +282,35 @@ class WinsFewerTricksThan(Condition):
     other: SeatRef
     FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "other": _SEAT}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return (0, 0)
 
-    def step(self, inst: Instance, memo: tuple[int, int], trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: tuple[int, int], trick: TrickView) -> Hashable:
         return (memo[0] + (trick.winner == self.seat), memo[1] + (trick.winner == self.other))
 
-    def judge(self, inst: Instance, memo: tuple[int, int], left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: tuple[int, int], left: Mask, tricks_left: int) -> Judgement:
         a, b = memo
         if a + tricks_left < b:
             return HOLDS
         return BROKEN if a >= b + tricks_left else OPEN
 
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
+    def problems(self, inst: Table) -> list[tuple[str, str]]:
         out = super().problems(inst)
         if self.seat == self.other and not (self.seat == CHOOSE or is_choice(self.seat)):
             out.append(("other", "a seat cannot win fewer tricks than itself"))
         return out
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return f"{_seat(self.seat)} wins fewer tricks than {_seat(self.other)}"
 
 
 class _CardsWonBy(Condition):
     """Shared by the two kinds about the cards of a suit that a seat wins."""
 
-    def target(self, inst: Instance) -> Mask:
+    def target(self, inst: Table) -> Mask:
         raise NotImplementedError
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return False
 
 
@@ -308,31 +324,31 @@ class WinsNoCards(_CardsWonBy):
     value: int | None = None
     FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "suit": _SUIT, "value": _VALUE}
 
-    def target(self, inst: Instance) -> Mask:
+    def target(self, inst: Table) -> Mask:
         s = inst.deck.suit_index(self.suit)
         m = inst.deck.suit_mask(s)
         if self.value is not None:
             m &= _value_mask(inst, self.value)
         return m
 
-    def step(self, inst: Instance, memo: bool, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: bool, trick: TrickView) -> Hashable:
         return memo or (trick.winner == self.seat and trick.played & self.target(inst) != 0)
 
-    def named(self, inst: Instance) -> Mask:
+    def named(self, inst: Table) -> Mask:
         return 0 if self.value is None else self.target(inst)
 
-    def judge(self, inst: Instance, memo: bool, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: bool, left: Mask, tricks_left: int) -> Judgement:
         if memo:
             return BROKEN
         return HOLDS if left & self.target(inst) == 0 or tricks_left == 0 else OPEN
 
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
+    def problems(self, inst: Table) -> list[tuple[str, str]]:
         out = super().problems(inst)
         if not out and self.value is not None and self.suit in inst.deck.suits and self.target(inst) == 0:
             out.append(("value", f"the deal has no card {self.suit}{self.value}"))
         return out
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         what = f"{self.suit}{self.value}" if self.value is not None else f"{self.suit} card"
         return f"{_seat(self.seat)} wins no {what}"
 
@@ -346,20 +362,20 @@ class WinsAllCards(_CardsWonBy):
     suit: str
     FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "suit": _SUIT}
 
-    def target(self, inst: Instance) -> Mask:
+    def target(self, inst: Table) -> Mask:
         return inst.deck.suit_mask(inst.deck.suit_index(self.suit))
 
-    def step(self, inst: Instance, memo: bool, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: bool, trick: TrickView) -> Hashable:
         return memo or (trick.winner != self.seat and trick.played & self.target(inst) != 0)
 
-    def judge(self, inst: Instance, memo: bool, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: bool, left: Mask, tricks_left: int) -> Judgement:
         if memo:
             return BROKEN
         if left & self.target(inst) == 0:
             return HOLDS
         return BROKEN if tricks_left == 0 else OPEN  # cards of the suit stay unplayed
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return f"{_seat(self.seat)} wins every {self.suit} card"
 
 
@@ -375,27 +391,27 @@ class TrickWonWith(Condition):
     trump: bool = True
     FIELDS: ClassVar[Mapping[str, str]] = {"value": _VALUE, "count": _COUNT, "seat": _OPT_SEAT, "trump": _BOOL}
 
-    def step(self, inst: Instance, memo: int, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: int, trick: TrickView) -> Hashable:
         if not _value_mask(inst, self.value, self.trump) >> trick.winning & 1:
             return memo
         return memo + (self.seat is None or trick.winner == self.seat)
 
-    def named(self, inst: Instance) -> Mask:
+    def named(self, inst: Table) -> Mask:
         return _value_mask(inst, self.value)
 
-    def judge(self, inst: Instance, memo: int, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: int, left: Mask, tricks_left: int) -> Judgement:
         if memo >= self.count:
             return HOLDS
         more = min(tricks_left, (left & _value_mask(inst, self.value, self.trump)).bit_count())
         return BROKEN if memo + more < self.count else OPEN
 
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
+    def problems(self, inst: Table) -> list[tuple[str, str]]:
         out = super().problems(inst)
         if not out and _value_mask(inst, self.value, self.trump) == 0:
             out.append(("value", f"no card of value {self.value} that is no trump is in the deal"))
         return out
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         who = "" if self.seat is None else f" by {_seat(self.seat)}"
         kind = "" if self.trump else " (no trump)"
         return f"at least {self.count} trick(s) won{who} with a {self.value}{kind}"
@@ -409,21 +425,21 @@ class NoTrickWonWith(Condition):
     value: int
     FIELDS: ClassVar[Mapping[str, str]] = {"value": _VALUE}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return False
 
-    def step(self, inst: Instance, memo: bool, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: bool, trick: TrickView) -> Hashable:
         return memo or inst.deck.card(trick.winning).value == self.value
 
-    def named(self, inst: Instance) -> Mask:
+    def named(self, inst: Table) -> Mask:
         return _value_mask(inst, self.value)
 
-    def judge(self, inst: Instance, memo: bool, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: bool, left: Mask, tricks_left: int) -> Judgement:
         if memo:
             return BROKEN
         return HOLDS if left & _value_mask(inst, self.value) == 0 or tricks_left == 0 else OPEN
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return f"no trick won with a {self.value}"
 
 
@@ -436,13 +452,13 @@ class EachTrumpWinsATrick(Condition):
     in_order: bool = False
     FIELDS: ClassVar[Mapping[str, str]] = {"in_order": _BOOL}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return (False, 0)  # (broken, highest trump value won so far)
 
-    def named(self, inst: Instance) -> Mask:
+    def named(self, inst: Table) -> Mask:
         return 0 if inst.trump_suit is None else inst.deck.suit_mask(inst.trump_suit)
 
-    def step(self, inst: Instance, memo: tuple[bool, int], trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: tuple[bool, int], trick: TrickView) -> Hashable:
         broken, top = memo
         if broken or inst.trump_suit is None:
             return memo
@@ -456,7 +472,7 @@ class EachTrumpWinsATrick(Condition):
             return (True, top)
         return (False, max(top, value))
 
-    def judge(self, inst: Instance, memo: tuple[bool, int], left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: tuple[bool, int], left: Mask, tricks_left: int) -> Judgement:
         if memo[0]:
             return BROKEN
         assert inst.trump_suit is not None
@@ -471,12 +487,12 @@ class EachTrumpWinsATrick(Condition):
                 return BROKEN
         return OPEN
 
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
+    def problems(self, inst: Table) -> list[tuple[str, str]]:
         if inst.trump is None:
             return [("kind", "each_trump_wins_a_trick needs a trump suit; this deal has none")]
         return []
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return "each trump wins a trick" + (" in ascending order" if self.in_order else "")
 
 
@@ -493,13 +509,13 @@ class WinsTricksAt(Condition):
     FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "tricks": _TRICKS, "only": _BOOL,
                                            "not_with_trump": _BOOL}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return False
 
     def _listed(self, number: int, last: bool) -> bool:
         return number in self.tricks or (last and "last" in self.tricks)
 
-    def step(self, inst: Instance, memo: bool, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: bool, trick: TrickView) -> Hashable:
         if memo:
             return True
         if self._listed(trick.number, trick.last):
@@ -508,7 +524,7 @@ class WinsTricksAt(Condition):
             return self.not_with_trump and inst.deck.suit_of(trick.winning) == inst.trump_suit
         return self.only and trick.winner == self.seat
 
-    def judge(self, inst: Instance, memo: bool, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: bool, left: Mask, tricks_left: int) -> Judgement:
         if memo:
             return BROKEN
         if tricks_left == 0:
@@ -518,7 +534,7 @@ class WinsTricksAt(Condition):
         played = inst.tricks - tricks_left
         return HOLDS if all(t <= played for t in self.tricks) else OPEN  # type: ignore[operator]
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         names = ", ".join(str(t) for t in self.tricks)
         extra = (" and no other" if self.only else "") + (", not with a trump" if self.not_with_trump else "")
         return f"{_seat(self.seat)} wins trick(s) {names}{extra}"
@@ -532,21 +548,21 @@ class BalancedTricks(Condition):
     margin: int = 2
     FIELDS: ClassVar[Mapping[str, str]] = {"margin": _COUNT}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return (0,) * inst.players
 
-    def step(self, inst: Instance, memo: tuple[int, ...], trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: tuple[int, ...], trick: TrickView) -> Hashable:
         return memo[:trick.winner] + (memo[trick.winner] + 1,) + memo[trick.winner + 1:]
 
-    def judge(self, inst: Instance, memo: tuple[int, ...], left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: tuple[int, ...], left: Mask, tricks_left: int) -> Judgement:
         if max(memo) - min(memo) >= self.margin:
             return BROKEN
         return HOLDS if tricks_left == 0 else OPEN
 
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
+    def problems(self, inst: Table) -> list[tuple[str, str]]:
         return [("margin", "must be at least 1")] if self.margin < 1 else []
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return f"nobody ever {self.margin} tricks ahead of another"
 
 
@@ -559,13 +575,13 @@ class TaskInTrick(Condition):
     trick: TrickRef = "last"
     FIELDS: ClassVar[Mapping[str, str]] = {"card": _CARD, "trick": _TRICK}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return OPEN
 
-    def named(self, inst: Instance) -> Mask:
+    def named(self, inst: Table) -> Mask:
         return 1 << self.card
 
-    def step(self, inst: Instance, memo: Judgement, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: Judgement, trick: TrickView) -> Hashable:
         if memo is not OPEN:
             return memo
         target = trick.last if self.trick == "last" else trick.number == self.trick
@@ -573,12 +589,12 @@ class TaskInTrick(Condition):
             return HOLDS if target else BROKEN
         return BROKEN if target else OPEN
 
-    def judge(self, inst: Instance, memo: Judgement, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: Judgement, left: Mask, tricks_left: int) -> Judgement:
         if memo is OPEN and tricks_left == 0:
             return BROKEN  # the card was never played
         return memo
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return f"{inst.deck.card(self.card)} is played in trick {self.trick}"
 
 
@@ -591,16 +607,16 @@ class WinsTogether(Condition):
     cards: tuple[CardIndex, ...]
     FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "cards": _CARDS}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return OPEN
 
-    def named(self, inst: Instance) -> Mask:
+    def named(self, inst: Table) -> Mask:
         m = 0
         for c in self.cards:
             m |= 1 << c
         return m
 
-    def step(self, inst: Instance, memo: Judgement, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: Judgement, trick: TrickView) -> Hashable:
         if memo is not OPEN:
             return memo
         want = 0
@@ -611,10 +627,10 @@ class WinsTogether(Condition):
             return OPEN
         return HOLDS if got == want and trick.winner == self.seat else BROKEN
 
-    def judge(self, inst: Instance, memo: Judgement, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: Judgement, left: Mask, tricks_left: int) -> Judgement:
         return BROKEN if memo is OPEN and tricks_left == 0 else memo
 
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
+    def problems(self, inst: Table) -> list[tuple[str, str]]:
         out = super().problems(inst)
         if len(self.cards) > inst.players:
             out.append(("cards", f"{len(self.cards)} cards cannot fall in one trick of {inst.players}"))
@@ -623,7 +639,7 @@ class WinsTogether(Condition):
             out.append(("cards", "two of these cards are in one hand, so they never fall in one trick"))
         return out
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         names = " and ".join(str(inst.deck.card(c)) for c in self.cards)
         return f"{_seat(self.seat)} wins {names} in one trick"
 
@@ -638,13 +654,13 @@ class Undecided(Condition):
     def __init__(self, of: Condition) -> None:
         self.of = of
 
-    def step(self, inst: Instance, memo: Hashable, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: Hashable, trick: TrickView) -> Hashable:
         return memo
 
-    def judge(self, inst: Instance, memo: Hashable, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: Hashable, left: Mask, tricks_left: int) -> Judgement:
         return HOLDS if tricks_left == 0 else OPEN
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return self.of.describe(inst)
 
     def __eq__(self, other: object) -> bool:

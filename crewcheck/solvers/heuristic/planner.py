@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from crewcheck.model.cards import CardIndex, Mask, iter_bits
+from crewcheck.model.deal import Deal
 from crewcheck.model.instance import Instance, Seat, seats_from
 from crewcheck.model.rules import legal_plays, order_violation
 from crewcheck.model.state import State
@@ -220,7 +221,7 @@ def critical_cards(instance: Instance, graph: Graph, seats: Sequence[Seat], *,
 
 
 # -- execution ------------------------------------------------------------------------
-def _value_key(instance: Instance, card: CardIndex) -> tuple[int, int, int]:
+def _value_key(instance: Deal, card: CardIndex) -> tuple[int, int, int]:
     """Order of the unimportant cards: non-trumps before trumps, then low values first."""
     deck = instance.deck
     suit = deck.suit_of(card)
@@ -228,7 +229,7 @@ def _value_key(instance: Instance, card: CardIndex) -> tuple[int, int, int]:
     return (int(suit == instance.trump_suit), deck.values[suit][card - first], card)
 
 
-def _beats(instance: Instance, card: CardIndex, target: CardIndex, led: int) -> bool:
+def _beats(instance: Deal, card: CardIndex, target: CardIndex, led: int) -> bool:
     """Whether ``card`` would beat ``target`` in a trick led in suit ``led``."""
     deck, trump = instance.deck, instance.trump_suit
     s, ts = deck.suit_of(card), deck.suit_of(target)
@@ -283,7 +284,7 @@ def planned_trick(state: State, plan: Plan, task: int, leader: Seat, win: CardIn
     return tuple(trick)
 
 
-def _lowest_safe(inst: Instance, options: Mask, win: CardIndex, led: int, task_cards: Mask) -> CardIndex:
+def _lowest_safe(inst: Deal, options: Mask, win: CardIndex, led: int, task_cards: Mask) -> CardIndex:
     cards = sorted(iter_bits(options), key=lambda c: _value_key(inst, c))
     for c in cards:
         if not _beats(inst, c, win, led) and not task_cards >> c & 1:
