@@ -23,13 +23,14 @@ ALLOWED: dict[str, set[str]] = {
     "api": {"errors", "formats", "model", "solvers"},
     "missions": {"errors"},
     "analysis": {"api", "errors", "formats", "model", "solvers"},
+    "reports": {"analysis", "errors", "formats", "model", "solvers"},
     "agents": {"api", "errors", "formats", "model", "runtime", "solvers"},
     "experiments": {"agents", "api", "errors", "formats", "model", "runtime", "solvers"},
     # claims -> experiments: the Harvill & Vivek rows re-run the Deep Sea bench's jobs
     "claims": {"agents", "api", "errors", "experiments", "formats", "model", "runtime", "solvers"},
-    "web": {"analysis", "api", "errors", "formats", "model", "solvers"},
+    "web": {"analysis", "api", "errors", "formats", "model", "reports", "solvers"},
     "cli": {"<facade>", "agents", "analysis", "api", "claims", "errors", "experiments", "formats", "missions",
-            "model", "runtime", "solvers", "web"},
+            "model", "reports", "runtime", "solvers", "web"},
     "<facade>": {"api", "errors", "formats", "model", "solvers"},
     "__main__": {"cli"},
 }

@@ -39,7 +39,8 @@ from crewcheck import decide  # noqa: E402
 from crewcheck.formats.deal_json import from_dict, to_dict  # noqa: E402
 from crewcheck.model.instance import Instance  # noqa: E402
 from crewcheck.model.state import State  # noqa: E402
-from crewcheck.analysis.review import analyse, review  # noqa: E402
+from crewcheck.analysis.analyse import analyse  # noqa: E402
+from crewcheck.analysis.review import review  # noqa: E402
 from crewcheck.solvers.base import Verdict  # noqa: E402
 from crewcheck.solvers.search import load_compiled  # noqa: E402
 

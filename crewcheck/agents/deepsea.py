@@ -50,6 +50,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from crewcheck.agents.base import GameRecord
 from crewcheck.errors import IllegalPlayError, InvalidDealError, InvalidInputError
 from crewcheck.model.cards import CLASSIC_DECK, Card, CardIndex, Deck, Mask, iter_bits
 from crewcheck.model.conditions import HOLDS, Condition, condition_from_json
@@ -285,19 +286,6 @@ class DeepSeaView:
     """The valid actions: task layout positions and :data:`PASS`, or legal cards."""
 
 
-@dataclass(frozen=True)
-class GameRecord:
-    """How one game went."""
-
-    key: str
-    owners: tuple[Seat, ...]
-    plays: tuple[CardIndex, ...]
-    won: bool
-    termination: str
-    impossible: str | None
-    """Set when a task needed cards out of play (lost at the start of play)."""
-
-
 class DeepSeaAgent(Protocol):
     @property
     def name(self) -> str: ...
@@ -345,7 +333,7 @@ def play_deepsea(deal: DeepSeaDeal, agents: DeepSeaAgent | Sequence[DeepSeaAgent
             owners[a] = seat
     built = build_instance(deal, owners, rules)
     if built.impossible is not None:
-        return GameRecord(deal.key, tuple(owners), (), False, "task impossible", built.impossible)
+        return GameRecord(deal.key, tuple(owners), (), False, "task impossible", 0, 0, built.impossible)
     state = built.instance.initial_state()
     hands = list(deal.hands)
     plays: list[tuple[Seat, CardIndex]] = []
@@ -371,7 +359,8 @@ def play_deepsea(deal: DeepSeaDeal, agents: DeepSeaAgent | Sequence[DeepSeaAgent
     end = state.end
     assert end is not None
     term = end.termination.value if end.termination else ""
-    return GameRecord(deal.key, tuple(owners), tuple(c for _, c in plays), end.won, term, None)
+    return GameRecord(deal.key, tuple(owners), tuple(c for _, c in plays), end.won, term, sum(done),
+                      state.tricks_played)
 
 
 # -- agents --------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_USAGE, one_line
 from crewcheck.errors import BackendError, CrewcheckError, InvalidInputError
 from crewcheck.formats import deal_json
 from crewcheck.model.instance import Instance
+from crewcheck.reports.results import error_result, result_lines, result_to_dict
 
 __all__ = ["add_parsers", "run_encode", "run_decode"]
 
@@ -52,9 +53,8 @@ def add_parsers(sub: Any) -> None:
 
 def _fail(args: argparse.Namespace, error: Exception, code: int, where: str = "") -> int:
     if getattr(args, "json", False):
-        from crewcheck.cli.decide import error_to_dict
 
-        print(json.dumps(error_to_dict(error)))
+        print(json.dumps(error_result(error)))
     prefix = f"{where}: " if where and not str(error).startswith(where) else ""
     print(f"crewcheck: error: {one_line(f'{prefix}{error}')}", file=sys.stderr)
     return code
@@ -104,7 +104,6 @@ def run_encode(args: argparse.Namespace) -> int:
 
 
 def run_decode(args: argparse.Namespace) -> int:
-    from crewcheck.cli.decide import _print_text, result_to_dict
     from crewcheck.solvers.base import Result, Stats, Verdict
     from crewcheck.solvers.logic.encoding import decode, encode
     from crewcheck.formats.reading import decode as read_decode
@@ -144,5 +143,6 @@ def run_decode(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result_to_dict(instance, result)))
     else:
-        _print_text(instance, result)
+        for line in result_lines(instance, result):
+            print(line)
     return code

@@ -29,7 +29,6 @@ import csv
 import json
 import math
 import os
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal, Protocol, TypeAlias
 
-from crewcheck.model.cards import Deck, Mask
+from crewcheck.model.cards import Mask
 from crewcheck.model.conditions import Condition, Table
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task

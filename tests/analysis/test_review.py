@@ -1,4 +1,4 @@
-"""Card analysis and game review (crewcheck.analysis.review) against the exhaustive oracle."""
+"""Card analysis, task seats and game review (crewcheck.analysis) against the exhaustive oracle."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from hypothesis import assume, example, given, note, settings
 from crewcheck import Card, decide, load, loads
 from crewcheck.formats.notation import parse_deal, to_notation
 from crewcheck.model.instance import Instance
-from crewcheck.analysis.review import (
-    ON_WINNING_LINE, POSITION_LOST, analyse, analysis_to_dict, equivalent_cards, review, review_to_dict,
-    summary, task_seats,
-)
+from crewcheck.analysis.analyse import ON_WINNING_LINE, POSITION_LOST, analyse, equivalent_cards
+from crewcheck.analysis.review import review
+from crewcheck.analysis.seats import task_seats
+from crewcheck.reports.results import analysis_to_dict, review_to_dict, summary
 from crewcheck.solvers.base import Verdict
 from tests.strategies import condition_instances, instances
 

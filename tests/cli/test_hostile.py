@@ -63,7 +63,8 @@ def test_hostile_file_in_json_mode_is_an_error_object(name: str) -> None:
     code, out, err = run(["decide", str(HOSTILE / name), "--json"])
     assert code == 2
     payload = json.loads(out)
-    assert set(payload["error"]) == {"type", "field", "message"}
+    assert set(payload["error"]) == {"type", "field", "message", "line", "input_error"}
+    assert payload["error"]["input_error"] is True
     assert payload["error"]["type"].endswith("Error") and payload["error"]["type"] != "InternalError"
 
 

@@ -27,7 +27,6 @@ Exact
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import gc
 import importlib.util
