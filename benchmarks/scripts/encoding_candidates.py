@@ -16,7 +16,8 @@ from collections.abc import Callable
 from crewcheck.model.cards import CardIndex, iter_bits
 from crewcheck.model.instance import Seat
 from crewcheck.solvers.logic import encoding
-from crewcheck.solvers.logic.encoding import Formula, Position, Variables
+from crewcheck.solvers.logic.formula import Formula
+from crewcheck.solvers.logic.position import Position, Variables
 
 
 def _holder(pos: Position, c: CardIndex) -> Seat:

@@ -9,6 +9,13 @@ from crewcheck.analysis.run import Cancel
 from crewcheck.errors import NotApplicableError
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.solvers.base import Budget, Result, Verdict
+from crewcheck.solvers.logic import sat_process
+from crewcheck.solvers.logic.encoding import ENCODERS, size_limit
+from crewcheck.solvers.logic.export import to_cnf
+from crewcheck.solvers.logic.formula import Formula
+from crewcheck.solvers.logic.position import add_variables, position_of
+from crewcheck.solvers.logic.rule_clauses import add_symmetry_constraints
+from crewcheck.solvers.logic.sat import SatSolver
 
 __all__ = ["TaskSeats", "task_seats"]
 
@@ -51,7 +58,6 @@ def task_seats(instance: Instance, *, position: Result | None = None, timeout: f
     >>> [(deal.card(deal.tasks[t.task].card).__str__(), t.seats) for t in task_seats(deal)]
     [('B2', (1,)), ('G1', (0,))]
     """
-    from crewcheck.solvers.logic.encoding import ENCODERS, Formula, add_symmetry_constraints, add_variables, position_of
 
     if instance.rules.assignment != "free":
         raise NotApplicableError(f"task_seats needs free assignment; this deal has {instance.rules.assignment!r}")
@@ -83,15 +89,11 @@ def task_seats(instance: Instance, *, position: Result | None = None, timeout: f
     pending = [(k, s) for k in open_tasks for s in range(p) if (k, s) not in possible | impossible]
     if not pending:
         return answer(False)
-    from crewcheck.solvers.logic import sat_process
-    from crewcheck.solvers.logic.encoding import size_limit
 
     if sat_process.available() is not None or size_limit(instance) is not None:
         return answer(True)
     from pysat.solvers import Solver  # type: ignore[import-untyped]
 
-    from crewcheck.solvers.logic.export import to_cnf
-    from crewcheck.solvers.logic.sat import SatSolver
 
     pos = position_of(instance)
     model = Formula()

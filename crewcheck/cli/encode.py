@@ -105,7 +105,8 @@ def run_encode(args: argparse.Namespace) -> int:
 
 def run_decode(args: argparse.Namespace) -> int:
     from crewcheck.solvers.base import Result, Stats, Verdict
-    from crewcheck.solvers.logic.encoding import decode, encode
+    from crewcheck.solvers.logic.decode import decode
+    from crewcheck.solvers.logic.encoding import encode
     from crewcheck.formats.reading import decode as read_decode
     from crewcheck.formats.reading import read_bytes
     from crewcheck.solvers.logic.export import parse_model

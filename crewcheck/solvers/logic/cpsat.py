@@ -45,7 +45,9 @@ from typing import Any, ClassVar
 from crewcheck.errors import BackendError
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Deadline
-from crewcheck.solvers.logic.encoding import ENCODED_KINDS, Encoding, Formula, size_limit
+from crewcheck.solvers.logic.encoding import ENCODED_KINDS, size_limit
+from crewcheck.solvers.logic.formula import Formula
+from crewcheck.solvers.logic.position import Encoding
 from crewcheck.solvers.logic.decide import Shrink, Solved, decide_encoded
 
 __all__ = ["CpSatSolver", "CpSatOptions", "to_cp_model", "add_task_count_constraints"]

@@ -28,7 +28,10 @@ from typing import Any, Protocol, TypeAlias
 
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
-from crewcheck.solvers.logic.encoding import Encoding, decode, encode, explain_core, minimise_core
+from crewcheck.solvers.logic.cores import explain_core, minimise_core
+from crewcheck.solvers.logic.decode import decode
+from crewcheck.solvers.logic.encoding import encode
+from crewcheck.solvers.logic.position import Encoding
 
 __all__ = ["Solved", "Shrink", "ExplainOptions", "decide_encoded"]
 

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from crewcheck.errors import InvalidInputError
-from crewcheck.solvers.logic.encoding import Constraint, Encoding, Formula, IDPool, Lit
+from crewcheck.solvers.logic.formula import Constraint, Formula, IDPool, Lit
+from crewcheck.solvers.logic.position import Encoding
 
 __all__ = ["CNF", "PAIRWISE_MAX", "to_cnf", "write_dimacs", "write_smt2", "parse_model", "describe_var"]
 

@@ -38,7 +38,8 @@ from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Deadline
-from crewcheck.solvers.logic.encoding import ENCODED_KINDS, Encoding, size_limit
+from crewcheck.solvers.logic.encoding import ENCODED_KINDS, size_limit
+from crewcheck.solvers.logic.position import Encoding
 from crewcheck.solvers.logic.export import to_cnf
 from crewcheck.solvers.logic.decide import Shrink, Solved, decide_encoded
 

@@ -43,7 +43,8 @@ from crewcheck.errors import BackendError
 from crewcheck.model.instance import Instance
 from crewcheck.runtime.processes import die_with_parent
 from crewcheck.solvers.base import Answer, Verdict
-from crewcheck.solvers.logic.encoding import decode, encode
+from crewcheck.solvers.logic.decode import decode
+from crewcheck.solvers.logic.encoding import encode
 from crewcheck.solvers.logic.export import to_cnf
 
 __all__ = ["SatProcess", "SOLVER", "available"]

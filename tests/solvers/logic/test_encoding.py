@@ -16,7 +16,9 @@ from crewcheck.model.instance import Instance
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Budget, Verdict
-from crewcheck.solvers.logic.encoding import Formula, decode, encode
+from crewcheck.solvers.logic.decode import decode
+from crewcheck.solvers.logic.encoding import encode
+from crewcheck.solvers.logic.formula import Formula
 from crewcheck.solvers.logic.export import to_cnf
 from tests.oracle import core_of, oracle_verdict, sub_deal_verdict
 from tests.strategies import instances, note_deal, own_task_instances
