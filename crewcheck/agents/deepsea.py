@@ -5,7 +5,7 @@ What it is
     cards at random from the 40-card deck (the other 40 - 4N cards are out of play), the
     captain is the holder of the 4 submarine (R4, the top trump) and leads the first
     trick; 2 of their 5 simplified tasks are laid out (``seed_004`` in
-    ``models/deepsea/tasks.json``, as conditions of the rules engine), then, in order
+    ``crewcheck/missions/data/deepsea_tasks.json``, as conditions of the rules engine), then, in order
     from the captain, each player takes one open task or passes, the last players being
     made to take what is left. A player takes at most one task (§3.2: "2 players each
     assigned 1 task"). The team wins when every task holds at the end of the game
@@ -75,8 +75,8 @@ R4: CardIndex = CLASSIC_DECK.index(Card("R", 4))
 
 @lru_cache(maxsize=1)
 def seed_tasks() -> dict[str, dict[str, Any]]:
-    """The catalogue's ``seed_004`` entries by id (a copy of ``models/deepsea/tasks.json``
-    ships as ``crewcheck/data/deepsea_tasks.json``)."""
+    """The catalogue's ``seed_004`` entries by id (``crewcheck/missions/data/deepsea_tasks.json``,
+    described in ``models/deepsea/README.md``)."""
     text = resources.files("crewcheck.missions").joinpath("data", "deepsea_tasks.json").read_text(encoding="utf-8")
     return {t["id"]: t for t in json.loads(text)["seed_004"]}
 

@@ -309,7 +309,7 @@ def rtu_interval(rs: Sequence[float], wins: Sequence[int], games: Sequence[int],
 
 @lru_cache(maxsize=1)
 def published() -> dict[int, dict[str, float]]:
-    """Harvill & Vivek's Table 1 by N (``crewcheck/data/deepsea_table1.json``)."""
+    """Harvill & Vivek's Table 1 by N (``crewcheck/missions/data/deepsea_table1.json``)."""
     text = resources.files("crewcheck.missions").joinpath("data", "deepsea_table1.json").read_text(encoding="utf-8")
     return {r["cards"]: r for r in json.loads(text)["rows"]}
 

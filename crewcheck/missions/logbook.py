@@ -1,7 +1,6 @@
 """The logbook of *The Quest for Planet Nine* as data, and seeded deals of its missions.
 
-The 50 missions live in ``crewcheck/data/logbook.json``, a copy of the canonical
-``models/missions/logbook.json`` (a test keeps the two identical; the format is described
+The 50 missions live in ``crewcheck/missions/data/logbook.json`` (the format is described
 in ``models/missions/README.md`` and ``models/missions/logbook.schema.json``). Each mission
 gives its number of task cards, its task tokens, how the tasks are handed out, its special
 rule as text and as conditions of the deal format, its communication restriction and the
@@ -76,7 +75,7 @@ _TRUMP = "R"
 
 @dataclass(frozen=True)
 class Mission:
-    """One logbook mission, as ``models/missions/logbook.json`` gives it."""
+    """One logbook mission, as ``crewcheck/missions/data/logbook.json`` gives it."""
 
     number: int
     tasks: int

@@ -33,11 +33,6 @@ def _deal(hands: list[str], tasks: tuple[str, ...], captain: int | None = None) 
 
 # -- data ----------------------------------------------------------------------------------
 
-def test_shipped_catalogue_is_the_models_file() -> None:
-    shipped = ROOT / "crewcheck" / "missions" / "data" / "deepsea_tasks.json"
-    assert shipped.read_bytes() == (ROOT / "models" / "deepsea" / "tasks.json").read_bytes()
-
-
 def test_published_table() -> None:
     from crewcheck.experiments.deepsea_bench import published
 

@@ -32,8 +32,8 @@ def test_a_usage_error_in_json_mode_is_a_json_object(capsys: pytest.CaptureFixtu
 
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "-inf", "1e999", "abc", ""])
 def test_timeout_must_be_a_positive_finite_number(value: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """--timeout 0, negatives, nan and infinity are refused with exit 2 (they used to be
-    accepted, and each back-end read them its own way)."""
+    """--timeout 0, negatives, nan and infinity are refused with exit 2 (no back-end gets
+    to read them its own way)."""
     assert main(["decide", FIGURE1, f"--timeout={value}"]) == 2
     err = capsys.readouterr().err
     assert "argument --timeout: expected a positive number of seconds or 'none'" in err

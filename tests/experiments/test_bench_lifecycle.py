@@ -30,7 +30,7 @@ def _oracle_records(store: ResultsStore) -> list[dict[str, object]]:
 
 def test_an_unknown_is_retried_when_the_oracle_limit_grows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The oracle's limit is part of what an "unknown" means: the same limit reuses it, a
-    larger one decides the deal again (a stored unknown used to be final)."""
+    larger one decides the deal again (a stored unknown is not final)."""
     calls: list[float | None] = []
     real = bench.oracle
 
@@ -74,7 +74,8 @@ def test_settled() -> None:
 
 def test_bench_writes_into_the_user_cache_not_the_working_directory(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """``bench`` used to create ``bench-agents/`` in the current directory."""
+    """``bench`` writes into the user cache folder, never ``bench-agents/`` in the current
+    directory."""
     work, cache = tmp_path / "work", tmp_path / "cache"
     work.mkdir()
     monkeypatch.chdir(work)
@@ -119,8 +120,8 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_kill_9_of_bench_leaves_no_worker(tmp_path: Path) -> None:
-    """``kill -9`` of ``bench agents --workers 2``: its two workers end too (they used to
-    run on for a minute and more)."""
+    """``kill -9`` of ``bench agents --workers 2``: its two workers end too (rather than run
+    on for a minute and more)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), CACHE_ENV: str(tmp_path / "cache")}
     proc = subprocess.Popen([sys.executable, "-m", "crewcheck", "bench", "agents", "--players", "3",
                              "--tasks", "4..6", "--deals", "4", "--task-agent", "random", "--play-agent",

@@ -97,7 +97,7 @@ def test_bad_input_is_rejected_with_its_field(what, data, field, fragment):
     assert "\n" not in str(info.value)
 
 
-def test_defaults_follow_the_issue():
+def test_defaults_of_trump_and_lead():
     """trump defaults to R when an R card is dealt, lead to 'rocket' with trumps, else 0."""
     d = loads(json.dumps(deal(played=[])))
     assert d.trump == "R" and d.lead == "rocket" and d.first_leader == 2

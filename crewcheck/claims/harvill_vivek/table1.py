@@ -11,7 +11,7 @@ records with ``crewcheck bench deepsea`` in the user cache folder.
 A published rate is *reproduced* when it lies in our 95 % interval (Wilson for a rate, the
 delta method on the log ratio for a ratio, the bench's parametric bootstrap for RTU). Our
 rates and intervals never read the paper's numbers; only that last comparison reads
-Table 1 (``crewcheck/data/deepsea_table1.json``). The quick mode plays 1,000 games per N
+Table 1 (``crewcheck/missions/data/deepsea_table1.json``). The quick mode plays 1,000 games per N
 with 6,400 training rollouts: it can confirm, but a published number outside its interval
 leaves the claim OPEN (fewer games, a weaker agent), never REFUTED.
 
@@ -107,7 +107,7 @@ def _rates(mode: Mode, setting: str, name: str) -> Computation:
                     "crewcheck.experiments.deepsea_bench"),
               Value(f"{setting}_interval", interval, "95 % Wilson score interval of the rate"),
               Value("published", {str(n): pub[n][setting] for n in sorted(pub)},
-                    "Table 1 (crewcheck/data/deepsea_table1.json), for the comparison only")]
+                    "Table 1 (crewcheck/missions/data/deepsea_table1.json), for the comparison only")]
     return _judge(mode, values, within, name)
 
 
@@ -151,7 +151,7 @@ def ratios(mode: Mode) -> Computation:
                     "binomial rates)"),
               Value("mcts_beats_significantly", beats, "the ratio's interval lies above 1"),
               Value("published", {str(n): pub[n]["ratio"] for n in sorted(pub)},
-                    "Table 1 (crewcheck/data/deepsea_table1.json), for the comparison only")]
+                    "Table 1 (crewcheck/missions/data/deepsea_table1.json), for the comparison only")]
     return _judge(mode, values, within, "ratio")
 
 
@@ -177,5 +177,5 @@ def rtu_values(mode: Mode) -> Computation:
               Value("rtu_interval", interval, "95 % parametric bootstrap interval (null: the self-play gain is "
                     "not distinguishable from 0, so RTU is undefined)"),
               Value("published", {str(n): pub[n]["rtu"] for n in sorted(pub)},
-                    "Table 1 (crewcheck/data/deepsea_table1.json), for the comparison only")]
+                    "Table 1 (crewcheck/missions/data/deepsea_table1.json), for the comparison only")]
     return _judge(mode, values, within, "RTU")

@@ -21,6 +21,7 @@ from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.search.problem import Problem
+from crewcheck.solvers.search.records import Limits
 from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, begin, table
 
 __all__ = ["SearchSolver", "SearchOptions", "MAX_CARDS", "load_compiled"]
@@ -399,8 +400,8 @@ class SearchSolver:
                 seed = restart if strategy == 2 else 0
             hands, seq, quota = problem.round_arrays()
             tk = time.perf_counter()
-            status = k.search(hands, seq, quota, node_cap, cap, seed, shaping, *problem.deal,
-                              tt.words, tt.gen, tt.mask, *work)
+            status = k.search(hands, seq, quota, Limits(node_cap, cap, seed, shaping), problem.deal, tt.arrays(),
+                              work)
             dt = time.perf_counter() - tk
             kernel_seconds += dt
             if compiled and not _LOADED[0]:

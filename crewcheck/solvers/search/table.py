@@ -16,6 +16,8 @@ import threading
 from collections.abc import Hashable, Iterator
 from typing import Any
 
+from crewcheck.solvers.search.records import TableArrays
+
 __all__ = ["KEY_WORDS", "TT_STRIDE", "TT_ALLOW", "TT_GEN", "TABLE_BITS", "PURE_TABLE_BITS", "tt_slot",
            "tt_refuted", "tt_store", "TABLE_FUNCTIONS", "Table", "table", "shared", "begin"]
 
@@ -110,6 +112,10 @@ class Table:
             self.words = np.frombuffer(self._map, dtype=np.int64)
         else:
             self.words = [0] * (size * TT_STRIDE)
+
+    def arrays(self) -> TableArrays:
+        """The table as the kernel takes it (its current generation)."""
+        return TableArrays(self.words, self.gen, self.mask)
 
 
 _THREAD = threading.local()
