@@ -1,7 +1,7 @@
 """Make ``docs/serve.png``: the ``crewcheck serve`` page with a decided deal, in headless
 Chromium (Debian's ``chromium`` and ``chromium-driver``, selenium from PyPI).
 
-Run: ``PYTHONPATH=$PWD python docs/serve_screenshot.py [--deal NAME] [--out docs/serve.png]``.
+Run: ``PYTHONPATH=$PWD python scripts/serve_screenshot.py [--deal NAME] [--out docs/serve.png]``.
 It starts the server on a free loopback port, chooses the bundled deal, presses Decide,
 clicks the first card of the first trick still to play (every card's verdict there) and
 saves the window.

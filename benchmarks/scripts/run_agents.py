@@ -1,6 +1,6 @@
 """Measure the agents' speed on a seeded Classic 4-player deal; print a Markdown table.
 
-Run once, late, on a quiet machine: ``PYTHONPATH=$PWD python benchmarks/run_agents.py``.
+Run once, late, on a quiet machine: ``PYTHONPATH=$PWD python benchmarks/scripts/run_agents.py``.
 Every figure is best of ``--repeat`` runs; the plain-Python twin is measured in the same
 run as the baseline the compiled kernel is compared with.
 """

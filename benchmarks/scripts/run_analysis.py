@@ -14,7 +14,7 @@ ends. The target is under 5 s for a game of 10 tricks.
 The compiled search kernel is loaded before timing (as ``crewcheck decide --batch``
 does), so the figures are the analysis alone, not the process start-up.
 
-Run: ``PYTHONPATH=$PWD python benchmarks/run_analysis.py [--cell 4p-fixed-k08] [--deals 100]``;
+Run: ``PYTHONPATH=$PWD python benchmarks/scripts/run_analysis.py [--cell 4p-fixed-k08] [--deals 100]``;
 ``--compare`` also runs each analysis with the refutation table not shared (a new table
 per decision) and prints both.
 """

@@ -1,7 +1,7 @@
 """Benchmark the logic back-ends (z3, cpsat) on the seeded Classic corpus, side by side.
 
 For every cell of the corpus (``benchmarks/corpus/<cell>.jsonl``, written by
-``benchmarks/corpus.py``) and the first ``--deals`` deals of it, each back-end decides
+``benchmarks/scripts/corpus.py``) and the first ``--deals`` deals of it, each back-end decides
 the deal under a per-deal time limit; every winning line is replayed by the independent
 checker, and verdicts of different back-ends on the same deal are compared. Timing is
 the decision only (``explain=False``: no unsat-core minimisation), plus the replay.

@@ -3,7 +3,7 @@
 
 Usage::
 
-    PYTHONPATH=. python benchmarks/run_special.py [--deals 40] [--seed 1] [--markdown]
+    PYTHONPATH=. python benchmarks/scripts/run_special.py [--deals 40] [--seed 1] [--markdown]
 
 Prints one row per decider: deals, mean seconds per decision for the special decider,
 the oracle and search, and the ratios oracle/special and search/special. All timings

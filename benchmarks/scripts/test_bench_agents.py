@@ -1,6 +1,6 @@
 """pytest-benchmark suite for the agents: playouts, one MCTS move, determinization.
 
-Run: ``PYTHONPATH=$PWD python -m pytest benchmarks/test_bench_agents.py --benchmark-enable``.
+Run: ``PYTHONPATH=$PWD python -m pytest benchmarks/scripts/test_bench_agents.py --benchmark-enable``.
 """
 
 from __future__ import annotations

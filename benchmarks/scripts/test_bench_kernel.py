@@ -1,6 +1,6 @@
 """pytest-benchmark suite for the search kernel on fixed deals (not timed unit tests).
 
-Run with ``PYTHONPATH=. python -m pytest benchmarks/test_bench_kernel.py --benchmark-enable``;
+Run with ``PYTHONPATH=. python -m pytest benchmarks/scripts/test_bench_kernel.py --benchmark-enable``;
 compare runs with ``--benchmark-autosave`` / ``--benchmark-compare`` so regressions
 show. The deals are fixed corpus deals (seeded, see :mod:`benchmarks.scripts.corpus`), chosen
 to cover an easy win, a hard win, refutations (4p-fixed-k12/22 searches 155,000 nodes;

@@ -1,7 +1,7 @@
 """The deal file: JSON <-> :class:`~crewcheck.model.Instance`.
 
-Loading is two steps: the shape is checked against ``deal.schema.json`` (also at
-``models/deal.schema.json``), then the rules are checked by building the instance (a
+Loading is two steps: the shape is checked against ``deal.schema.json`` (next to this
+module, shipped in the wheel), then the rules are checked by building the instance (a
 valid shape can still be an impossible deal). Every problem raises an
 :class:`~crewcheck.errors.InvalidInputError` whose message starts with the JSON path of
 the offending value, e.g. ``tasks[3].card: 'B0' is not a card``.

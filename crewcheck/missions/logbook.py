@@ -7,7 +7,7 @@ rule as text and as conditions of the deal format, its communication restriction
 player counts it is dealt for.
 
 :func:`deal_mission` deals one seeded game of a mission as a deal-file dict (the JSON
-object of ``models/deal.schema.json``), the way the rulebook sets a mission up:
+object of ``crewcheck/formats/deal.schema.json``), the way the rulebook sets a mission up:
 
 1. ``random.Random(seed)`` shuffles the 40 playing cards (B, G, P, Y 1-9, then R 1-4) and
    deals them one at a time round the table from seat 0: 14/13/13 with 3 players, 10 each

@@ -7,7 +7,7 @@ get no possible matchings" and that "if we were able to find a valid matching we
 generally find a solution". It gives no numbers.
 
 The claim is re-derived on seeded random Classic deals with a fixed assignment (4 and 3
-players, k tasks dealt round-robin from the commander, as in ``benchmarks/corpus.py``):
+players, k tasks dealt round-robin from the commander, as in ``benchmarks/scripts/corpus.py``):
 the exact ``engine`` back-end says which deals are winnable, and the ``planner`` back-end
 (:mod:`crewcheck.solvers.heuristic.planner`) says at which stage it stops
 (``Result.stats.extra["stage"]``). Fractions are taken over the winnable deals, so a
@@ -64,7 +64,7 @@ def random_fixed_deal(rng: random.Random, players: int, k: int) -> Instance:
 
     The 40 cards are shuffled and dealt one at a time from seat 0 (hands 10 each for 4
     players, 14/13/13 for 3); the commander holds the top rocket; the tasks are ``k``
-    distinct colour cards. The distribution of ``benchmarks/corpus.py``'s fixed cells.
+    distinct colour cards. The distribution of ``benchmarks/scripts/corpus.py``'s fixed cells.
     """
     cards = list(range(CLASSIC_DECK.size))
     rng.shuffle(cards)

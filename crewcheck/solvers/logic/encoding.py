@@ -27,14 +27,14 @@ What the encoding is
     (task ``k`` is required and done by trick ``t``; only with number tokens).
 
 Implied constraints (measured)
-    *Precedence* (:func:`add_precedence_constraints`, the search's rule from
-    :func:`crewcheck.solvers.kernel.boundary_dead`): a seat's own task card that is no
+    *Precedence* (:func:`.rule_clauses.add_precedence_constraints`, the search's rule from
+    :func:`crewcheck.solvers.search.cuts.boundary_dead`): a seat's own task card that is no
     trump must win its trick itself; another seat holding cards of its suit whose lower
     cards of that suit are all tasks of other seats cannot follow under it, so it has
     played all of them in earlier tricks. *Counting*
-    (:func:`add_count_constraints`): by the end of its n-th trick left a seat has
+    (:func:`.rule_clauses.add_count_constraints`): by the end of its n-th trick left a seat has
     played at most n cards (first half of each hand only). On the 40 fixed-assignment
-    corpus deals slowest for Glucose 4.2 (``benchmarks/hard_sat_ids.txt``) the two cut
+    corpus deals slowest for Glucose 4.2 (``benchmarks/corpus/hard_sat_ids.txt``) the two cut
     Glucose's conflicts from 1.18 M to 0.75 M and its solve time from 55 s to 36 s
     (worst deal 14.2 s -> 10.0 s); CaDiCaL 1.9.5: 1.56 M -> 0.97 M conflicts (docs/
     encoding.md, "Encoding strengthenings (measured)", which also lists the
@@ -61,7 +61,7 @@ Rule features
 
 Exact
     Yes: satisfiable if and only if the position after the history can be won; a model
-    decodes (:func:`decode`) to a winning continuation and, under free assignment, the
+    decodes (:func:`.decode.decode`) to a winning continuation and, under free assignment, the
     seat of every task. Under a subset of the ``task_k`` assumptions the formula is the
     same deal with only those tasks (tokens judged among them; free assignment: each
     seat takes *at most* its draft count), which is what unsat-core explanations report.

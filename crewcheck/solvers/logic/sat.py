@@ -23,8 +23,8 @@ Cost
     0.56 s, two timeouts); Glucose 0.21 s and 1.4 s median. Like Z3 it cannot do the
     arithmetic that refutes 36 free tasks with four players.
 
-Registered as ``sat`` (extra ``sat`` = python-sat); also the second racer of
-:mod:`crewcheck.solvers.portfolio`, which stops it through ``Budget.cancel``.
+Registered as ``sat`` (extra ``sat`` = python-sat). The engine's SAT side
+(:mod:`.sat_process`) solves the same CNF in a child process.
 """
 
 from __future__ import annotations
