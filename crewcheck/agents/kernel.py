@@ -64,11 +64,6 @@ def rng_below(rs, n):
     return (rng_next(rs) * n) >> 32
 
 
-def rng_unit(rs):
-    """A float in [0, 1)."""
-    return rng_next(rs) / 4294967296.0
-
-
 def nth_bit(x, j):
     """Index of the ``j``-th (0-based) set bit of ``x``."""
     for _ in range(j):
@@ -290,7 +285,7 @@ def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, 
 
 
 KERNEL_FUNCTIONS = (
-    popcount, lowbit_index, rng_next, rng_below, rng_unit, nth_bit, random_bit, legal_mask, to_move, apply_move,
+    popcount, lowbit_index, rng_next, rng_below, nth_bit, random_bit, legal_mask, to_move, apply_move,
     playout, playouts, evaluate_moves, _score, mcts_iterate,
 )
 """Every function of the playout kernel, callees before callers."""

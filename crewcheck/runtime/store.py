@@ -44,9 +44,6 @@ def default_path() -> Path:
     return user_cache_dir("results.sqlite")
 
 
-DEFAULT_PATH = default_path()
-""":func:`default_path` at import time (the environment read then)."""
-
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
     namespace TEXT NOT NULL,
