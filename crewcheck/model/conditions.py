@@ -35,171 +35,25 @@ at once; encoders opt in by listing the kind.
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Callable, Hashable, Mapping
-from dataclasses import MISSING, dataclass, fields, replace
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar, Literal, Protocol, TypeAlias, TypeVar
+from typing import ClassVar
 
-from crewcheck.errors import InvalidDealError
 from crewcheck.model.cards import CardIndex, Deck, Mask
+from crewcheck.model.condition_base import (
+    BOOL, BROKEN, CARD, CARDS, CHOOSE, CHOOSE_ANY, CMP, CONDITION_KINDS, COUNT, HOLDS, OPEN, OPT_SEAT, SEAT, SUIT,
+    TRICK, TRICKS, VALUE, Condition, Judgement, SeatRef, Table, TrickRef, TrickView, condition_from_json,
+    condition_to_json, is_choice, register,
+)
 
 __all__ = [
     "Table", "Judgement", "OPEN", "HOLDS", "BROKEN", "TrickView", "Condition", "CONDITION_KINDS",
     "CHOOSE", "CHOOSE_ANY", "is_choice", "SeatRef", "TrickRef", "register", "condition_from_json", "condition_to_json",
     "WinsNoTricks", "WinsTricks", "WinsFewerTricksThan", "WinsNoCards", "WinsAllCards",
     "TrickWonWith", "NoTrickWonWith", "EachTrumpWinsATrick", "WinsTricksAt",
-    "BalancedTricks", "TaskInTrick", "WinsTogether",
+    "BalancedTricks", "TaskInTrick", "WinsTogether", "Undecided",
 ]
-
-
-class Table(Protocol):
-    """What a condition reads of its deal (:class:`~crewcheck.model.instance.Instance`
-    implements it; see :mod:`crewcheck.model.deal` for why a Protocol)."""
-
-    @property
-    def deck(self) -> Deck: ...
-    @property
-    def players(self) -> int: ...
-    @property
-    def tricks(self) -> int: ...
-    @property
-    def trump(self) -> str | None: ...
-    @property
-    def trump_suit(self) -> int | None: ...
-    @property
-    def holder(self) -> tuple[int, ...]: ...
-
-
-CHOOSE = "choose"
-"""A seat the crew chooses: any seat other than the commander."""
-CHOOSE_ANY = "choose_any:"
-"""Prefix of a named choice of any seat, commander included (``"choose_any:first"``):
-the same name is the same seat; different names are chosen independently."""
-
-
-def is_choice(v: object) -> bool:
-    """Whether a seat field holds a choice (``"choose"`` or ``"choose_any:<name>"``)."""
-    return v == CHOOSE or (isinstance(v, str) and v.startswith(CHOOSE_ANY) and len(v) > len(CHOOSE_ANY))
-SeatRef: TypeAlias = "int | Literal['choose']"
-TrickRef: TypeAlias = "int | Literal['last']"
-"""A trick number from 1, or ``"last"``."""
-
-
-class Judgement(enum.IntEnum):
-    OPEN = 0
-    HOLDS = 1
-    BROKEN = 2
-
-
-OPEN, HOLDS, BROKEN = Judgement.OPEN, Judgement.HOLDS, Judgement.BROKEN
-
-
-@dataclass(frozen=True, slots=True)
-class TrickView:
-    """One complete trick as conditions see it."""
-
-    number: int
-    """1 for the first trick of the game."""
-    cards: tuple[CardIndex, ...]
-    """In play order."""
-    played: Mask
-    """The same cards as a mask."""
-    winner: int
-    """The seat that won it."""
-    winning: CardIndex
-    """The card that won it."""
-    last: bool
-    """Whether it is the last trick of the game."""
-
-
-CONDITION_KINDS: dict[str, type[Condition]] = {}
-"""Every kind by its JSON name."""
-
-C = TypeVar("C", bound="type[Condition]")
-
-
-def register(kind: str) -> Callable[[C], C]:
-    def deco(cls: C) -> C:
-        cls.kind = kind
-        CONDITION_KINDS[kind] = cls
-        return cls
-    return deco
-
-
-# Field types of the JSON form: how to read, check and write each.
-_SEAT, _OPT_SEAT, _COUNT, _VALUE, _SUIT, _CARD, _CARDS, _BOOL, _CMP, _TRICK, _TRICKS = (
-    "seat", "seat?", "count", "value", "suit", "card", "cards", "bool", "cmp", "trick", "tricks")
-
-
-class Condition:
-    """Base class of every condition kind (see the module docstring)."""
-
-    kind: ClassVar[str] = ""
-    FIELDS: ClassVar[Mapping[str, str]] = {}
-    """JSON field -> field type; fields with a class default are optional."""
-
-    # -- judging ----------------------------------------------------------------------
-    def start(self, inst: Table) -> Hashable:
-        return 0
-
-    def step(self, inst: Table, memo: Any, trick: TrickView) -> Hashable:
-        raise NotImplementedError
-
-    def judge(self, inst: Table, memo: Any, left: Mask, tricks_left: int) -> Judgement:
-        raise NotImplementedError
-
-    def named(self, inst: Table) -> Mask:
-        """Cards this condition tells apart from their neighbours in the suit (by card or
-        by value): no symmetry argument may swap them (:mod:`crewcheck.solvers.logic.encoding`)."""
-        return 0
-
-    # -- shape ------------------------------------------------------------------------
-    def seats(self) -> tuple[str, ...]:
-        """Names of the fields that hold a seat."""
-        return tuple(f for f, t in self.FIELDS.items() if t in (_SEAT, _OPT_SEAT))
-
-    def is_concrete(self) -> bool:
-        return not self.choices()
-
-    def choices(self) -> set[str]:
-        """The choices (``"choose"``, ``"choose_any:<name>"``) its seat fields name."""
-        return {getattr(self, f) for f in self.seats() if is_choice(getattr(self, f))}
-
-    def with_choices(self, seats: Mapping[str, int]) -> Condition:
-        """Every chosen seat of this condition replaced by ``seats[choice]``."""
-        return replace(self, **{f: seats[getattr(self, f)] for f in self.seats()  # type: ignore[type-var]
-                                if is_choice(getattr(self, f))})
-
-    def problems(self, inst: Table) -> list[tuple[str, str]]:
-        """``(field, message)`` for every way this condition does not fit ``inst``."""
-        out: list[tuple[str, str]] = []
-        p, deck = inst.players, inst.deck
-        for name, ftype in self.FIELDS.items():
-            v = getattr(self, name)
-            if ftype in (_SEAT, _OPT_SEAT) and v is not None and not is_choice(v):
-                if not 0 <= v < p:
-                    out.append((name, f"seat {v} does not exist (seats 0..{p - 1})"))
-            elif ftype == _VALUE and v is not None and not any(v in vals for vals in deck.values):
-                out.append((name, f"no card of value {v} is in the deal"))
-            elif ftype == _SUIT and v not in deck.suits:
-                out.append((name, f"unknown suit {v!r} (suits: {', '.join(deck.suits)})"))
-            elif ftype == _TRICK and v != "last" and not 1 <= v <= inst.tricks:
-                out.append((name, f"trick {v} does not exist (the game has {inst.tricks} tricks)"))
-            elif ftype == _TRICKS:
-                for t in v:
-                    if t != "last" and not 1 <= t <= inst.tricks:
-                        out.append((name, f"trick {t} does not exist (the game has {inst.tricks} tricks)"))
-            elif ftype == _COUNT and v > inst.tricks:
-                out.append((name, f"{v} is more than the {inst.tricks} tricks of the game"))
-        return out
-
-    def describe(self, inst: Table) -> str:
-        return self.kind
-
-    def __str__(self) -> str:
-        parts = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))  # type: ignore[arg-type]
-        return f"{self.kind}({parts})"
 
 
 def _seat(s: SeatRef) -> str:
@@ -232,7 +86,7 @@ class WinsNoTricks(Condition):
     """``seat`` wins no trick (judged at the end)."""
 
     seat: SeatRef
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT}
 
     def start(self, inst: Table) -> Hashable:
         return False
@@ -255,7 +109,7 @@ class WinsTricks(Condition):
     seat: SeatRef
     count: int
     cmp: str = "=="
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "count": _COUNT, "cmp": _CMP}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "count": COUNT, "cmp": CMP}
 
     def step(self, inst: Table, memo: int, trick: TrickView) -> Hashable:
         return memo + (trick.winner == self.seat)
@@ -280,7 +134,7 @@ class WinsFewerTricksThan(Condition):
 
     seat: SeatRef
     other: SeatRef
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "other": _SEAT}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "other": SEAT}
 
     def start(self, inst: Table) -> Hashable:
         return (0, 0)
@@ -322,7 +176,7 @@ class WinsNoCards(_CardsWonBy):
     seat: SeatRef
     suit: str
     value: int | None = None
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "suit": _SUIT, "value": _VALUE}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "suit": SUIT, "value": VALUE}
 
     def target(self, inst: Table) -> Mask:
         s = inst.deck.suit_index(self.suit)
@@ -360,7 +214,7 @@ class WinsAllCards(_CardsWonBy):
 
     seat: SeatRef
     suit: str
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "suit": _SUIT}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "suit": SUIT}
 
     def target(self, inst: Table) -> Mask:
         return inst.deck.suit_mask(inst.deck.suit_index(self.suit))
@@ -389,7 +243,7 @@ class TrickWonWith(Condition):
     count: int = 1
     seat: SeatRef | None = None
     trump: bool = True
-    FIELDS: ClassVar[Mapping[str, str]] = {"value": _VALUE, "count": _COUNT, "seat": _OPT_SEAT, "trump": _BOOL}
+    FIELDS: ClassVar[Mapping[str, str]] = {"value": VALUE, "count": COUNT, "seat": OPT_SEAT, "trump": BOOL}
 
     def step(self, inst: Table, memo: int, trick: TrickView) -> Hashable:
         if not _value_mask(inst, self.value, self.trump) >> trick.winning & 1:
@@ -423,7 +277,7 @@ class NoTrickWonWith(Condition):
     """No trick is won by a card of ``value``."""
 
     value: int
-    FIELDS: ClassVar[Mapping[str, str]] = {"value": _VALUE}
+    FIELDS: ClassVar[Mapping[str, str]] = {"value": VALUE}
 
     def start(self, inst: Table) -> Hashable:
         return False
@@ -450,7 +304,7 @@ class EachTrumpWinsATrick(Condition):
     (logbook mission 13); ``in_order``: from the lowest trump up."""
 
     in_order: bool = False
-    FIELDS: ClassVar[Mapping[str, str]] = {"in_order": _BOOL}
+    FIELDS: ClassVar[Mapping[str, str]] = {"in_order": BOOL}
 
     def start(self, inst: Table) -> Hashable:
         return (False, 0)  # (broken, highest trump value won so far)
@@ -506,8 +360,8 @@ class WinsTricksAt(Condition):
     tricks: tuple[TrickRef, ...]
     only: bool = False
     not_with_trump: bool = False
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "tricks": _TRICKS, "only": _BOOL,
-                                           "not_with_trump": _BOOL}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "tricks": TRICKS, "only": BOOL,
+                                           "not_with_trump": BOOL}
 
     def start(self, inst: Table) -> Hashable:
         return False
@@ -546,7 +400,7 @@ class BalancedTricks(Condition):
     """Nobody is ever ``margin`` tricks ahead of another seat."""
 
     margin: int = 2
-    FIELDS: ClassVar[Mapping[str, str]] = {"margin": _COUNT}
+    FIELDS: ClassVar[Mapping[str, str]] = {"margin": COUNT}
 
     def start(self, inst: Table) -> Hashable:
         return (0,) * inst.players
@@ -573,7 +427,7 @@ class TaskInTrick(Condition):
 
     card: CardIndex
     trick: TrickRef = "last"
-    FIELDS: ClassVar[Mapping[str, str]] = {"card": _CARD, "trick": _TRICK}
+    FIELDS: ClassVar[Mapping[str, str]] = {"card": CARD, "trick": TRICK}
 
     def start(self, inst: Table) -> Hashable:
         return OPEN
@@ -605,7 +459,7 @@ class WinsTogether(Condition):
 
     seat: SeatRef
     cards: tuple[CardIndex, ...]
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "cards": _CARDS}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "cards": CARDS}
 
     def start(self, inst: Table) -> Hashable:
         return OPEN
@@ -668,104 +522,3 @@ class Undecided(Condition):
 
     def __hash__(self) -> int:
         return hash(("undecided", self.of))
-
-
-# ---------------------------------------------------------------------------------------
-# JSON form (the deal file's "conditions"; card and suit names, seats as ints)
-# ---------------------------------------------------------------------------------------
-
-def _bad(where: str, message: str) -> InvalidDealError:
-    return InvalidDealError(message, field=where)
-
-
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _read_field(ftype: str, v: Any, where: str, card_index: Callable[[str, str], CardIndex]) -> Any:
-    if ftype in (_SEAT, _OPT_SEAT):
-        if is_choice(v) or _is_int(v):
-            if _is_int(v) and v < 0:
-                raise _bad(where, f"expected a seat number from 0 or 'choose', got {v!r}")
-            return v
-        raise _bad(where, f"expected a seat number, 'choose' or 'choose_any:<name>', got {v!r}")
-    if ftype in (_COUNT, _VALUE):
-        if not _is_int(v) or v < (1 if ftype == _VALUE else 0):
-            low = "1" if ftype == _VALUE else "0"
-            raise _bad(where, f"expected an integer from {low}, got {v!r}")
-        return v
-    if ftype == _BOOL:
-        if not isinstance(v, bool):
-            raise _bad(where, f"expected true or false, got {v!r}")
-        return v
-    if ftype == _SUIT:
-        if not isinstance(v, str) or not v.isalpha():
-            raise _bad(where, f"expected a suit name such as 'Y', got {v!r}")
-        return v.upper()
-    if ftype == _CMP:
-        if v not in ("==", ">=", "<="):
-            raise _bad(where, f"expected '==', '>=' or '<=', got {v!r}")
-        return v
-    if ftype == _CARD:
-        return card_index(v, where)
-    if ftype == _CARDS:
-        if not isinstance(v, list) or not v:
-            raise _bad(where, f"expected a non-empty list of cards, got {v!r}")
-        out = tuple(card_index(c, f"{where}[{i}]") for i, c in enumerate(v))
-        if len(set(out)) != len(out):
-            raise _bad(where, "a card is listed twice")
-        return out
-    if ftype == _TRICK:
-        if v == "last" or (_is_int(v) and v >= 1):
-            return v
-        raise _bad(where, f"expected a trick number from 1 or 'last', got {v!r}")
-    if ftype == _TRICKS:
-        if not isinstance(v, list) or not v:
-            raise _bad(where, f"expected a non-empty list of trick numbers or 'last', got {v!r}")
-        return tuple(_read_field(_TRICK, t, f"{where}[{i}]", card_index) for i, t in enumerate(v))
-    raise AssertionError(ftype)
-
-
-def condition_from_json(obj: Any, where: str, card_index: Callable[[str, str], CardIndex]) -> Condition:
-    """Read one condition object; ``card_index(name, where)`` resolves card names.
-
-    Raises :class:`InvalidDealError` naming the JSON path of the first problem.
-    """
-    if not isinstance(obj, dict):
-        raise _bad(where, f"expected an object with a 'kind', got {obj!r}")
-    kind = obj.get("kind")
-    if kind not in CONDITION_KINDS:
-        if "kind" not in obj:
-            raise _bad(f"{where}.kind", "missing (every condition names its kind)")
-        raise _bad(f"{where}.kind", f"unknown kind {kind!r}; expected one of {', '.join(sorted(CONDITION_KINDS))}")
-    cls = CONDITION_KINDS[kind]
-    known = set(cls.FIELDS) | {"kind"}
-    for key in obj:
-        if key not in known:
-            raise _bad(f"{where}.{key}", f"unknown field for {kind}; allowed: {', '.join(sorted(known))}")
-    args: dict[str, Any] = {}
-    for f in fields(cls):  # type: ignore[arg-type]
-        if f.name not in obj:
-            if f.default is MISSING:
-                raise _bad(f"{where}.{f.name}", f"missing (required by {kind})")
-            continue
-        args[f.name] = _read_field(cls.FIELDS[f.name], obj[f.name], f"{where}.{f.name}", card_index)
-    return cls(**args)
-
-
-def condition_to_json(cond: Condition, card_name: Callable[[CardIndex], str]) -> dict[str, Any]:
-    """The JSON object of ``cond`` (fields at their default are left out)."""
-    out: dict[str, Any] = {"kind": cond.kind}
-    for f in fields(cond):  # type: ignore[arg-type]
-        v = getattr(cond, f.name)
-        if v == f.default:
-            continue
-        ftype = cond.FIELDS[f.name]
-        if ftype == _CARD:
-            v = card_name(v)
-        elif ftype == _CARDS:
-            v = [card_name(c) for c in v]
-        elif isinstance(v, tuple):
-            v = list(v)
-        out[f.name] = v
-    return out
