@@ -111,5 +111,6 @@ def make_agent(name: str, budget: str | None = None) -> Agent:
     """
     spec = AGENTS.get(name.strip().lower())
     if spec is None:
-        raise InvalidInputError(f"unknown agent {name!r}; available: {', '.join(sorted(set(TASK_AGENTS + PLAY_AGENTS)))}")
+        known = ", ".join(sorted(set(TASK_AGENTS + PLAY_AGENTS)))
+        raise InvalidInputError(f"unknown agent {name!r}; available: {known}")
     return spec.build(*parse_budget(budget))

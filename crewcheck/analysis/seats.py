@@ -9,13 +9,6 @@ from crewcheck.analysis.run import Cancel
 from crewcheck.errors import NotApplicableError
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.solvers.base import Budget, Result, Verdict
-from crewcheck.solvers.logic import sat_process
-from crewcheck.solvers.logic.encoding import ENCODERS, size_limit
-from crewcheck.solvers.logic.export import to_cnf
-from crewcheck.solvers.logic.formula import Formula
-from crewcheck.solvers.logic.position import add_variables, position_of
-from crewcheck.solvers.logic.rule_clauses import add_symmetry_constraints
-from crewcheck.solvers.logic.sat import SatSolver
 
 __all__ = ["TaskSeats", "task_seats"]
 
@@ -58,6 +51,16 @@ def task_seats(instance: Instance, *, position: Result | None = None, timeout: f
     >>> [(deal.card(deal.tasks[t.task].card).__str__(), t.seats) for t in task_seats(deal)]
     [('B2', (1,)), ('G1', (0,))]
     """
+
+    # The encoding is imported when a question needs it: this module is loaded by every
+    # analysis and by the result writer of `crewcheck decide`, which most runs never ask.
+    from crewcheck.solvers.logic import sat_process
+    from crewcheck.solvers.logic.encoding import ENCODERS, size_limit
+    from crewcheck.solvers.logic.export import to_cnf
+    from crewcheck.solvers.logic.formula import Formula
+    from crewcheck.solvers.logic.position import add_variables, position_of
+    from crewcheck.solvers.logic.rule_clauses import add_symmetry_constraints
+    from crewcheck.solvers.logic.sat import SatSolver
 
     if instance.rules.assignment != "free":
         raise NotApplicableError(f"task_seats needs free assignment; this deal has {instance.rules.assignment!r}")
