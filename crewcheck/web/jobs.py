@@ -1,7 +1,7 @@
 """Long decisions for the web page: run in worker threads, one at a time per client,
 with progress and cancel.
 
-A *job* is one call of :func:`crewcheck.decide`, :func:`crewcheck.analysis.review.analyse` or
+A *job* is one call of :func:`crewcheck.decide`, :func:`crewcheck.analysis.analyse.analyse` or
 :func:`crewcheck.analysis.review.review`. :class:`Jobs` runs them on a small pool of worker
 threads (the compiled search runs without the GIL; each worker thread keeps its own
 refutation table), refuses a second job from a client whose job is still queued or

@@ -143,7 +143,7 @@ def shared() -> Iterator[None]:
     it, a decision whose deal (:func:`begin`'s ``deal``) is the one the current generation
     belongs to goes on with its entries: a position refuted while deciding one position
     of a deal is refuted whatever position it was reached from, as when the search
-    broadens to its first plays. :mod:`crewcheck.analysis.review` decides every legal card, and the
+    broadens to its first plays. :mod:`crewcheck.analysis` decides every legal card, and the
     positions along a played game, inside it."""
     depth = getattr(_THREAD, "sharing", 0)
     _THREAD.sharing = depth + 1

@@ -89,6 +89,7 @@ def test_equivalence_five(variant: Variant) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long
 @pytest.mark.parametrize("variant", SOUND, ids=str)
 def test_equivalence_six(variant: Variant) -> None:
     """Every atlas graph with up to 6 vertices (207 graphs): HP <=> winnable."""
