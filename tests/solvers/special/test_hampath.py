@@ -81,7 +81,8 @@ def test_equivalence_small(variant: Variant) -> None:
     assert _equivalence(4, variant) == []
 
 
-@pytest.mark.parametrize("variant", [Variant("figure"), pytest.param(Variant("text"), marks=pytest.mark.slow)],
+@pytest.mark.parametrize("variant", [Variant("figure"),
+                                     pytest.param(Variant("text"), marks=[pytest.mark.slow, pytest.mark.long])],
                          ids=str)
 def test_equivalence_five(variant: Variant) -> None:
     """Every atlas graph with up to 5 vertices (51 graphs): HP <=> winnable (text: slow suite)."""
