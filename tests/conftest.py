@@ -1,5 +1,9 @@
 """Shared test configuration: hypothesis profiles and the --runslow option.
 
+Tests marked ``slow`` run only with ``--runslow``. CI's slow step runs those not also
+marked ``long`` (``-m "slow and not long"``, see ``.ci/run``); ``make slow-all`` runs them
+all.
+
 Profiles: ``dev`` (default locally), ``ci`` (bounded examples, no deadline, the seed and
 reproduction blob printed; selected when ``CI=true``) and ``thorough``. Choose one with
 ``HYPOTHESIS_PROFILE=name``.

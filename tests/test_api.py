@@ -83,8 +83,8 @@ def test_a_timeout_that_is_not_a_number_is_a_type_error(value: object) -> None:
 @pytest.mark.parametrize("backend", ["exhaustive", "search", "engine", "z3", "cpsat", "sat"])
 def test_every_backend_refuses_the_same_bad_timeouts(value: float, backend: str) -> None:
     """nan, infinity, zero and negatives are refused before any back-end runs, so the
-    back-ends cannot disagree on them (nan used to mean "no limit" to search and "unknown"
-    to cpsat; -1 "winnable" to z3 and "unknown" to sat; inf an OverflowError)."""
+    back-ends cannot disagree on them (left to each, nan would mean "no limit" to search and
+    "unknown" to cpsat; -1 "winnable" to z3 and "unknown" to sat; inf an OverflowError)."""
     if registry.missing(backend) is not None:
         pytest.skip(f"{backend} not installed")
     with pytest.raises(InvalidInputError, match="positive finite number of seconds"):
@@ -150,8 +150,8 @@ CONSTRUCTOR_CASES: list[tuple[str, Callable[[], object], type[Exception], str]] 
 @pytest.mark.parametrize(("build", "error", "match"), [c[1:] for c in CONSTRUCTOR_CASES],
                          ids=[c[0] for c in CONSTRUCTOR_CASES])
 def test_constructors_refuse_bad_values(build: Callable[[], object], error: type[Exception], match: str) -> None:
-    """Each used to be accepted, loop forever (``hands=(-1, 2)``) or fail far away
-    (``history=(-1,)``: "negative shift count")."""
+    """Each is refused at once with the error named, rather than accepted, looping forever
+    (``hands=(-1, 2)``) or failing far away (``history=(-1,)``: "negative shift count")."""
     with within(5):
         t0 = time.perf_counter()
         with pytest.raises(error, match=match):

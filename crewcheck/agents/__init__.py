@@ -15,8 +15,12 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
 
 from crewcheck.agents.base import Agent, Observation, Setup, is_cheating
+from crewcheck.agents.determinize import SAMPLERS
 from crewcheck.agents.mcts import TreeSearchAgent
 from crewcheck.agents.montecarlo import MonteCarloAgent
 from crewcheck.agents.rulebased import RandomAgent, RandomSmartAgent, RandomTaskAgent, TacticalTaskAgent
@@ -25,14 +29,62 @@ from crewcheck.errors import InvalidInputError
 
 __all__ = [
     "Agent", "Observation", "Setup", "is_cheating", "GameRecord", "deal", "parse_deck", "play_game",
-    "setup_instance", "simulate", "make_agent", "TASK_AGENTS", "PLAY_AGENTS", "parse_budget",
+    "setup_instance", "simulate", "make_agent", "AGENTS", "AgentSpec", "TASK_AGENTS", "PLAY_AGENTS",
+    "parse_budget",
 ]
 
-TASK_AGENTS: tuple[str, ...] = ("random", "tactical", "pmc", "pmc-smart", "mcts", "mcts-smart")
+Factory = Callable[[int | None, float | None], Agent]
+"""Builds an agent from a per-move budget: a count (iterations or playouts) or seconds
+(at most one of them given; see :func:`make_agent`)."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """One entry of :data:`AGENTS`."""
+
+    build: Factory
+    phases: tuple[Literal["task", "play"], ...]
+    """The phases of the game it may be named for (none: only by :func:`make_agent`)."""
+
+
+def _fixed(cls: Callable[[], Agent]) -> Factory:
+    return lambda count, seconds: cls()
+
+
+def _tree(uct: bool, smart: bool) -> Factory:
+    """PMC (``uct=False``) or MCTS, ignorant or smart: 1000 iterations per move unless told."""
+    return lambda count, seconds: TreeSearchAgent(
+        uct=uct, smart=smart, iterations=count if count is not None or seconds is not None else 1000, seconds=seconds)
+
+
+def _monte_carlo(mode: Literal["cheating", "ignorant", "smart"], determinizer: str = "uniform") -> Factory:
+    """de Jong's Monte Carlo player: 100 playouts per card unless told."""
+    return lambda count, seconds: MonteCarloAgent(
+        mode, playouts=count if count is not None or seconds is not None else 100, seconds=seconds,
+        determinizer=determinizer)
+
+
+_BOTH: tuple[Literal["task", "play"], ...] = ("task", "play")
+
+AGENTS: dict[str, AgentSpec] = {
+    "random": AgentSpec(_fixed(RandomAgent), _BOTH),
+    "random-task": AgentSpec(_fixed(RandomTaskAgent), ()),
+    "tactical": AgentSpec(_fixed(TacticalTaskAgent), ("task",)),
+    "randomsmart": AgentSpec(_fixed(RandomSmartAgent), ("play",)),
+    "pmc": AgentSpec(_tree(uct=False, smart=False), _BOTH),
+    "pmc-smart": AgentSpec(_tree(uct=False, smart=True), _BOTH),
+    "mcts": AgentSpec(_tree(uct=True, smart=False), _BOTH),
+    "mcts-smart": AgentSpec(_tree(uct=True, smart=True), _BOTH),
+    "mc-cheating": AgentSpec(_monte_carlo("cheating"), ("play",)),
+    "mc-ignorant": AgentSpec(_monte_carlo("ignorant"), ("play",)),
+    "mc-smart": AgentSpec(_monte_carlo("smart"), ("play",)),
+    **{f"mc-smart-{d}": AgentSpec(_monte_carlo("smart", d), ("play",)) for d in SAMPLERS if d != "uniform"},
+}
+"""Every agent by name: how to build it and the phases it plays (add an agent here)."""
+
+TASK_AGENTS: tuple[str, ...] = tuple(n for n, a in AGENTS.items() if "task" in a.phases)
 """Agent names usable in the task phase."""
-PLAY_AGENTS: tuple[str, ...] = ("random", "randomsmart", "pmc", "pmc-smart", "mcts", "mcts-smart",
-                                "mc-cheating", "mc-ignorant", "mc-smart", "mc-smart-restricted",
-                                "mc-smart-selection")
+PLAY_AGENTS: tuple[str, ...] = tuple(n for n, a in AGENTS.items() if "play" in a.phases)
 """Agent names usable in the play phase."""
 
 
@@ -57,26 +109,8 @@ def make_agent(name: str, budget: str | None = None) -> Agent:
     card (default 100) for the mc-* players, or seconds (``"0.5s"``: per move for the tree
     searches, per playable card for mc-*, as in de Jong's Figure 10).
     """
-    key = name.strip().lower()
-    count, seconds = parse_budget(budget)
-    if key == "tactical":
-        return TacticalTaskAgent()
-    if key == "random":
-        return RandomAgent()
-    if key == "random-task":
-        return RandomTaskAgent()
-    if key == "randomsmart":
-        return RandomSmartAgent()
-    if key in ("pmc", "pmc-smart", "mcts", "mcts-smart"):
-        return TreeSearchAgent(uct=key.startswith("mcts"), smart=key.endswith("smart"),
-                               iterations=count if count is not None or seconds is not None else 1000,
-                               seconds=seconds)
-    if key.startswith("mc-"):
-        parts = key[3:].split("-", 1)
-        mode = parts[0]
-        det = parts[1] if len(parts) > 1 else "uniform"
-        if mode not in ("cheating", "ignorant", "smart") or (len(parts) > 1 and mode != "smart"):
-            raise InvalidInputError(f"unknown agent {name!r}; available: {', '.join(PLAY_AGENTS)}")
-        return MonteCarloAgent(mode, playouts=count if count is not None or seconds is not None else 100,  # type: ignore[arg-type]
-                               seconds=seconds, determinizer=det)
-    raise InvalidInputError(f"unknown agent {name!r}; available: {', '.join(sorted(set(TASK_AGENTS + PLAY_AGENTS)))}")
+    spec = AGENTS.get(name.strip().lower())
+    if spec is None:
+        known = ", ".join(sorted(set(TASK_AGENTS + PLAY_AGENTS)))
+        raise InvalidInputError(f"unknown agent {name!r}; available: {known}")
+    return spec.build(*parse_budget(budget))

@@ -28,9 +28,32 @@ from crewcheck.model.cards import CardIndex, Deck, Mask, iter_bits
 from crewcheck.model.instance import Seat
 from crewcheck.model.rules import legal_plays
 
-__all__ = ["Agent", "Observation", "Setup", "Phase", "is_cheating"]
+__all__ = ["Agent", "Observation", "Setup", "Phase", "GameRecord", "is_cheating"]
 
 Phase = Literal["tasks", "play"]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """How one game went: a Classic game (:func:`~crewcheck.agents.simulate.play_game`) or
+    a Deep Sea one (:func:`~crewcheck.agents.deepsea.play_deepsea`)."""
+
+    key: str
+    """The deal's key."""
+    owners: tuple[Seat, ...]
+    """Seat that took each task (layout order; ``-1``: nobody, in the Deep Sea draft)."""
+    plays: tuple[CardIndex, ...]
+    """The cards played, in order."""
+    won: bool
+    termination: str
+    """How the game ended (a :class:`~crewcheck.model.outcome.Termination` value, or
+    ``"task impossible"``)."""
+    tasks_done: int
+    """Tasks completed by the end."""
+    tricks: int
+    """Complete tricks played."""
+    impossible: str | None = None
+    """Deep Sea: set when a task needed cards out of play (lost at the start of play)."""
 
 
 @runtime_checkable

@@ -5,7 +5,7 @@ What it is
     cards at random from the 40-card deck (the other 40 - 4N cards are out of play), the
     captain is the holder of the 4 submarine (R4, the top trump) and leads the first
     trick; 2 of their 5 simplified tasks are laid out (``seed_004`` in
-    ``models/deepsea/tasks.json``, as conditions of the rules engine), then, in order
+    ``crewcheck/missions/data/deepsea_tasks.json``, as conditions of the rules engine), then, in order
     from the captain, each player takes one open task or passes, the last players being
     made to take what is left. A player takes at most one task (§3.2: "2 players each
     assigned 1 task"). The team wins when every task holds at the end of the game
@@ -50,6 +50,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from crewcheck.agents.base import GameRecord
 from crewcheck.errors import IllegalPlayError, InvalidDealError, InvalidInputError
 from crewcheck.model.cards import CLASSIC_DECK, Card, CardIndex, Deck, Mask, iter_bits
 from crewcheck.model.conditions import HOLDS, Condition, condition_from_json
@@ -74,9 +75,9 @@ R4: CardIndex = CLASSIC_DECK.index(Card("R", 4))
 
 @lru_cache(maxsize=1)
 def seed_tasks() -> dict[str, dict[str, Any]]:
-    """The catalogue's ``seed_004`` entries by id (a copy of ``models/deepsea/tasks.json``
-    ships as ``crewcheck/data/deepsea_tasks.json``)."""
-    text = resources.files("crewcheck.data").joinpath("deepsea_tasks.json").read_text(encoding="utf-8")
+    """The catalogue's ``seed_004`` entries by id (``crewcheck/missions/data/deepsea_tasks.json``,
+    described in ``models/deepsea/README.md``)."""
+    text = resources.files("crewcheck.missions").joinpath("data", "deepsea_tasks.json").read_text(encoding="utf-8")
     return {t["id"]: t for t in json.loads(text)["seed_004"]}
 
 
@@ -285,19 +286,6 @@ class DeepSeaView:
     """The valid actions: task layout positions and :data:`PASS`, or legal cards."""
 
 
-@dataclass(frozen=True)
-class GameRecord:
-    """How one game went."""
-
-    key: str
-    owners: tuple[Seat, ...]
-    plays: tuple[CardIndex, ...]
-    won: bool
-    termination: str
-    impossible: str | None
-    """Set when a task needed cards out of play (lost at the start of play)."""
-
-
 class DeepSeaAgent(Protocol):
     @property
     def name(self) -> str: ...
@@ -345,7 +333,7 @@ def play_deepsea(deal: DeepSeaDeal, agents: DeepSeaAgent | Sequence[DeepSeaAgent
             owners[a] = seat
     built = build_instance(deal, owners, rules)
     if built.impossible is not None:
-        return GameRecord(deal.key, tuple(owners), (), False, "task impossible", built.impossible)
+        return GameRecord(deal.key, tuple(owners), (), False, "task impossible", 0, 0, built.impossible)
     state = built.instance.initial_state()
     hands = list(deal.hands)
     plays: list[tuple[Seat, CardIndex]] = []
@@ -371,7 +359,8 @@ def play_deepsea(deal: DeepSeaDeal, agents: DeepSeaAgent | Sequence[DeepSeaAgent
     end = state.end
     assert end is not None
     term = end.termination.value if end.termination else ""
-    return GameRecord(deal.key, tuple(owners), tuple(c for _, c in plays), end.won, term, None)
+    return GameRecord(deal.key, tuple(owners), tuple(c for _, c in plays), end.won, term, sum(done),
+                      state.tricks_played)
 
 
 # -- agents --------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 :func:`kernel` returns the playout kernel's functions compiled (numba, imported on first
 use); :func:`twin` returns the same functions as plain Python, the reference the tests
-compare the compiled kernel with (both built by :mod:`crewcheck.kernels`). :class:`Tables` holds the static arrays of one game
+compare the compiled kernel with (both built by :mod:`crewcheck.runtime.kernels`). :class:`Tables` holds the static arrays of one game
 (suit of each card, suit masks, task cards) and :func:`pack` builds the kernel state.
 """
 

@@ -18,7 +18,7 @@ Exact
     Not a decider: it samples. The rules it applies are tested against
     :class:`crewcheck.State` move by move, and the compiled kernel against its
     plain-Python twin (the same functions run without numba, :func:`crewcheck.agents.fast.twin`;
-    both built by :mod:`crewcheck.kernels`).
+    both built by :mod:`crewcheck.runtime.kernels`).
 Cost
     A playout is O(cards * players); a tree iteration adds the descent, O(depth).
 
@@ -42,8 +42,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from crewcheck import kernels
-from crewcheck.kernels import lowbit_index, popcount
+from crewcheck.runtime import kernels
+from crewcheck.runtime.kernels import lowbit_index, popcount
 
 NTAKEN, LEADER, NTRICK, DONE, TRICKS, STATUS, COMMANDER = 0, 1, 2, 3, 4, 5, 6
 HEADER = 8
@@ -62,11 +62,6 @@ def rng_next(rs):
 def rng_below(rs, n):
     """A number in ``0..n-1`` (n <= 2**30)."""
     return (rng_next(rs) * n) >> 32
-
-
-def rng_unit(rs):
-    """A float in [0, 1)."""
-    return rng_next(rs) / 4294967296.0
 
 
 def nth_bit(x, j):
@@ -290,7 +285,7 @@ def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, 
 
 
 KERNEL_FUNCTIONS = (
-    popcount, lowbit_index, rng_next, rng_below, rng_unit, nth_bit, random_bit, legal_mask, to_move, apply_move,
+    popcount, lowbit_index, rng_next, rng_below, nth_bit, random_bit, legal_mask, to_move, apply_move,
     playout, playouts, evaluate_moves, _score, mcts_iterate,
 )
 """Every function of the playout kernel, callees before callers."""

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from crewcheck.agents.base import Agent, Setup, is_cheating, observe
+from crewcheck.agents.base import Agent, GameRecord, Setup, is_cheating, observe
 from crewcheck.errors import IllegalPlayError, InvalidInputError
 from crewcheck.model.cards import CLASSIC_DECK, CardIndex, Deck, Mask
 from crewcheck.model.instance import Instance, Seat
@@ -129,20 +129,6 @@ def tasks_completed(setup: Setup, owners: Sequence[Seat], plays: Sequence[CardIn
                 n += 1
         leader = winner
     return n
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """How one game went."""
-
-    key: str
-    owners: tuple[Seat, ...]
-    """Seat that took each task (layout order)."""
-    plays: tuple[CardIndex, ...]
-    won: bool
-    termination: str
-    tasks_done: int
-    tricks: int
 
 
 def _per_seat(agents: Agent | Sequence[Agent], players: int) -> tuple[Agent, ...]:

@@ -3,7 +3,7 @@
 A :class:`Job` is a list of JSON-able chunk parameters and a top-level
 function ``fn(params) -> JSON value``. An :class:`Executor` runs the chunks
 neither in the committed records (:mod:`crewcheck.claims.records`) nor in its
-:class:`~crewcheck.store.ResultStore`, either in this process
+:class:`~crewcheck.runtime.store.ResultStore`, either in this process
 or on a Dask cluster (a local one with one single-threaded worker per core,
 or an existing scheduler), shows a progress bar on stderr, and stores every
 finished chunk immediately so an interrupted run resumes where it stopped.
@@ -25,7 +25,7 @@ from typing import Any, Self
 
 from crewcheck.claims.records import Records
 from crewcheck.errors import CrewcheckError
-from crewcheck.store import ResultStore, canonical_key
+from crewcheck.runtime.store import ResultStore, canonical_key
 
 
 class IncompleteRecordError(CrewcheckError):

@@ -12,7 +12,7 @@ A record file::
     {"schema": "crewcheck.claims-record/1", "namespace": "dejong-fig3/free/search/v2",
      "chunks": [[key, value, seconds], ...]}
 
-``key`` is the chunk's canonical parameters (:func:`crewcheck.store.canonical_key`),
+``key`` is the chunk's canonical parameters (:func:`crewcheck.runtime.store.canonical_key`),
 ``value`` the chunk's JSON result, ``seconds`` the wall time it took where it ran. The
 executor reads records before the store: a recorded chunk is never computed again.
 ``crewcheck prove --full --save-records`` writes the records of the jobs it ran into the

@@ -11,13 +11,14 @@ from typing import Any
 from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
 from crewcheck.errors import CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
 from crewcheck.formats import deal_json
+from crewcheck.formats.deal_json import history_index
 from crewcheck.model.instance import Instance
-from crewcheck.review import Analysis, analyse, analysis_to_dict, cards_text, history_index, play_state
+from crewcheck.analysis.analyse import analyse
+from crewcheck.reports.results import analysis_lines, analysis_to_dict, describe_deal, error_result, position_text
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
 
-__all__ = ["add_parsers", "load_game", "loads_game", "fail", "describe_deal", "format_line", "load_kernel",
-           "loading", "print_analysis", "EXIT_FOR"]
+__all__ = ["add_parsers", "load_game", "loads_game", "fail", "load_kernel", "loading", "EXIT_FOR"]
 
 EXIT_FOR = {Verdict.WINNABLE: EXIT_OK, Verdict.UNWINNABLE: EXIT_NO, Verdict.UNKNOWN: EXIT_UNKNOWN}
 
@@ -76,11 +77,7 @@ def fail(args: argparse.Namespace, error: Exception) -> int:
     """Report ``error`` as ``decide`` does (one line on stderr; JSON too with ``--json``)."""
     code = EXIT_USAGE if isinstance(error, (InvalidInputError, NotApplicableError)) else EXIT_BACKEND
     if getattr(args, "json", False):
-        body = {"type": type(error).__name__, "field": getattr(error, "field", ""),
-                "message": getattr(error, "reason", str(error))}
-        if getattr(error, "index", None) is not None:
-            body["index"] = error.index  # type: ignore[attr-defined]
-        print(json.dumps({"schema": "crewcheck-result/1", "error": body}))
+        print(json.dumps(error_result(error)))
     where = ""
     if isinstance(error, InvalidInputError) and not str(error).startswith(args.deal):
         where = f"{args.deal}: "
@@ -103,51 +100,6 @@ def loading(seconds: float | None) -> str:
     return f"; +{seconds:.2g} s loading the search kernel" if seconds else ""
 
 
-def describe_deal(instance: Instance) -> str:
-    sizes = "/".join(str(h.bit_count()) for h in instance.hands)
-    lead = instance.lead if instance.lead != "rocket" else f"rocket (seat {instance.first_leader})"
-    return (f"{instance.rules}; {instance.players} players ({sizes} cards), trump {instance.trump or 'none'}, "
-            f"first lead {lead}, {len(instance.tasks)} tasks")
-
-
-def format_line(instance: Instance, plays: tuple[int, ...]) -> str:
-    """The cards of ``plays`` after the history, tricks separated by ``/``."""
-    p = instance.players
-    n = len(instance.history)
-    out: list[str] = []
-    for i in range(n, len(plays)):
-        if i > n and i % p == 0:
-            out.append("/")
-        out.append(str(instance.deck.card(plays[i])))
-    return " ".join(out)
-
-
-def _position(instance: Instance) -> str:
-    state = play_state(instance)
-    trick = state.tricks_played + 1
-    if state.end is not None:
-        return f"the game is over after trick {state.tricks_played}: {state.end.describe(instance)}"
-    if state.to_play is None:
-        who = "any seat leads"
-    elif state.trick:
-        who = f"seat {state.to_play} to play ({' '.join(str(instance.card(c)) for c in state.trick)} on the table)"
-    else:
-        who = f"seat {state.to_play} to lead"
-    return f"trick {trick}, {who}"
-
-
-def print_analysis(a: Analysis, indent: str = "  ") -> None:
-    inst = a.instance
-    width = max((len(cards_text(inst, v.cards)) for v in a.cards), default=0)
-    for v in a.cards:
-        detail = ""
-        if v.witness is not None:
-            detail = format_line(inst, v.witness.plays)
-        elif v.explanation and v.how != "the position cannot be won":
-            detail = f"why: {v.explanation}"
-        print(f"{indent}{cards_text(inst, v.cards):<{width}}  {v.verdict.value:<10}  {detail}".rstrip())
-
-
 def run_analyse(args: argparse.Namespace) -> int:
     try:
         instance = load_game(args.deal)
@@ -164,15 +116,16 @@ def run_analyse(args: argparse.Namespace) -> int:
     pos = a.position
     print(f"{pos.verdict.value}  ({pos.backend}, {a.seconds:.3g} s, {a.decisions} decisions, {a.nodes} nodes"
           f"{loading(loaded)})")
-    print(f"rules: {describe_deal(instance)}")
+    print(f"rules: {instance.rules}; {describe_deal(instance)}")
     if pos.explanation:
         print(f"why: {pos.explanation}")
     kept = len(a.winning)
     total = sum(len(v.cards) for v in a.cards)
-    print(f"{_position(instance)}: " + (f"{sum(len(v.cards) for v in a.winning)} of {total} cards keep the deal "
+    print(f"{position_text(instance)}: " + (f"{sum(len(v.cards) for v in a.winning)} of {total} cards keep the deal "
                                         f"winnable" if total else "no card to play") + (
         f" ({kept} of {len(a.cards)} classes)" if len(a.cards) != total else ""))
-    print_analysis(a)
+    for line in analysis_lines(a):
+        print(line)
     if a.tasks is not None and a.tasks:
         print("who can still take each open task (free assignment):")
         for t in a.tasks:

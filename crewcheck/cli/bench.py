@@ -5,7 +5,7 @@
 combination, asks the oracle whether each deal was winnable under the chosen and under
 the best task assignment, and writes a resumable SQLite store, a CSV and JSON summary and
 (with ``--plot``) PNG and SVG figures, by default into the user cache folder
-(:func:`crewcheck.paths.user_cache_dir`). ``simulate`` plays one game and prints it.
+(:func:`crewcheck.runtime.paths.user_cache_dir`). ``simulate`` plays one game and prints it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 from crewcheck.cli import EXIT_OK, EXIT_USAGE, int_arg, seconds_arg
 from crewcheck.errors import CrewcheckError, InvalidInputError
-from crewcheck.paths import CACHE_ENV, user_cache_dir
+from crewcheck.runtime.paths import CACHE_ENV, user_cache_dir
 
 __all__ = ["add_parsers", "run_agents", "run_simulate"]
 
@@ -139,9 +139,9 @@ def _check_agents(task_agents: tuple[str, ...], play_agents: tuple[str, ...]) ->
 
 def run_agents(args: argparse.Namespace) -> int:
     from crewcheck.agents import parse_budget, parse_deck
-    from crewcheck.agents.bench import (BenchConfig, iter_rows_text, parse_range, plot, run_bench,
+    from crewcheck.experiments.bench import (BenchConfig, iter_rows_text, parse_range, plot, run_bench,
                                         summarise, write_tables)
-    from crewcheck.agents.results import open_store
+    from crewcheck.experiments.results import open_store
 
     try:
         tasks = parse_range(args.tasks)
@@ -190,9 +190,9 @@ and trained tables to OUT/mcts-*.npz."""
 
 
 def run_deepsea_cli(args: argparse.Namespace) -> int:
-    from crewcheck.agents.bench import parse_range
+    from crewcheck.experiments.bench import parse_range
     from crewcheck.agents.deepsea import DeepSeaRules
-    from crewcheck.agents.deepsea_bench import (DeepSeaConfig, iter_rows_text, open_store, plot, reliabilities,
+    from crewcheck.experiments.deepsea_bench import (DeepSeaConfig, iter_rows_text, open_store, plot, reliabilities,
                                                 run_deepsea, summarise, write_tables)
 
     try:

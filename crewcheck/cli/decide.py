@@ -13,17 +13,17 @@ from typing import Any, BinaryIO
 
 from crewcheck.api import decide
 from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, one_line, seconds_arg
-from crewcheck.errors import BackendError, CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
+from crewcheck.errors import CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
 from crewcheck.formats import deal_json
 from crewcheck.formats.reading import MAX_DEAL_BYTES, decode, parse_json
-from crewcheck.formats.notation import format_trick, format_tasks
 from crewcheck.model.instance import Instance
+from crewcheck.reports.results import (RESULT_SCHEMA, describe_deal, error_result, internal_error_to_dict, result_lines,
+                                       result_to_dict)
 from crewcheck.solvers import registry
-from crewcheck.solvers.base import Result, Verdict
+from crewcheck.solvers.base import Verdict
 
-__all__ = ["add_parsers", "result_to_dict", "error_to_dict", "RESULT_SCHEMA"]
+__all__ = ["add_parsers"]
 
-RESULT_SCHEMA = "crewcheck-result/1"
 _EXIT = {Verdict.WINNABLE: EXIT_OK, Verdict.UNWINNABLE: EXIT_NO, Verdict.UNKNOWN: EXIT_UNKNOWN}
 
 
@@ -70,85 +70,10 @@ def add_parsers(sub: Any) -> None:
     b.set_defaults(func=run_backends)
 
 
-# -- result rendering -------------------------------------------------------------------
-def result_to_dict(instance: Instance, result: Result) -> dict[str, Any]:
-    """The stable JSON form of a result (schema ``crewcheck-result/1``)."""
-    deck = instance.deck
-    witness = None
-    assignment = None
-    if result.witness is not None:
-        witness = [{"lead": t.leader, "cards": [str(deck.card(c)) for c in t.cards], "winner": t.winner}
-                   for t in result.witness.tricks]
-        if result.witness.assignment is not None:
-            assignment = [{"card": str(deck.card(t.card)), "seat": s}
-                          for t, s in zip(instance.tasks, result.witness.assignment)]
-    return {
-        "schema": RESULT_SCHEMA,
-        "verdict": result.verdict.value,
-        "backend": result.backend,
-        "rules": {"order_rule": result.rules.order_rule, "assignment": result.rules.assignment},
-        "seconds": round(result.stats.seconds, 6),
-        "witness": witness,
-        "history_tricks": result.witness.history_tricks if result.witness else None,
-        "assignment": assignment,
-        "choice": None if result.witness is None or result.witness.choice is None
-        else {k: v for k, v in (("seats", dict(result.witness.choice.seats) or None),
-                                ("recipient", result.witness.choice.recipient),
-                                ("quota", result.witness.choice.quota),
-                                ("distress", None if result.witness.choice.passes is None else {
-                                    "direction": "left" if result.witness.choice.direction == 1 else "right",
-                                    "passes": [None if c < 0 else str(deck.card(c))
-                                               for c in result.witness.choice.passes]}))
-                                if v is not None},
-        "stats": {"nodes": result.stats.nodes, **dict(result.stats.extra)},
-        "explanation": result.explanation,
-    }
-
-
-def error_to_dict(error: Exception) -> dict[str, Any]:
-    return {"schema": RESULT_SCHEMA, "error": {
-        "type": type(error).__name__, "field": getattr(error, "field", ""),
-        "message": getattr(error, "reason", str(error))}}
-
-
-def _print_text(instance: Instance, result: Result) -> None:
-    s = result.stats
-    print(f"{result.verdict.value}  ({result.backend}, {s.seconds:.3g} s, {s.nodes} nodes)")
-    print(f"rules: {result.rules}; {_describe_deal(instance)}")
-    if instance.conditions:
-        print("conditions: " + "; ".join(c.describe(instance) for c in instance.conditions))
-    if result.explanation:
-        print(f"why: {result.explanation}")
-    elif result.verdict is Verdict.UNWINNABLE and s.extra.get("stage") == "sat":
-        print("why: refuted by clause learning (no short reason); `--backend sat` finds a smallest set "
-              "of tasks that cannot all be completed")
-    w = result.witness
-    if w is None:
-        return
-    if w.choice is not None:
-        print(f"choice: {w.choice.describe(instance)}")
-    if w.assignment is not None:
-        print("assignment: " + format_tasks(instance, w.assignment))
-    for n, trick in enumerate(w.tricks):
-        tag = "  (played)" if n < w.history_tricks else ""
-        print(f"{n + 1:>3}. {format_trick(instance, trick, w.assignment)}{tag}")
-
-
-def _describe_deal(instance: Instance) -> str:
-    sizes = "/".join(str(h.bit_count()) for h in instance.hands)
-    lead = instance.lead if instance.lead != "rocket" else f"rocket (seat {instance.first_leader})"
-    trump = instance.trump or "none"
-    conditions = f", {len(instance.conditions)} condition(s)" if instance.conditions else ""
-    if instance.distress is not None:
-        conditions += f", distress signal ({instance.distress})"
-    return (f"{instance.players} players ({sizes} cards), trump {trump}, first lead {lead}, "
-            f"{len(instance.tasks)} tasks{conditions}")
-
-
 # -- commands ---------------------------------------------------------------------------
 def _fail(args: argparse.Namespace, error: Exception, code: int, where: str = "") -> int:
     if getattr(args, "json", False):
-        print(json.dumps(error_to_dict(error)))
+        print(json.dumps(error_result(error)))
     prefix = f"{where}: " if where else ""
     print(f"crewcheck: error: {one_line(f'{prefix}{error}')}", file=sys.stderr)
     return code
@@ -182,7 +107,8 @@ def run_decide(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result_to_dict(instance, result)))
     else:
-        _print_text(instance, result)
+        for line in result_lines(instance, result):
+            print(line)
     return _EXIT[result.verdict]
 
 
@@ -296,7 +222,7 @@ def _batch_file(args: argparse.Namespace, source: str, counts: dict[Verdict, int
         stream = _open_batch(source)
     except CrewcheckError as e:
         tally["errors"] += 1
-        print(json.dumps({**error_to_dict(e), "file": source}), flush=True)
+        print(json.dumps({**error_result(e), "file": source}), flush=True)
         return
     default_cell = "stdin" if source == "-" else Path(source).stem
     with stream:
@@ -316,12 +242,11 @@ def _batch_file(args: argparse.Namespace, source: str, counts: dict[Verdict, int
                 cell = ident.split("/")[0] if ident and "/" in ident else default_cell
                 cells.setdefault(cell, []).append((result.verdict, result.stats.seconds, result.stats.nodes))
             except CrewcheckError as e:
-                out = error_to_dict(e)
+                out = error_result(e)
                 out["seconds"] = round(time.perf_counter() - t0, 6)
                 tally["errors" if _code_for(e) == EXIT_USAGE else "failures"] += 1
             except Exception as e:  # a bug on one line must not lose the others
-                out = {"schema": RESULT_SCHEMA, "error": {"type": "InternalError", "field": "",
-                                                          "message": f"{type(e).__name__}: {e}"}}
+                out = {"schema": RESULT_SCHEMA, "error": internal_error_to_dict(e)}
                 tally["failures"] += 1
             if ident is not None:
                 out["id"] = ident
@@ -353,7 +278,7 @@ def run_validate(args: argparse.Namespace) -> int:
         print(json.dumps({"valid": True, "players": instance.players, "cards": instance.deck.size,
                           "tasks": len(instance.tasks), "over": state.end is not None}))
     else:
-        print(f"valid: {_describe_deal(instance)}{status}")
+        print(f"valid: {describe_deal(instance)}{status}")
     return EXIT_OK
 
 

@@ -1,7 +1,7 @@
 """``crewcheck encode | decode``: the winnability encoding for outside SAT / SMT solvers.
 
 ``crewcheck encode DEAL.json --format dimacs -o deal.cnf`` writes the pure CNF of the
-encoding (de Jong's, generalised: :mod:`crewcheck.solvers.encoding`) with a comment
+encoding (de Jong's, generalised: :mod:`crewcheck.solvers.logic.encoding`) with a comment
 header naming every variable; ``--format smt2`` writes the same clauses as SMT-LIB 2.
 Run any solver on it, then ``crewcheck decode DEAL.json MODEL`` reads the solver's
 output (``s``/``v`` lines, signed literals, or an SMT ``(model ...)``), turns the model
@@ -21,6 +21,7 @@ from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_USAGE, one_line
 from crewcheck.errors import BackendError, CrewcheckError, InvalidInputError
 from crewcheck.formats import deal_json
 from crewcheck.model.instance import Instance
+from crewcheck.reports.results import error_result, result_lines, result_to_dict
 
 __all__ = ["add_parsers", "run_encode", "run_decode"]
 
@@ -52,9 +53,8 @@ def add_parsers(sub: Any) -> None:
 
 def _fail(args: argparse.Namespace, error: Exception, code: int, where: str = "") -> int:
     if getattr(args, "json", False):
-        from crewcheck.cli.decide import error_to_dict
 
-        print(json.dumps(error_to_dict(error)))
+        print(json.dumps(error_result(error)))
     prefix = f"{where}: " if where and not str(error).startswith(where) else ""
     print(f"crewcheck: error: {one_line(f'{prefix}{error}')}", file=sys.stderr)
     return code
@@ -65,7 +65,7 @@ MAX_MODEL_BYTES = 1 << 26
 
 
 def _load(path: str) -> Instance:
-    from crewcheck.solvers.encoding import size_limit
+    from crewcheck.solvers.logic.encoding import size_limit
 
     instance = deal_json.load(path)
     state = instance.state()
@@ -79,8 +79,8 @@ def _load(path: str) -> Instance:
 
 
 def run_encode(args: argparse.Namespace) -> int:
-    from crewcheck.solvers.encoding import encode
-    from crewcheck.solvers.encoding_cnf import to_cnf, write_dimacs, write_smt2
+    from crewcheck.solvers.logic.encoding import encode
+    from crewcheck.solvers.logic.export import to_cnf, write_dimacs, write_smt2
 
     try:
         instance = _load(args.deal)
@@ -104,12 +104,12 @@ def run_encode(args: argparse.Namespace) -> int:
 
 
 def run_decode(args: argparse.Namespace) -> int:
-    from crewcheck.cli.decide import _print_text, result_to_dict
     from crewcheck.solvers.base import Result, Stats, Verdict
-    from crewcheck.solvers.encoding import decode, encode
+    from crewcheck.solvers.logic.decode import decode
+    from crewcheck.solvers.logic.encoding import encode
     from crewcheck.formats.reading import decode as read_decode
     from crewcheck.formats.reading import read_bytes
-    from crewcheck.solvers.encoding_cnf import parse_model
+    from crewcheck.solvers.logic.export import parse_model
 
     try:
         instance = _load(args.deal)
@@ -144,5 +144,6 @@ def run_decode(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result_to_dict(instance, result)))
     else:
-        _print_text(instance, result)
+        for line in result_lines(instance, result):
+            print(line)
     return code

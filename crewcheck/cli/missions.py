@@ -1,6 +1,6 @@
 """``crewcheck missions`` (the logbook as a table) and ``crewcheck mission N`` (a seeded deal).
 
-The logbook is :mod:`crewcheck.missions`' data file. ``mission N`` writes the deal file of
+The logbook is :mod:`crewcheck.missions.logbook`' data file. ``mission N`` writes the deal file of
 one seeded game of mission N; rules the deal cannot express are named on stderr and in the
 deal's ``comment``.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 from crewcheck.cli import EXIT_OK, EXIT_USAGE
 from crewcheck.errors import InvalidInputError
-from crewcheck.missions import ASSIGNMENTS, DISTRESS, PLAYERS, Mission, deal_mission, logbook, missions, \
+from crewcheck.missions.logbook import ASSIGNMENTS, DISTRESS, PLAYERS, Mission, deal_mission, logbook, missions, \
     not_modelled
 
 __all__ = ["add_parsers", "format_table"]

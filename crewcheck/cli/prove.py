@@ -30,8 +30,8 @@ from typing import Any
 from crewcheck.claims.record import CHECKOUT_ESTABLISHED
 from crewcheck.claims.records import CHECKOUT_RECORDS
 from crewcheck.errors import UnknownClaimError
-from crewcheck.paths import CACHE_ENV
-from crewcheck.store import ResultStore
+from crewcheck.runtime.paths import CACHE_ENV
+from crewcheck.runtime.store import ResultStore
 
 # The claims themselves (numpy, the papers' code) are imported when ``prove`` runs, not
 # here: every ``crewcheck`` command loads this module to build its parser.

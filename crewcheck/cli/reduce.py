@@ -3,7 +3,7 @@
 Reads an undirected graph as node-link JSON (``networkx.node_link_data``), as a JSON
 list of edges (``[[0, 1], [1, 2]]``), or as a plain edge list (one ``u v`` per line,
 ``#`` comments), and writes the Crew deal of Reiber's Lemma 6.2 (see
-:mod:`crewcheck.solvers.hampath`). The deal's ``comment`` records the graph, the
+:mod:`crewcheck.solvers.special.hampath`). The deal's ``comment`` records the graph, the
 variant and the vertex of each seat.
 """
 
@@ -122,7 +122,7 @@ def run_hampath(args: argparse.Namespace) -> int:
         print('crewcheck: error: reduce hampath needs networkx: pip install "crewcheck[special]"', file=sys.stderr)
         return EXIT_BACKEND
     from crewcheck.formats.deal_json import to_dict
-    from crewcheck.solvers.hampath import Variant, hamiltonian_path, reduce_hampath, vertex_order
+    from crewcheck.solvers.special.hampath import Variant, hamiltonian_path, reduce_hampath, vertex_order
 
     where = args.graph
     try:

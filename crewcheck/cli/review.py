@@ -7,11 +7,10 @@ import json
 from typing import Any
 
 from crewcheck.cli import EXIT_NO, EXIT_OK, EXIT_UNKNOWN
-from crewcheck.cli.analyse import describe_deal, fail, load_game, load_kernel, loading, print_analysis
+from crewcheck.cli.analyse import fail, load_game, load_kernel, loading
 from crewcheck.errors import CrewcheckError
-from crewcheck.formats.notation import format_trick
-from crewcheck.model.replay import Trick
-from crewcheck.review import play_variant, review, review_to_dict, summary
+from crewcheck.analysis.review import review
+from crewcheck.reports.results import analysis_lines, describe_deal, review_lines, review_to_dict, summary
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
 
@@ -54,29 +53,11 @@ def run_review(args: argparse.Namespace) -> int:
         return code
     print(f"{summary(r)}  ({r.backend or 'no decision'}, {r.seconds:.3g} s, {r.decisions} decisions, "
           f"{r.nodes} nodes{loading(loaded)})")
-    print(f"rules: {describe_deal(instance)}")
-    p = instance.players
-    deck = instance.deck
-    state = play_variant(instance).initial_state()
-    for first in range(0, len(r.steps), p):
-        steps = r.steps[first:first + p]
-        leader = steps[0].seat
-        for s in steps:
-            state = state.apply(s.card)
-        after = steps[-1].after.value
-        lost_here = r.losing is not None and first <= r.losing < first + p
-        if len(steps) == p:
-            assert state.leader is not None
-            text = format_trick(instance, Trick(leader, tuple(s.card for s in steps), state.leader))
-        else:
-            text = f"seat {leader} leads: " + " ".join(f"{str(deck.card(s.card)):>3}" for s in steps) + "  ..."
-        if lost_here:
-            assert r.losing is not None
-            card = str(deck.card(r.steps[r.losing].card))
-            text = text.replace(f" {card:>3}", " " + f"*{card}".rjust(3), 1)  # the card that lost it
-            after = f"lost by {card}"
-        print(f"{first // p + 1:>3}. {text:<60} {after}")
+    print(f"rules: {instance.rules}; {describe_deal(instance)}")
+    for line in review_lines(r):
+        print(line)
     if r.alternatives is not None:
         print(f"before card {r.losing + 1 if r.losing is not None else '?'} of the game:")
-        print_analysis(r.alternatives, indent="      ")
+        for line in analysis_lines(r.alternatives, indent="      "):
+            print(line)
     return code

@@ -1,7 +1,7 @@
 """The deal file: JSON <-> :class:`~crewcheck.model.Instance`.
 
-Loading is two steps: the shape is checked against ``deal.schema.json`` (also at
-``models/deal.schema.json``), then the rules are checked by building the instance (a
+Loading is two steps: the shape is checked against ``deal.schema.json`` (next to this
+module, shipped in the wheel), then the rules are checked by building the instance (a
 valid shape can still be an impossible deal). Every problem raises an
 :class:`~crewcheck.errors.InvalidInputError` whose message starts with the JSON path of
 the offending value, e.g. ``tasks[3].card: 'B0' is not a card``.
@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
@@ -33,7 +34,7 @@ from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import Task
 
-__all__ = ["SCHEMA_ID", "schema", "from_dict", "to_dict", "load", "loads", "dump", "dumps"]
+__all__ = ["SCHEMA_ID", "schema", "from_dict", "to_dict", "load", "loads", "dump", "dumps", "history_index"]
 
 SCHEMA_ID = "crewcheck-deal/1"
 _CARD_PATTERN = "^[A-Za-z]+[1-9][0-9]*$"
@@ -305,3 +306,20 @@ def dumps(instance: Instance, *, indent: int | None = None) -> str:
 
 def dump(instance: Instance, path: str | Path) -> None:
     Path(path).write_text(dumps(instance, indent=2) + "\n", encoding="utf-8")
+
+
+def history_index(data: object, field: str) -> int | None:
+    """The index in the game (0 = first card) of the card at ``field`` of a deal file
+    (``"played[2].cards[1]"``, ``"current.cards[0]"``), or ``None``: used to say which
+    card of a pasted game is illegal."""
+    if not isinstance(data, dict) or not isinstance(data.get("hands"), list):
+        return None
+    p = len(data["hands"])
+    m = re.fullmatch(r"played\[(\d+)\]\.cards\[(\d+)\]", field)
+    if m:
+        return int(m.group(1)) * p + int(m.group(2))
+    m = re.fullmatch(r"current\.cards\[(\d+)\]", field)
+    played = data.get("played")
+    if m and isinstance(played, list):
+        return len(played) * p + int(m.group(1))
+    return None

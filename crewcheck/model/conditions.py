@@ -35,155 +35,25 @@ at once; encoders opt in by listing the kind.
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Callable, Hashable, Mapping
-from dataclasses import MISSING, dataclass, fields, replace
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias, TypeVar
+from typing import ClassVar
 
-from crewcheck.errors import InvalidDealError
 from crewcheck.model.cards import CardIndex, Deck, Mask
-
-if TYPE_CHECKING:
-    from crewcheck.model.instance import Instance
+from crewcheck.model.condition_base import (
+    BOOL, BROKEN, CARD, CARDS, CHOOSE, CHOOSE_ANY, CMP, CONDITION_KINDS, COUNT, HOLDS, OPEN, OPT_SEAT, SEAT, SUIT,
+    TRICK, TRICKS, VALUE, Condition, Judgement, SeatRef, Table, TrickRef, TrickView, condition_from_json,
+    condition_to_json, is_choice, register,
+)
 
 __all__ = [
-    "Judgement", "OPEN", "HOLDS", "BROKEN", "TrickView", "Condition", "CONDITION_KINDS",
+    "Table", "Judgement", "OPEN", "HOLDS", "BROKEN", "TrickView", "Condition", "CONDITION_KINDS",
     "CHOOSE", "CHOOSE_ANY", "is_choice", "SeatRef", "TrickRef", "register", "condition_from_json", "condition_to_json",
     "WinsNoTricks", "WinsTricks", "WinsFewerTricksThan", "WinsNoCards", "WinsAllCards",
     "TrickWonWith", "NoTrickWonWith", "EachTrumpWinsATrick", "WinsTricksAt",
-    "BalancedTricks", "TaskInTrick", "WinsTogether",
+    "BalancedTricks", "TaskInTrick", "WinsTogether", "Undecided",
 ]
-
-CHOOSE = "choose"
-"""A seat the crew chooses: any seat other than the commander."""
-CHOOSE_ANY = "choose_any:"
-"""Prefix of a named choice of any seat, commander included (``"choose_any:first"``):
-the same name is the same seat; different names are chosen independently."""
-
-
-def is_choice(v: object) -> bool:
-    """Whether a seat field holds a choice (``"choose"`` or ``"choose_any:<name>"``)."""
-    return v == CHOOSE or (isinstance(v, str) and v.startswith(CHOOSE_ANY) and len(v) > len(CHOOSE_ANY))
-SeatRef: TypeAlias = "int | Literal['choose']"
-TrickRef: TypeAlias = "int | Literal['last']"
-"""A trick number from 1, or ``"last"``."""
-
-
-class Judgement(enum.IntEnum):
-    OPEN = 0
-    HOLDS = 1
-    BROKEN = 2
-
-
-OPEN, HOLDS, BROKEN = Judgement.OPEN, Judgement.HOLDS, Judgement.BROKEN
-
-
-@dataclass(frozen=True, slots=True)
-class TrickView:
-    """One complete trick as conditions see it."""
-
-    number: int
-    """1 for the first trick of the game."""
-    cards: tuple[CardIndex, ...]
-    """In play order."""
-    played: Mask
-    """The same cards as a mask."""
-    winner: int
-    """The seat that won it."""
-    winning: CardIndex
-    """The card that won it."""
-    last: bool
-    """Whether it is the last trick of the game."""
-
-
-CONDITION_KINDS: dict[str, type[Condition]] = {}
-"""Every kind by its JSON name."""
-
-C = TypeVar("C", bound="type[Condition]")
-
-
-def register(kind: str) -> Callable[[C], C]:
-    def deco(cls: C) -> C:
-        cls.kind = kind
-        CONDITION_KINDS[kind] = cls
-        return cls
-    return deco
-
-
-# Field types of the JSON form: how to read, check and write each.
-_SEAT, _OPT_SEAT, _COUNT, _VALUE, _SUIT, _CARD, _CARDS, _BOOL, _CMP, _TRICK, _TRICKS = (
-    "seat", "seat?", "count", "value", "suit", "card", "cards", "bool", "cmp", "trick", "tricks")
-
-
-class Condition:
-    """Base class of every condition kind (see the module docstring)."""
-
-    kind: ClassVar[str] = ""
-    FIELDS: ClassVar[Mapping[str, str]] = {}
-    """JSON field -> field type; fields with a class default are optional."""
-
-    # -- judging ----------------------------------------------------------------------
-    def start(self, inst: Instance) -> Hashable:
-        return 0
-
-    def step(self, inst: Instance, memo: Any, trick: TrickView) -> Hashable:
-        raise NotImplementedError
-
-    def judge(self, inst: Instance, memo: Any, left: Mask, tricks_left: int) -> Judgement:
-        raise NotImplementedError
-
-    def named(self, inst: Instance) -> Mask:
-        """Cards this condition tells apart from their neighbours in the suit (by card or
-        by value): no symmetry argument may swap them (:mod:`crewcheck.solvers.encoding`)."""
-        return 0
-
-    # -- shape ------------------------------------------------------------------------
-    def seats(self) -> tuple[str, ...]:
-        """Names of the fields that hold a seat."""
-        return tuple(f for f, t in self.FIELDS.items() if t in (_SEAT, _OPT_SEAT))
-
-    def is_concrete(self) -> bool:
-        return not self.choices()
-
-    def choices(self) -> set[str]:
-        """The choices (``"choose"``, ``"choose_any:<name>"``) its seat fields name."""
-        return {getattr(self, f) for f in self.seats() if is_choice(getattr(self, f))}
-
-    def with_choices(self, seats: Mapping[str, int]) -> Condition:
-        """Every chosen seat of this condition replaced by ``seats[choice]``."""
-        return replace(self, **{f: seats[getattr(self, f)] for f in self.seats()  # type: ignore[type-var]
-                                if is_choice(getattr(self, f))})
-
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
-        """``(field, message)`` for every way this condition does not fit ``inst``."""
-        out: list[tuple[str, str]] = []
-        p, deck = inst.players, inst.deck
-        for name, ftype in self.FIELDS.items():
-            v = getattr(self, name)
-            if ftype in (_SEAT, _OPT_SEAT) and v is not None and not is_choice(v):
-                if not 0 <= v < p:
-                    out.append((name, f"seat {v} does not exist (seats 0..{p - 1})"))
-            elif ftype == _VALUE and v is not None and not any(v in vals for vals in deck.values):
-                out.append((name, f"no card of value {v} is in the deal"))
-            elif ftype == _SUIT and v not in deck.suits:
-                out.append((name, f"unknown suit {v!r} (suits: {', '.join(deck.suits)})"))
-            elif ftype == _TRICK and v != "last" and not 1 <= v <= inst.tricks:
-                out.append((name, f"trick {v} does not exist (the game has {inst.tricks} tricks)"))
-            elif ftype == _TRICKS:
-                for t in v:
-                    if t != "last" and not 1 <= t <= inst.tricks:
-                        out.append((name, f"trick {t} does not exist (the game has {inst.tricks} tricks)"))
-            elif ftype == _COUNT and v > inst.tricks:
-                out.append((name, f"{v} is more than the {inst.tricks} tricks of the game"))
-        return out
-
-    def describe(self, inst: Instance) -> str:
-        return self.kind
-
-    def __str__(self) -> str:
-        parts = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))  # type: ignore[arg-type]
-        return f"{self.kind}({parts})"
 
 
 def _seat(s: SeatRef) -> str:
@@ -192,7 +62,7 @@ def _seat(s: SeatRef) -> str:
     return f"the seat chosen as {str(s)[len(CHOOSE_ANY):]!r}" if is_choice(s) else f"seat {s}"
 
 
-def _value_mask(inst: Instance, value: int, trumps: bool = True) -> Mask:
+def _value_mask(inst: Table, value: int, trumps: bool = True) -> Mask:
     """The cards of ``value`` (trumps too unless ``trumps`` is false), once per deck."""
     return _cards_of_value(inst.deck, inst.trump, value, trumps)
 
@@ -216,18 +86,18 @@ class WinsNoTricks(Condition):
     """``seat`` wins no trick (judged at the end)."""
 
     seat: SeatRef
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return False
 
-    def step(self, inst: Instance, memo: bool, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: bool, trick: TrickView) -> Hashable:
         return memo or trick.winner == self.seat
 
-    def judge(self, inst: Instance, memo: bool, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: bool, left: Mask, tricks_left: int) -> Judgement:
         return BROKEN if memo else (HOLDS if tricks_left == 0 else OPEN)
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return f"{_seat(self.seat)} wins no trick"
 
 
@@ -239,12 +109,12 @@ class WinsTricks(Condition):
     seat: SeatRef
     count: int
     cmp: str = "=="
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "count": _COUNT, "cmp": _CMP}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "count": COUNT, "cmp": CMP}
 
-    def step(self, inst: Instance, memo: int, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: int, trick: TrickView) -> Hashable:
         return memo + (trick.winner == self.seat)
 
-    def judge(self, inst: Instance, memo: int, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: int, left: Mask, tricks_left: int) -> Judgement:
         lo, hi, n = memo, memo + tricks_left, self.count  # the final count lies in lo..hi
         if self.cmp == ">=":
             return HOLDS if lo >= n else (BROKEN if hi < n else OPEN)
@@ -252,7 +122,7 @@ class WinsTricks(Condition):
             return HOLDS if hi <= n else (BROKEN if lo > n else OPEN)
         return HOLDS if lo == hi == n else (BROKEN if lo > n or hi < n else OPEN)
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         word = {"==": "exactly", ">=": "at least", "<=": "at most"}[self.cmp]
         return f"{_seat(self.seat)} wins {word} {self.count} trick(s)"
 
@@ -264,37 +134,37 @@ class WinsFewerTricksThan(Condition):
 
     seat: SeatRef
     other: SeatRef
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "other": _SEAT}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "other": SEAT}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return (0, 0)
 
-    def step(self, inst: Instance, memo: tuple[int, int], trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: tuple[int, int], trick: TrickView) -> Hashable:
         return (memo[0] + (trick.winner == self.seat), memo[1] + (trick.winner == self.other))
 
-    def judge(self, inst: Instance, memo: tuple[int, int], left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: tuple[int, int], left: Mask, tricks_left: int) -> Judgement:
         a, b = memo
         if a + tricks_left < b:
             return HOLDS
         return BROKEN if a >= b + tricks_left else OPEN
 
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
+    def problems(self, inst: Table) -> list[tuple[str, str]]:
         out = super().problems(inst)
         if self.seat == self.other and not (self.seat == CHOOSE or is_choice(self.seat)):
             out.append(("other", "a seat cannot win fewer tricks than itself"))
         return out
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return f"{_seat(self.seat)} wins fewer tricks than {_seat(self.other)}"
 
 
 class _CardsWonBy(Condition):
     """Shared by the two kinds about the cards of a suit that a seat wins."""
 
-    def target(self, inst: Instance) -> Mask:
+    def target(self, inst: Table) -> Mask:
         raise NotImplementedError
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return False
 
 
@@ -306,33 +176,33 @@ class WinsNoCards(_CardsWonBy):
     seat: SeatRef
     suit: str
     value: int | None = None
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "suit": _SUIT, "value": _VALUE}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "suit": SUIT, "value": VALUE}
 
-    def target(self, inst: Instance) -> Mask:
+    def target(self, inst: Table) -> Mask:
         s = inst.deck.suit_index(self.suit)
         m = inst.deck.suit_mask(s)
         if self.value is not None:
             m &= _value_mask(inst, self.value)
         return m
 
-    def step(self, inst: Instance, memo: bool, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: bool, trick: TrickView) -> Hashable:
         return memo or (trick.winner == self.seat and trick.played & self.target(inst) != 0)
 
-    def named(self, inst: Instance) -> Mask:
+    def named(self, inst: Table) -> Mask:
         return 0 if self.value is None else self.target(inst)
 
-    def judge(self, inst: Instance, memo: bool, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: bool, left: Mask, tricks_left: int) -> Judgement:
         if memo:
             return BROKEN
         return HOLDS if left & self.target(inst) == 0 or tricks_left == 0 else OPEN
 
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
+    def problems(self, inst: Table) -> list[tuple[str, str]]:
         out = super().problems(inst)
         if not out and self.value is not None and self.suit in inst.deck.suits and self.target(inst) == 0:
             out.append(("value", f"the deal has no card {self.suit}{self.value}"))
         return out
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         what = f"{self.suit}{self.value}" if self.value is not None else f"{self.suit} card"
         return f"{_seat(self.seat)} wins no {what}"
 
@@ -344,22 +214,22 @@ class WinsAllCards(_CardsWonBy):
 
     seat: SeatRef
     suit: str
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "suit": _SUIT}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "suit": SUIT}
 
-    def target(self, inst: Instance) -> Mask:
+    def target(self, inst: Table) -> Mask:
         return inst.deck.suit_mask(inst.deck.suit_index(self.suit))
 
-    def step(self, inst: Instance, memo: bool, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: bool, trick: TrickView) -> Hashable:
         return memo or (trick.winner != self.seat and trick.played & self.target(inst) != 0)
 
-    def judge(self, inst: Instance, memo: bool, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: bool, left: Mask, tricks_left: int) -> Judgement:
         if memo:
             return BROKEN
         if left & self.target(inst) == 0:
             return HOLDS
         return BROKEN if tricks_left == 0 else OPEN  # cards of the suit stay unplayed
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return f"{_seat(self.seat)} wins every {self.suit} card"
 
 
@@ -373,29 +243,29 @@ class TrickWonWith(Condition):
     count: int = 1
     seat: SeatRef | None = None
     trump: bool = True
-    FIELDS: ClassVar[Mapping[str, str]] = {"value": _VALUE, "count": _COUNT, "seat": _OPT_SEAT, "trump": _BOOL}
+    FIELDS: ClassVar[Mapping[str, str]] = {"value": VALUE, "count": COUNT, "seat": OPT_SEAT, "trump": BOOL}
 
-    def step(self, inst: Instance, memo: int, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: int, trick: TrickView) -> Hashable:
         if not _value_mask(inst, self.value, self.trump) >> trick.winning & 1:
             return memo
         return memo + (self.seat is None or trick.winner == self.seat)
 
-    def named(self, inst: Instance) -> Mask:
+    def named(self, inst: Table) -> Mask:
         return _value_mask(inst, self.value)
 
-    def judge(self, inst: Instance, memo: int, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: int, left: Mask, tricks_left: int) -> Judgement:
         if memo >= self.count:
             return HOLDS
         more = min(tricks_left, (left & _value_mask(inst, self.value, self.trump)).bit_count())
         return BROKEN if memo + more < self.count else OPEN
 
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
+    def problems(self, inst: Table) -> list[tuple[str, str]]:
         out = super().problems(inst)
         if not out and _value_mask(inst, self.value, self.trump) == 0:
             out.append(("value", f"no card of value {self.value} that is no trump is in the deal"))
         return out
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         who = "" if self.seat is None else f" by {_seat(self.seat)}"
         kind = "" if self.trump else " (no trump)"
         return f"at least {self.count} trick(s) won{who} with a {self.value}{kind}"
@@ -407,23 +277,23 @@ class NoTrickWonWith(Condition):
     """No trick is won by a card of ``value``."""
 
     value: int
-    FIELDS: ClassVar[Mapping[str, str]] = {"value": _VALUE}
+    FIELDS: ClassVar[Mapping[str, str]] = {"value": VALUE}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return False
 
-    def step(self, inst: Instance, memo: bool, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: bool, trick: TrickView) -> Hashable:
         return memo or inst.deck.card(trick.winning).value == self.value
 
-    def named(self, inst: Instance) -> Mask:
+    def named(self, inst: Table) -> Mask:
         return _value_mask(inst, self.value)
 
-    def judge(self, inst: Instance, memo: bool, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: bool, left: Mask, tricks_left: int) -> Judgement:
         if memo:
             return BROKEN
         return HOLDS if left & _value_mask(inst, self.value) == 0 or tricks_left == 0 else OPEN
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return f"no trick won with a {self.value}"
 
 
@@ -434,15 +304,15 @@ class EachTrumpWinsATrick(Condition):
     (logbook mission 13); ``in_order``: from the lowest trump up."""
 
     in_order: bool = False
-    FIELDS: ClassVar[Mapping[str, str]] = {"in_order": _BOOL}
+    FIELDS: ClassVar[Mapping[str, str]] = {"in_order": BOOL}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return (False, 0)  # (broken, highest trump value won so far)
 
-    def named(self, inst: Instance) -> Mask:
+    def named(self, inst: Table) -> Mask:
         return 0 if inst.trump_suit is None else inst.deck.suit_mask(inst.trump_suit)
 
-    def step(self, inst: Instance, memo: tuple[bool, int], trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: tuple[bool, int], trick: TrickView) -> Hashable:
         broken, top = memo
         if broken or inst.trump_suit is None:
             return memo
@@ -456,7 +326,7 @@ class EachTrumpWinsATrick(Condition):
             return (True, top)
         return (False, max(top, value))
 
-    def judge(self, inst: Instance, memo: tuple[bool, int], left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: tuple[bool, int], left: Mask, tricks_left: int) -> Judgement:
         if memo[0]:
             return BROKEN
         assert inst.trump_suit is not None
@@ -471,12 +341,12 @@ class EachTrumpWinsATrick(Condition):
                 return BROKEN
         return OPEN
 
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
+    def problems(self, inst: Table) -> list[tuple[str, str]]:
         if inst.trump is None:
             return [("kind", "each_trump_wins_a_trick needs a trump suit; this deal has none")]
         return []
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return "each trump wins a trick" + (" in ascending order" if self.in_order else "")
 
 
@@ -490,16 +360,16 @@ class WinsTricksAt(Condition):
     tricks: tuple[TrickRef, ...]
     only: bool = False
     not_with_trump: bool = False
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "tricks": _TRICKS, "only": _BOOL,
-                                           "not_with_trump": _BOOL}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "tricks": TRICKS, "only": BOOL,
+                                           "not_with_trump": BOOL}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return False
 
     def _listed(self, number: int, last: bool) -> bool:
         return number in self.tricks or (last and "last" in self.tricks)
 
-    def step(self, inst: Instance, memo: bool, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: bool, trick: TrickView) -> Hashable:
         if memo:
             return True
         if self._listed(trick.number, trick.last):
@@ -508,7 +378,7 @@ class WinsTricksAt(Condition):
             return self.not_with_trump and inst.deck.suit_of(trick.winning) == inst.trump_suit
         return self.only and trick.winner == self.seat
 
-    def judge(self, inst: Instance, memo: bool, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: bool, left: Mask, tricks_left: int) -> Judgement:
         if memo:
             return BROKEN
         if tricks_left == 0:
@@ -518,7 +388,7 @@ class WinsTricksAt(Condition):
         played = inst.tricks - tricks_left
         return HOLDS if all(t <= played for t in self.tricks) else OPEN  # type: ignore[operator]
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         names = ", ".join(str(t) for t in self.tricks)
         extra = (" and no other" if self.only else "") + (", not with a trump" if self.not_with_trump else "")
         return f"{_seat(self.seat)} wins trick(s) {names}{extra}"
@@ -530,23 +400,23 @@ class BalancedTricks(Condition):
     """Nobody is ever ``margin`` tricks ahead of another seat."""
 
     margin: int = 2
-    FIELDS: ClassVar[Mapping[str, str]] = {"margin": _COUNT}
+    FIELDS: ClassVar[Mapping[str, str]] = {"margin": COUNT}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return (0,) * inst.players
 
-    def step(self, inst: Instance, memo: tuple[int, ...], trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: tuple[int, ...], trick: TrickView) -> Hashable:
         return memo[:trick.winner] + (memo[trick.winner] + 1,) + memo[trick.winner + 1:]
 
-    def judge(self, inst: Instance, memo: tuple[int, ...], left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: tuple[int, ...], left: Mask, tricks_left: int) -> Judgement:
         if max(memo) - min(memo) >= self.margin:
             return BROKEN
         return HOLDS if tricks_left == 0 else OPEN
 
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
+    def problems(self, inst: Table) -> list[tuple[str, str]]:
         return [("margin", "must be at least 1")] if self.margin < 1 else []
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return f"nobody ever {self.margin} tricks ahead of another"
 
 
@@ -557,15 +427,15 @@ class TaskInTrick(Condition):
 
     card: CardIndex
     trick: TrickRef = "last"
-    FIELDS: ClassVar[Mapping[str, str]] = {"card": _CARD, "trick": _TRICK}
+    FIELDS: ClassVar[Mapping[str, str]] = {"card": CARD, "trick": TRICK}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return OPEN
 
-    def named(self, inst: Instance) -> Mask:
+    def named(self, inst: Table) -> Mask:
         return 1 << self.card
 
-    def step(self, inst: Instance, memo: Judgement, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: Judgement, trick: TrickView) -> Hashable:
         if memo is not OPEN:
             return memo
         target = trick.last if self.trick == "last" else trick.number == self.trick
@@ -573,12 +443,12 @@ class TaskInTrick(Condition):
             return HOLDS if target else BROKEN
         return BROKEN if target else OPEN
 
-    def judge(self, inst: Instance, memo: Judgement, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: Judgement, left: Mask, tricks_left: int) -> Judgement:
         if memo is OPEN and tricks_left == 0:
             return BROKEN  # the card was never played
         return memo
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return f"{inst.deck.card(self.card)} is played in trick {self.trick}"
 
 
@@ -589,18 +459,18 @@ class WinsTogether(Condition):
 
     seat: SeatRef
     cards: tuple[CardIndex, ...]
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": _SEAT, "cards": _CARDS}
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "cards": CARDS}
 
-    def start(self, inst: Instance) -> Hashable:
+    def start(self, inst: Table) -> Hashable:
         return OPEN
 
-    def named(self, inst: Instance) -> Mask:
+    def named(self, inst: Table) -> Mask:
         m = 0
         for c in self.cards:
             m |= 1 << c
         return m
 
-    def step(self, inst: Instance, memo: Judgement, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: Judgement, trick: TrickView) -> Hashable:
         if memo is not OPEN:
             return memo
         want = 0
@@ -611,10 +481,10 @@ class WinsTogether(Condition):
             return OPEN
         return HOLDS if got == want and trick.winner == self.seat else BROKEN
 
-    def judge(self, inst: Instance, memo: Judgement, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: Judgement, left: Mask, tricks_left: int) -> Judgement:
         return BROKEN if memo is OPEN and tricks_left == 0 else memo
 
-    def problems(self, inst: Instance) -> list[tuple[str, str]]:
+    def problems(self, inst: Table) -> list[tuple[str, str]]:
         out = super().problems(inst)
         if len(self.cards) > inst.players:
             out.append(("cards", f"{len(self.cards)} cards cannot fall in one trick of {inst.players}"))
@@ -623,7 +493,7 @@ class WinsTogether(Condition):
             out.append(("cards", "two of these cards are in one hand, so they never fall in one trick"))
         return out
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         names = " and ".join(str(inst.deck.card(c)) for c in self.cards)
         return f"{_seat(self.seat)} wins {names} in one trick"
 
@@ -638,13 +508,13 @@ class Undecided(Condition):
     def __init__(self, of: Condition) -> None:
         self.of = of
 
-    def step(self, inst: Instance, memo: Hashable, trick: TrickView) -> Hashable:
+    def step(self, inst: Table, memo: Hashable, trick: TrickView) -> Hashable:
         return memo
 
-    def judge(self, inst: Instance, memo: Hashable, left: Mask, tricks_left: int) -> Judgement:
+    def judge(self, inst: Table, memo: Hashable, left: Mask, tricks_left: int) -> Judgement:
         return HOLDS if tricks_left == 0 else OPEN
 
-    def describe(self, inst: Instance) -> str:
+    def describe(self, inst: Table) -> str:
         return self.of.describe(inst)
 
     def __eq__(self, other: object) -> bool:
@@ -652,104 +522,3 @@ class Undecided(Condition):
 
     def __hash__(self) -> int:
         return hash(("undecided", self.of))
-
-
-# ---------------------------------------------------------------------------------------
-# JSON form (the deal file's "conditions"; card and suit names, seats as ints)
-# ---------------------------------------------------------------------------------------
-
-def _bad(where: str, message: str) -> InvalidDealError:
-    return InvalidDealError(message, field=where)
-
-
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _read_field(ftype: str, v: Any, where: str, card_index: Callable[[str, str], CardIndex]) -> Any:
-    if ftype in (_SEAT, _OPT_SEAT):
-        if is_choice(v) or _is_int(v):
-            if _is_int(v) and v < 0:
-                raise _bad(where, f"expected a seat number from 0 or 'choose', got {v!r}")
-            return v
-        raise _bad(where, f"expected a seat number, 'choose' or 'choose_any:<name>', got {v!r}")
-    if ftype in (_COUNT, _VALUE):
-        if not _is_int(v) or v < (1 if ftype == _VALUE else 0):
-            low = "1" if ftype == _VALUE else "0"
-            raise _bad(where, f"expected an integer from {low}, got {v!r}")
-        return v
-    if ftype == _BOOL:
-        if not isinstance(v, bool):
-            raise _bad(where, f"expected true or false, got {v!r}")
-        return v
-    if ftype == _SUIT:
-        if not isinstance(v, str) or not v.isalpha():
-            raise _bad(where, f"expected a suit name such as 'Y', got {v!r}")
-        return v.upper()
-    if ftype == _CMP:
-        if v not in ("==", ">=", "<="):
-            raise _bad(where, f"expected '==', '>=' or '<=', got {v!r}")
-        return v
-    if ftype == _CARD:
-        return card_index(v, where)
-    if ftype == _CARDS:
-        if not isinstance(v, list) or not v:
-            raise _bad(where, f"expected a non-empty list of cards, got {v!r}")
-        out = tuple(card_index(c, f"{where}[{i}]") for i, c in enumerate(v))
-        if len(set(out)) != len(out):
-            raise _bad(where, "a card is listed twice")
-        return out
-    if ftype == _TRICK:
-        if v == "last" or (_is_int(v) and v >= 1):
-            return v
-        raise _bad(where, f"expected a trick number from 1 or 'last', got {v!r}")
-    if ftype == _TRICKS:
-        if not isinstance(v, list) or not v:
-            raise _bad(where, f"expected a non-empty list of trick numbers or 'last', got {v!r}")
-        return tuple(_read_field(_TRICK, t, f"{where}[{i}]", card_index) for i, t in enumerate(v))
-    raise AssertionError(ftype)
-
-
-def condition_from_json(obj: Any, where: str, card_index: Callable[[str, str], CardIndex]) -> Condition:
-    """Read one condition object; ``card_index(name, where)`` resolves card names.
-
-    Raises :class:`InvalidDealError` naming the JSON path of the first problem.
-    """
-    if not isinstance(obj, dict):
-        raise _bad(where, f"expected an object with a 'kind', got {obj!r}")
-    kind = obj.get("kind")
-    if kind not in CONDITION_KINDS:
-        if "kind" not in obj:
-            raise _bad(f"{where}.kind", "missing (every condition names its kind)")
-        raise _bad(f"{where}.kind", f"unknown kind {kind!r}; expected one of {', '.join(sorted(CONDITION_KINDS))}")
-    cls = CONDITION_KINDS[kind]
-    known = set(cls.FIELDS) | {"kind"}
-    for key in obj:
-        if key not in known:
-            raise _bad(f"{where}.{key}", f"unknown field for {kind}; allowed: {', '.join(sorted(known))}")
-    args: dict[str, Any] = {}
-    for f in fields(cls):  # type: ignore[arg-type]
-        if f.name not in obj:
-            if f.default is MISSING:
-                raise _bad(f"{where}.{f.name}", f"missing (required by {kind})")
-            continue
-        args[f.name] = _read_field(cls.FIELDS[f.name], obj[f.name], f"{where}.{f.name}", card_index)
-    return cls(**args)
-
-
-def condition_to_json(cond: Condition, card_name: Callable[[CardIndex], str]) -> dict[str, Any]:
-    """The JSON object of ``cond`` (fields at their default are left out)."""
-    out: dict[str, Any] = {"kind": cond.kind}
-    for f in fields(cond):  # type: ignore[arg-type]
-        v = getattr(cond, f.name)
-        if v == f.default:
-            continue
-        ftype = cond.FIELDS[f.name]
-        if ftype == _CARD:
-            v = card_name(v)
-        elif ftype == _CARDS:
-            v = [card_name(c) for c in v]
-        elif isinstance(v, tuple):
-            v = list(v)
-        out[f.name] = v
-    return out

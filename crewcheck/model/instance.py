@@ -13,30 +13,18 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import Literal
 
 from crewcheck.errors import IllegalPlayError, InvalidDealError
 from crewcheck.model.cards import Card, CardIndex, Deck, Mask, iter_bits
 from crewcheck.model.conditions import Condition, Undecided
+from crewcheck.model.deal import Lead, Seat
 from crewcheck.model.limits import MAX_PLAYERS, is_int
 from crewcheck.model.rules import Rules
+from crewcheck.model.state import State
 from crewcheck.model.tasks import TOKENS, Task, TokenKind, token_kind
 
-if TYPE_CHECKING:
-    from crewcheck.model.state import State
-
-__all__ = ["Seat", "Lead", "Instance", "DealStatus", "next_seat", "seats_from"]
-
-Seat: TypeAlias = int
-"""A seat number, ``0..p-1`` in play order."""
-
-Lead: TypeAlias = "int | Literal['rocket', 'any']"
-"""First lead: a seat, ``"rocket"`` (holder of the highest trump: the commander) or
-``"any"`` (free first lead, Reiber's model: the solver chooses)."""
-
-
-def next_seat(seat: Seat, players: int) -> Seat:
-    return (seat + 1) % players
+__all__ = ["Seat", "Lead", "Instance", "DealStatus", "seats_from"]
 
 
 def seats_from(leader: Seat, players: int) -> tuple[Seat, ...]:
@@ -214,8 +202,6 @@ class Instance:
 
     def initial_state(self) -> State:
         """The state before any card is played (ignores :attr:`history`)."""
-        from crewcheck.model.state import State
-
         return State.initial(self)
 
     def state(self) -> State:
@@ -375,8 +361,6 @@ class Instance:
                         self.history, kept, self.quota, self.distress)
 
     def _history_problems(self) -> list[tuple[DealStatus, str, str]]:
-        from crewcheck.model.state import State
-
         base = self.without_choices()
         s = State.initial(base)
         p = len(self.hands)

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from crewcheck.model.instance import Instance
+from crewcheck.model.deal import Deal
 
 __all__ = ["Termination", "Outcome", "Trick"]
 
@@ -58,7 +56,7 @@ class Outcome:
     failed_condition: int | None = None
     """Index of the condition that broke, for CONDITION_BROKEN."""
 
-    def describe(self, instance: Instance) -> str:
+    def describe(self, instance: Deal) -> str:
         """One line such as ``"lost: task G7 (seat 1) failed"``."""
         if self.termination is None:
             return "not over"

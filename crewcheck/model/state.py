@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from crewcheck.errors import IllegalPlayError
 from crewcheck.model.cards import CardIndex, CardSet, Mask
 from crewcheck.model.conditions import BROKEN, HOLDS, TrickView
-from crewcheck.model.instance import Instance, Seat
+from crewcheck.model.deal import Deal, Seat
 from crewcheck.model.outcome import Outcome, Termination
 from crewcheck.model.rules import legal_plays, order_violation, trick_winner
 
@@ -41,7 +41,7 @@ def _card_index(card: object, size: int) -> int:
 class State:
     """A position: the cards left, whose lead, the trick so far, the tasks done."""
 
-    instance: Instance = field(compare=False, hash=False, repr=False)
+    instance: Deal = field(compare=False, hash=False, repr=False)
     """The deal this state belongs to."""
     hands: tuple[Mask, ...]
     """Cards still held, per seat."""
@@ -61,7 +61,7 @@ class State:
     """Each condition's memo (:mod:`crewcheck.model.conditions`)."""
 
     @classmethod
-    def initial(cls, instance: Instance) -> State:
+    def initial(cls, instance: Deal) -> State:
         """The state before the first card. Conditions with a ``"choose"`` seat must have
         been expanded first (:mod:`crewcheck.model.variants`)."""
         if not all(c.is_concrete() for c in instance.conditions):

@@ -27,10 +27,11 @@ from crewcheck.errors import InvalidDealError
 from crewcheck.model.conditions import CHOOSE, CHOOSE_ANY, Condition
 from crewcheck.model.cards import CardIndex, iter_bits
 from crewcheck.model.instance import Instance, Seat
+from crewcheck.model.state import State
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
 
-__all__ = ["Choice", "variants", "count_variants", "passed_hands"]
+__all__ = ["Choice", "variants", "count_variants", "passed_hands", "play_variant", "play_state"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,3 +176,24 @@ def _decision(instance: Instance, conds: tuple[Condition, ...], recipient: Seat)
     tasks = tuple(Task(t.card, recipient, t.token) for t in instance.tasks)
     return Instance(instance.deck, instance.hands, tasks, instance.trump, instance.lead,
                     Rules(instance.rules.order_rule, "fixed"), instance.history, conds)
+
+
+def play_variant(instance: Instance) -> Instance:
+    """A concrete deal with the rules of play of ``instance``: itself, or, when its
+    conditions leave the crew a choice of seat (:mod:`crewcheck.model.variants`), the
+    first choice whose game is not over after the history (else the first choice).
+    Legal plays and trick winners do not depend on the choice; the deciders try every
+    choice."""
+    if instance.is_concrete():
+        return instance
+    first = None
+    for _, variant in variants(instance):
+        if variant.state().end is None:
+            return variant
+        first = first or variant
+    return first if first is not None else instance.without_choices()
+
+
+def play_state(instance: Instance) -> State:
+    """The position after the history, for the rules of play (:func:`play_variant`)."""
+    return play_variant(instance).state()

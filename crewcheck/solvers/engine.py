@@ -4,7 +4,7 @@ What it is
     1. ``search`` starts alone: most deals end within its first slice
        (:data:`SEARCH_SECONDS`), in well under a millisecond, with no second process.
     2. Once the slice is over, a child process
-       (:class:`crewcheck.solvers.sat_process.SatProcess`) builds the deal's CNF and
+       (:class:`crewcheck.solvers.logic.sat_process.SatProcess`) builds the deal's CNF and
        solves it with Glucose while the search goes on (nothing is restarted: the child
        is started from the search's ``cancel`` hook, polled between its rounds of at most
        20 ms). The first to decide wins; the other is stopped at once (the child is
@@ -21,7 +21,7 @@ What it is
 Rules covered
     Everything the search covers (every rule feature of the model); the SAT side joins
     when PySAT is installed and the deal's encoding is not too large
-    (:func:`crewcheck.solvers.encoding.size_limit`).
+    (:func:`crewcheck.solvers.logic.encoding.size_limit`).
 Exact
     Yes: each side is exact, and a winning line passes the replay checker in
     :func:`crewcheck.decide` as always. ``Result.stats.extra["stage"]`` says which side
@@ -35,7 +35,7 @@ Start-up
 Stopping
     Ctrl-C, an exception, the deadline or the other side's answer all stop the child
     before :meth:`EngineSolver.decide` returns; the child also dies with this process
-    (see :mod:`crewcheck.solvers.sat_process`), so no solver outlives a killed run.
+    (see :mod:`crewcheck.solvers.logic.sat_process`), so no solver outlives a killed run.
 """
 
 from __future__ import annotations
@@ -45,9 +45,10 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
-from crewcheck.solvers import registry, sat_process
+from crewcheck.solvers import registry
+from crewcheck.solvers.logic import sat_process
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
-from crewcheck.solvers.encoding import ENCODED_KINDS, size_limit
+from crewcheck.solvers.logic.encoding import ENCODED_KINDS, size_limit
 from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.search.driver import WARM_START_NODES, SearchOptions, SearchSolver, load_compiled
 

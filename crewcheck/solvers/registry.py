@@ -22,16 +22,16 @@ __all__ = ["BACKENDS", "ALIASES", "DEFAULT_ORDER", "canonical", "get", "missing"
 BACKENDS: dict[str, str] = {
     "exhaustive": "crewcheck.solvers.exhaustive:ExhaustiveSolver",
     "search": "crewcheck.solvers.search.driver:SearchSolver",
-    "z3": "crewcheck.solvers.smt:Z3Solver",
-    "cpsat": "crewcheck.solvers.cpsat:CpSatSolver",
-    "sat": "crewcheck.solvers.encoding_sat:SatSolver",
+    "z3": "crewcheck.solvers.logic.smt:Z3Solver",
+    "cpsat": "crewcheck.solvers.logic.cpsat:CpSatSolver",
+    "sat": "crewcheck.solvers.logic.sat:SatSolver",
     "engine": "crewcheck.solvers.engine:EngineSolver",
     "single_value": "crewcheck.solvers.special.single_value:SingleValueSolver",
     "single_suit_owned": "crewcheck.solvers.special.single_suit_owned:SingleSuitOwnedSolver",
     "single_suit": "crewcheck.solvers.special.single_suit:SingleSuitSolver",
     "two_player_one_task": "crewcheck.solvers.special.two_player_one_task:TwoPlayerOneTaskSolver",
-    "hampath": "crewcheck.solvers.hampath:HamPathSolver",
-    "planner": "crewcheck.solvers.planner:PlannerSolver",
+    "hampath": "crewcheck.solvers.special.hampath:HamPathSolver",
+    "planner": "crewcheck.solvers.heuristic.planner:PlannerSolver",
 }
 """Back-end name -> ``"module:Class"``."""
 

@@ -2,7 +2,7 @@
 its winning line and review a played game.
 
 The page calls the same library functions as the command line (:func:`crewcheck.decide`,
-:func:`crewcheck.review.analyse`, :func:`crewcheck.review.review`) and shows the same
+:func:`crewcheck.analysis.analyse.analyse`, :func:`crewcheck.analysis.review.review`) and shows the same
 verdicts, lines and one-line error messages. Needs Flask (``pip install
 "crewcheck[web]"``); :mod:`crewcheck.web.app` is the application, :mod:`.jobs` runs the
 decisions (progress, cancel, one at a time per page) and :mod:`.forms` turns the page's

@@ -36,10 +36,12 @@ from flask import Flask, Response, jsonify, request, send_from_directory
 from crewcheck.api import decide
 from crewcheck.errors import CrewcheckError, InvalidInputError
 from crewcheck.model.instance import Instance
-from crewcheck.review import analyse, analysis_to_dict, result_to_dict, review, review_to_dict, summary
+from crewcheck.analysis.analyse import analyse
+from crewcheck.analysis.review import review
+from crewcheck.reports.results import analysis_to_dict, error_to_dict, result_to_dict, review_to_dict, summary
 from crewcheck.solvers.base import Budget
 from crewcheck.web import forms
-from crewcheck.web.jobs import Busy, Jobs, Work, error_to_dict
+from crewcheck.web.jobs import Busy, Jobs, Work
 
 __all__ = ["create_app", "loopback_hosts", "MAX_REQUEST_BYTES", "COOKIE", "default_examples"]
 

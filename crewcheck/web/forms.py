@@ -19,9 +19,10 @@ from typing import Any
 
 from crewcheck.errors import CrewcheckError, InvalidCardError, InvalidDealError, InvalidInputError
 from crewcheck.formats import deal_json
+from crewcheck.formats.deal_json import history_index
 from crewcheck.model.cards import Card
 from crewcheck.model.instance import Instance
-from crewcheck.review import history_index, play_state, play_variant
+from crewcheck.model.variants import play_state, play_variant
 
 __all__ = ["fields_to_dict", "instance_to_fields", "load", "layout", "input_of", "with_history"]
 

@@ -1,8 +1,8 @@
 """Long decisions for the web page: run in worker threads, one at a time per client,
 with progress and cancel.
 
-A *job* is one call of :func:`crewcheck.decide`, :func:`crewcheck.review.analyse` or
-:func:`crewcheck.review.review`. :class:`Jobs` runs them on a small pool of worker
+A *job* is one call of :func:`crewcheck.decide`, :func:`crewcheck.analysis.analyse.analyse` or
+:func:`crewcheck.analysis.review.review`. :class:`Jobs` runs them on a small pool of worker
 threads (the compiled search runs without the GIL; each worker thread keeps its own
 refutation table), refuses a second job from a client whose job is still queued or
 running (:class:`Busy`), passes a cancel flag the deciders poll between search rounds
@@ -20,7 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from crewcheck.errors import CrewcheckError, InvalidInputError, NotApplicableError
+from crewcheck.errors import CrewcheckError
+from crewcheck.reports.results import error_to_dict, internal_error_to_dict
 
 __all__ = ["Job", "Jobs", "Busy", "Work"]
 
@@ -157,21 +158,10 @@ class Jobs:
             job.error = error_to_dict(e)
             job.state = "error"
         except Exception as e:  # a bug: reported to the page as one line, not a traceback
-            job.error = {"type": type(e).__name__, "field": "", "message": f"internal error: {e}"}
+            job.error = internal_error_to_dict(e)
             job.state = "error"
         else:
             job.result = result
             job.state = "cancelled" if job.cancel_flag.is_set() else "done"
         finally:
             job.finished = time.monotonic()
-
-
-def error_to_dict(error: Exception) -> dict[str, Any]:
-    """``{"type", "field", "message", "line"}``: ``line`` is the one-line message the
-    command line prints (``hands[2]: card 'P7' is also dealt to hands[0]``)."""
-    out: dict[str, Any] = {"type": type(error).__name__, "field": getattr(error, "field", ""),
-                           "message": getattr(error, "reason", str(error)), "line": str(error),
-                           "input_error": isinstance(error, (InvalidInputError, NotApplicableError))}
-    if getattr(error, "index", None) is not None:
-        out["index"] = error.index  # type: ignore[attr-defined]
-    return out

@@ -94,7 +94,7 @@ def test_randomsmart_high_on_own_task_low_on_others() -> None:
 def test_mcts_finds_the_only_winning_line() -> None:
     """3x2 deck, one task: MCTS with a few hundred iterations wins every seed where the
     deal is winnable (checked by the exhaustive oracle)."""
-    from crewcheck.agents.bench import oracle
+    from crewcheck.experiments.bench import oracle
 
     for seed in range(6):
         s = deal(3, 2, seed=seed, deck="3x3")

@@ -33,13 +33,8 @@ def _deal(hands: list[str], tasks: tuple[str, ...], captain: int | None = None) 
 
 # -- data ----------------------------------------------------------------------------------
 
-def test_shipped_catalogue_is_the_models_file() -> None:
-    shipped = ROOT / "crewcheck" / "data" / "deepsea_tasks.json"
-    assert shipped.read_bytes() == (ROOT / "models" / "deepsea" / "tasks.json").read_bytes()
-
-
 def test_published_table() -> None:
-    from crewcheck.agents.deepsea_bench import published
+    from crewcheck.experiments.deepsea_bench import published
 
     pub = published()
     assert [pub[n]["stochastic"] for n in (3, 4, 5, 6)] == [0.047, 0.058, 0.047, 0.043]
@@ -316,7 +311,7 @@ def test_rtu_hand_computed_curves() -> None:
 
 
 def test_rtu_interval_covers_the_value() -> None:
-    from crewcheck.agents.deepsea_bench import rtu_interval
+    from crewcheck.experiments.deepsea_bench import rtu_interval
 
     wins = [500 + 150 * k for k in range(11)]
     lo, hi = rtu_interval(RS, wins, [10_000] * 11, 500, 10_000)
@@ -355,7 +350,7 @@ def test_oracle_records_agree_with_decide() -> None:
     """The oracle job's codes are crewcheck.decide's verdicts, and every won stochastic
     game's assignment is among the winnable ones."""
     import crewcheck
-    from crewcheck.agents.deepsea_bench import DeepSeaConfig, oracle_job
+    from crewcheck.experiments.deepsea_bench import DeepSeaConfig, oracle_job
 
     cfg = DeepSeaConfig(cards=(3,), games=15, chunk=15)
     rec = oracle_job(cfg, 3, 0)
@@ -377,7 +372,7 @@ def test_oracle_records_agree_with_decide() -> None:
 
 
 def test_coverage_counts_informed_choices(tmp_path: Path) -> None:
-    from crewcheck.agents.deepsea_bench import DeepSeaConfig, coverage
+    from crewcheck.experiments.deepsea_bench import DeepSeaConfig, coverage
 
     cfg = DeepSeaConfig(cards=(3,), games=10, training=200)
     train_mcts(3, 200, seed=0, rules=cfg.rules).save(cfg.table_path(tmp_path, 3))

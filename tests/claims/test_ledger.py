@@ -8,7 +8,7 @@ import pytest
 from crewcheck.claims import ledger
 from crewcheck.claims.claim import Claim, Computation, Status, Value
 from crewcheck.claims.execution import Executor, Job, run_job, using
-from crewcheck.store import ResultStore
+from crewcheck.runtime.store import ResultStore
 
 
 def _square(params: dict) -> dict:

@@ -12,7 +12,7 @@ import pytest
 from crewcheck.claims import ledger, record
 from crewcheck.claims.claim import Claim, Mode, Status, Verdict
 from crewcheck.cli import main, prove
-from crewcheck.paths import CACHE_ENV
+from crewcheck.runtime.paths import CACHE_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE_RECORD = ROOT / record.CHECKOUT_ESTABLISHED

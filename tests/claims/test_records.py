@@ -10,7 +10,7 @@ from crewcheck.claims import ledger
 from crewcheck.claims.claim import Claim, Computation, Status, Value
 from crewcheck.claims.execution import Executor, IncompleteRecordError, Job, run_job, using
 from crewcheck.claims.records import Records, file_name, save_record
-from crewcheck.store import ResultStore, canonical_key
+from crewcheck.runtime.store import ResultStore, canonical_key
 
 CALLS: list[int] = []
 

@@ -9,8 +9,8 @@ import pytest
 pytest.importorskip("numpy")
 
 from crewcheck import decide  # noqa: E402
-from crewcheck.agents.bench import BenchConfig, run_deal  # noqa: E402
-from crewcheck.agents.results import NAMESPACE  # noqa: E402
+from crewcheck.experiments.bench import BenchConfig, run_deal  # noqa: E402
+from crewcheck.experiments.results import NAMESPACE  # noqa: E402
 from crewcheck.agents.simulate import deal, setup_instance  # noqa: E402
 from crewcheck.cli import main  # noqa: E402
 
@@ -49,7 +49,7 @@ def test_bench_cli_writes_tables_and_plots_and_resumes(tmp_path, capsys) -> None
     for name in ("summary.csv", "summary.json", "agents-wins.png", "agents-wins.svg",
                  "agents-efficiency.png", "agents-efficiency.svg"):
         assert (out / name).exists(), name
-    from crewcheck.agents.results import open_store
+    from crewcheck.experiments.results import open_store
 
     before = sorted(r["key"] for r in open_store(out))
     assert before
@@ -85,8 +85,8 @@ def test_simulate_prints_a_game(capsys) -> None:
 
 def test_bench_workers_give_the_same_results(tmp_path) -> None:
     """Deals run in worker processes give exactly the records of a serial run."""
-    from crewcheck.agents.bench import run_bench
-    from crewcheck.agents.results import open_store
+    from crewcheck.experiments.bench import run_bench
+    from crewcheck.experiments.results import open_store
 
     cfg = BenchConfig(players=3, tasks=(1, 2), deals=2, task_agents=("tactical",), play_agents=("pmc",),
                       budget="30", deck="3x4")
@@ -99,9 +99,9 @@ def test_bench_workers_give_the_same_results(tmp_path) -> None:
 
 def test_shared_store_resumes() -> None:
     """Records written to the store are found again by a new view of it, and not redone."""
-    from crewcheck.agents.bench import run_bench, summarise
-    from crewcheck.agents.results import SharedStore
-    from crewcheck.store import ResultStore
+    from crewcheck.experiments.bench import run_bench, summarise
+    from crewcheck.experiments.results import SharedStore
+    from crewcheck.runtime.store import ResultStore
 
     cfg = BenchConfig(players=3, tasks=(1,), deals=2, task_agents=("tactical",), play_agents=("random",), deck="3x4")
     backing = ResultStore(":memory:")

@@ -156,10 +156,10 @@ def test_golden_transcript_of_a_full_game(capsys):
     assert lines == golden.splitlines()
 
 
-def test_the_issue_12_deal_is_answered_with_no_flags(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_hard_12_task_deal_is_answered_with_no_flags(capsys: pytest.CaptureFixture[str]) -> None:
     """The 4-player 12-task deal the search alone ran on for over 20 minutes: the default
     engine answers it (unwinnable) with no --timeout, and says how it was refuted."""
-    deal = Path(__file__).resolve().parents[1] / "data" / "issue12-4p-12-tasks.json"
+    deal = Path(__file__).resolve().parents[1] / "data" / "4p-12-tasks-unwinnable.json"
     assert main(["decide", str(deal)]) == 1
     out = capsys.readouterr().out
     assert out.startswith("unwinnable  (engine,")

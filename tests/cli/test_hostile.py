@@ -47,7 +47,7 @@ def run(argv: list[str]) -> tuple[int, str, str]:
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 @pytest.mark.parametrize("command", ["decide", "validate"])
 def test_hostile_file_is_one_line_exit_2(name: str, command: str) -> None:
-    """Each reproducer of issue 16 is bad input: exit 2, one line naming the problem (and
+    """Each hostile deal file is bad input: exit 2, one line naming the problem (and
     the field), never the internal error of exit 4."""
     path = str(HOSTILE / name)
     code, out, err = run([command, path])
@@ -63,14 +63,15 @@ def test_hostile_file_in_json_mode_is_an_error_object(name: str) -> None:
     code, out, err = run(["decide", str(HOSTILE / name), "--json"])
     assert code == 2
     payload = json.loads(out)
-    assert set(payload["error"]) == {"type", "field", "message"}
+    assert set(payload["error"]) == {"type", "field", "message", "line", "input_error"}
+    assert payload["error"]["input_error"] is True
     assert payload["error"]["type"].endswith("Error") and payload["error"]["type"] != "InternalError"
 
 
 @pytest.mark.parametrize("path", ["/dev/zero", "/dev/urandom", "/dev/null", "."])
 def test_a_file_that_is_not_regular_is_refused_at_once(path: str) -> None:
-    """Devices and directories are refused before a byte is read (``/dev/zero`` used to
-    read 3.7 GB, ``/dev/urandom`` to hang)."""
+    """Devices and directories are refused before a byte is read (``/dev/zero`` would
+    give 3.7 GB, ``/dev/urandom`` never end)."""
     if not os.path.exists(path):
         pytest.skip(f"no {path} here")
     code, _, err = run(["decide", path])

@@ -14,7 +14,7 @@ import crewcheck  # noqa: E402
 from crewcheck.cli import main  # noqa: E402
 from crewcheck.formats.deal_json import load  # noqa: E402
 from crewcheck.solvers.base import Verdict  # noqa: E402
-from crewcheck.solvers.hampath import Variant, recognise  # noqa: E402
+from crewcheck.solvers.special.hampath import Variant, recognise  # noqa: E402
 
 ROOT = Path(__file__).parents[2]
 
@@ -65,8 +65,8 @@ def test_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ("[" + ", ".join(f"[{i}, {i + 1}]" for i in range(200)) + "]", "the limit is 64"),
 ])
 def test_reduce_refuses_hostile_graphs_in_one_line(tmp_path, capsys, text, needle):
-    """Graph files that used to end in an internal error (exit 4: node-link data whose
-    nodes are not objects) or in a deal far beyond the model's limits."""
+    """Hostile graph files (node-link data whose nodes are not objects, a deal far beyond
+    the model's limits) are refused in one line, not with an internal error (exit 4)."""
     path = tmp_path / "g.json"
     path.write_text(text)
     assert main(["reduce", "hampath", str(path)]) == 2

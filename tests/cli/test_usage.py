@@ -32,8 +32,8 @@ def test_a_usage_error_in_json_mode_is_a_json_object(capsys: pytest.CaptureFixtu
 
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "-inf", "1e999", "abc", ""])
 def test_timeout_must_be_a_positive_finite_number(value: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """--timeout 0, negatives, nan and infinity are refused with exit 2 (they used to be
-    accepted, and each back-end read them its own way)."""
+    """--timeout 0, negatives, nan and infinity are refused with exit 2 (no back-end gets
+    to read them its own way)."""
     assert main(["decide", FIGURE1, f"--timeout={value}"]) == 2
     err = capsys.readouterr().err
     assert "argument --timeout: expected a positive number of seconds or 'none'" in err
@@ -103,8 +103,8 @@ def test_backends_says_when_the_kernel_runs_as_plain_python(monkeypatch: pytest.
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     """Without numba the search is installed but limited, and so is the engine; the
     engine without PySAT says it has no SAT side."""
-    from crewcheck import kernels
-    from crewcheck.solvers import sat_process
+    from crewcheck.runtime import kernels
+    from crewcheck.solvers.logic import sat_process
 
     kernels.numba_missing.cache_clear()
     monkeypatch.setattr(kernels, "numba_missing", lambda: "numba is not installed: pip install numba")
@@ -121,8 +121,8 @@ def test_backends_says_when_the_kernel_runs_as_plain_python(monkeypatch: pytest.
 
 
 def test_backends_full_strength_is_installed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from crewcheck import kernels
-    from crewcheck.solvers import sat_process
+    from crewcheck.runtime import kernels
+    from crewcheck.solvers.logic import sat_process
 
     monkeypatch.setattr(kernels, "numba_missing", lambda: None)
     monkeypatch.setattr(sat_process, "available", lambda: None)
@@ -135,7 +135,7 @@ def test_numba_missing_reports_a_failing_import(monkeypatch: pytest.MonkeyPatch)
     """numba installed but broken (say, a numpy it does not support) is reported, not raised."""
     import builtins
 
-    from crewcheck import kernels
+    from crewcheck.runtime import kernels
 
     real_import = builtins.__import__
 

@@ -57,6 +57,6 @@ def test_solver_backends_agree_with_the_oracle(backend: str, inst: Instance) -> 
 def test_every_kind_is_encoded() -> None:
     """A kind without clauses would be refused by the logic back-ends: today none is."""
     from crewcheck.model.conditions import CONDITION_KINDS
-    from crewcheck.solvers.encoding import ENCODED_KINDS
+    from crewcheck.solvers.logic.encoding import ENCODED_KINDS
 
     assert ENCODED_KINDS == set(CONDITION_KINDS)

@@ -17,7 +17,8 @@ from crewcheck import decide, load
 from crewcheck.api import check_witness, choose_backend
 from crewcheck.formats.notation import to_notation
 from crewcheck.model.instance import Instance
-from crewcheck.solvers import engine, registry, sat_process
+from crewcheck.solvers import engine, registry
+from crewcheck.solvers.logic import sat_process
 from crewcheck.solvers.base import Answer, Budget, Verdict
 from crewcheck.solvers.engine import EngineOptions, EngineSolver
 from tests.strategies import instances

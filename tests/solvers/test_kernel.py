@@ -92,11 +92,11 @@ def _same_from_both_kernels(inst: Instance) -> None:
 @given(trump_pad_instances())
 def test_trump_split_matches_the_root_rule(inst: Instance) -> None:
     """The kernel's trump-sharing check (twin and compiled) says dead exactly when the
-    root rule of :mod:`crewcheck.model.analysis` refutes, wherever both apply (trick
+    root rule of :mod:`crewcheck.solvers.search.refutations` refutes, wherever both apply (trick
     boundary, no trump a task, at most ``TS_MAX`` trumps)."""
     import numpy as np
 
-    from crewcheck.model.analysis import _trump_split
+    from crewcheck.solvers.search.refutations import _trump_split
 
     state = inst.state()
     trump = inst.trump_suit

@@ -110,7 +110,7 @@ def test_decide_default_is_the_engine(inst: Instance) -> None:
 
 
 def _classic(seed: int, k: int, players: int = 4) -> Instance:
-    from benchmarks.corpus import random_deal
+    from benchmarks.scripts.corpus import random_deal
 
     return random_deal(random.Random(seed), players=players, k=k)
 
@@ -182,7 +182,7 @@ def test_works_without_numba(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_crosscheck_corpus(backend: str, cell: str) -> None:
     """On seeded 40-card corpus deals (too big for the oracle) `search` and another exact
     back-end agree wherever both decide within their budget."""
-    from benchmarks.corpus import Cell, load_cell
+    from benchmarks.scripts.corpus import Cell, load_cell
     from crewcheck.solvers import registry
 
     if registry.available().get(backend) is not None:

@@ -19,8 +19,8 @@ HARD = DEALS / "classic-4p-10-tasks-tokens.json"  # search: about 0.5 s, 2.7 mil
 
 def test_search_does_not_charge_kernel_loading_to_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """With a 0.5 s limit and 1 s of loading, the search proper still gets its 0.5 s
-    (``--timeout 0.5`` used to return after 1.2-2.2 s with almost no search), and the
-    result's seconds leave the loading out."""
+    (rather than returning after 1.2-2.2 s with almost no search), and the result's
+    seconds leave the loading out."""
     left: list[float | None] = []
     real = driver.SearchSolver._decide
 

@@ -14,7 +14,7 @@ pytest.importorskip("flask")
 
 from crewcheck import decide, load  # noqa: E402
 from crewcheck.formats import deal_json  # noqa: E402
-from crewcheck.review import result_to_dict  # noqa: E402
+from crewcheck.reports.results import result_to_dict  # noqa: E402
 from crewcheck.web import app as web_app  # noqa: E402
 from crewcheck.web.app import COOKIE, MAX_REQUEST_BYTES, create_app, loopback_hosts  # noqa: E402
 from crewcheck.web.jobs import Busy, Jobs  # noqa: E402

@@ -12,8 +12,8 @@ that setting, with the fixed-assignment numbers (tasks dealt round-robin from th
 commander, where the only matching considered is the deal's own) beside them. The post
 gives no deal distribution, so these are empirical claims with readings
 (:class:`~crewcheck.claims.claim.Readings`): seeded random Classic deals, 4 and 3 players,
-k = 1..12 tasks (the deals of ``benchmarks/corpus.py``); the exact ``engine`` back-end says
-which deals are winnable, and the ``planner`` back-end (:mod:`crewcheck.solvers.planner`)
+k = 1..12 tasks (the deals of ``benchmarks/scripts/corpus.py``); the exact ``engine`` back-end says
+which deals are winnable, and the ``planner`` back-end (:mod:`crewcheck.solvers.heuristic.planner`)
 says at which stage it stops (``Result.stats.extra["stage"]``). Fractions are taken over
 the winnable deals, so a planner failure on an unwinnable deal (which no plan could solve)
 is not counted; "a majority" and "generally" are read as more than half, decided by the
@@ -73,7 +73,7 @@ def random_deal(rng: random.Random, players: int, k: int, assignment: Literal["f
     players, 14/13/13 for 3); the commander holds the top rocket; the tasks are ``k``
     distinct colour cards, drafted round-robin from the commander (``fixed``) or left to
     the crew with the same per-seat counts (``free``). The distribution of
-    ``benchmarks/corpus.py``'s cells.
+    ``benchmarks/scripts/corpus.py``'s cells.
     """
     cards = list(range(CLASSIC_DECK.size))
     rng.shuffle(cards)

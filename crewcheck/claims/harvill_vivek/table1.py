@@ -7,7 +7,7 @@ leaves its simulator and its MCTS under-specified, so these are *empirical* clai
 judged by the written rules (:data:`crewcheck.claims.claim.VERDICT_RULES`):
 
 * every reading of the set-up we ran is a :class:`ReadingRun`: the game and agents as
-  built (:mod:`crewcheck.agents.deepsea`, ``crewcheck bench deepsea``), trained with three
+  built (:mod:`crewcheck.agents.deepsea`, ``crewcheck bench deepsea``, :mod:`crewcheck.experiments.deepsea_bench`), trained with three
   seeds, run here chunk by chunk (:func:`table_chunk`, one chunk per N and seed, records
   committed), plus every reading of the readings study committed in
   ``crewcheck/claims/data/records/deepsea-readings.json`` (online-planning MCTS, feasible
@@ -37,11 +37,11 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from crewcheck.agents.deepsea_bench import DeepSeaConfig, open_store, published, run_deepsea, summarise
+from crewcheck.experiments.deepsea_bench import DeepSeaConfig, open_store, published, run_deepsea, summarise
 from crewcheck.claims.claim import Computation, Mode, Readings, Value
 from crewcheck.claims.execution import run_job
 from crewcheck.claims.stats import ALPHA, holm, ratio_test, two_sample, wilson
-from crewcheck.paths import user_cache_dir
+from crewcheck.runtime.paths import user_cache_dir
 
 __all__ = ["QUICK", "FULL", "SEEDS", "PUBLISHED_GAMES", "READINGS_RECORD", "NOT_TRIED", "ReadingRun",
            "config", "table_chunk", "runs", "stochastic_rates", "mcts_rates", "ratios", "rtu_values"]

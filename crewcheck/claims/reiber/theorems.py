@@ -27,7 +27,7 @@ from crewcheck.claims.claim import Computation, Mode, Value
 from crewcheck.claims.execution import run_job
 from crewcheck.formats.deal_json import from_dict
 from crewcheck.solvers import registry
-from crewcheck.solvers.hampath import BROKEN, Variant, reduce_hampath
+from crewcheck.solvers.special.hampath import BROKEN, Variant, reduce_hampath
 
 SUIT_LETTERS = "BGPY"
 

@@ -112,7 +112,7 @@ import numpy as np
 from crewcheck.claims.witteveen import exhaustive_kernel as ek
 from crewcheck.claims.witteveen.characterisation import CLASSES, losing_class
 from crewcheck.claims.witteveen.kernel import compact_tables
-from crewcheck.kernels import compile_kernel, numba_missing, twin
+from crewcheck.runtime.kernels import compile_kernel, numba_missing, twin
 
 SUITS = 4
 NAMESPACE = "witteveen-exhaustive/v1"

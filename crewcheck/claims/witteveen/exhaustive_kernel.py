@@ -1,7 +1,7 @@
 """Kernel of the exhaustive solve of Witteveen's game: search, certificates, enumeration.
 
 Plain-Python functions on ints and int64 numpy arrays that numba compiles unchanged
-(:func:`crewcheck.kernels.compile_kernel`); :data:`KERNEL_FUNCTIONS` lists them callees
+(:func:`crewcheck.runtime.kernels.compile_kernel`); :data:`KERNEL_FUNCTIONS` lists them callees
 first, and :mod:`crewcheck.claims.witteveen.exhaustive` runs either the compiled kernel
 or its plain-Python twin (the tests compare the two). The soundness of every step is
 argued in the docstring of :mod:`crewcheck.claims.witteveen.exhaustive`; this module
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from crewcheck.claims.witteveen.kernel import candidates, insert, key_of, lookup
-from crewcheck.kernels import highbit_index, lowbit_index, popcount
+from crewcheck.runtime.kernels import highbit_index, lowbit_index, popcount
 
 MAX_DEPTH = 40
 """Rows of the per-depth scratch buffers (a game has at most ``2n <= 18`` tricks)."""

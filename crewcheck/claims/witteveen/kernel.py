@@ -8,7 +8,7 @@ owner strings of the other suits), stamped per game so it is never cleared.
 
 numba is a dependency, but the code runs without it: :func:`decider`
 returns the compiled kernel when numba imports and the plain-Python search
-otherwise. The functions are compiled by :func:`crewcheck.kernels.compile_kernel`
+otherwise. The functions are compiled by :func:`crewcheck.runtime.kernels.compile_kernel`
 (machine code cached on disk) and use its bit helpers.
 ``tests/claims/witteveen/test_kernel.py`` checks the two on the same games.
 Only 4-suit decks of at most 9 values are supported by the key layout.
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from crewcheck.claims.witteveen.reference_search import reference_decider
-from crewcheck.kernels import compile_kernel, highbit_index, lowbit_index
+from crewcheck.runtime.kernels import compile_kernel, highbit_index, lowbit_index
 
 TABLE_BITS = 22
 

@@ -28,7 +28,7 @@ What it is
       under free assignment, sum over seats of ceil(quota / players) tricks, and task
       cards in a trick that no seat still able to win it has room for; lead
       reachability (a seat still owing a task must be able to win some future trick,
-      :mod:`crewcheck.model.analysis`; checked at the root and at every trick boundary);
+      :mod:`crewcheck.solvers.search.refutations`; checked at the root and at every trick boundary);
       per-task release times (the earliest trick that can complete it, e.g. after the other
       seats play out its suit) and a Hall check: the tasks released at trick e or later
       need, per owner, as many tricks as one hand holds of them, all among the last ones;
@@ -42,7 +42,7 @@ What it is
       nodes; under free assignment, *trump sharing*: a seat taking q more tasks takes a
       multiple of the players minus q cards that are no task, and a trick holding trumps
       goes, with all of them, to the highest (``cuts.trump_split_dead``, root rule in
-      :mod:`crewcheck.model.analysis`); it decides the 36-task Classic deals, where the
+      :mod:`crewcheck.solvers.search.refutations`); it decides the 36-task Classic deals, where the
       cards that are no task are the four rockets;
     * card equivalence: cards of one seat and suit with no card still in play between
       them, none a task card, are interchangeable; only the lowest is tried;
@@ -92,7 +92,7 @@ Layout
         The deal and position as the kernel's arrays, built once per run.
     ``kernel.py``
         The depth-first search loop, move generation and the position key (compiled by
-        numba, or run as the plain-Python twin: :mod:`crewcheck.kernels`).
+        numba, or run as the plain-Python twin: :mod:`crewcheck.runtime.kernels`).
     ``rules.py``
         Who wins a trick, who can still beat a card, whether the tokens allow a group.
     ``cuts.py``

@@ -3,13 +3,13 @@
 Each function is a sound refutation: it returns ``True`` only when no winning line
 exists from the position it is given, so the search may skip the position; ``False``
 proves nothing. The docstring of each states the rule and why it is sound. They are
-plain-Python functions that numba compiles unchanged (:mod:`crewcheck.kernels`); cards,
+plain-Python functions that numba compiles unchanged (:mod:`crewcheck.runtime.kernels`); cards,
 masks and task arrays are as in :mod:`crewcheck.solvers.search.kernel`.
 
 :func:`trick_dead` is tried after every card that leaves a trick unfinished;
 :func:`boundary_dead` at every trick boundary, calling the others in a fixed order (the
 last four share the release times and precedence sets that :func:`release_dead` writes
-into its scratch array). The root rules of :func:`crewcheck.model.analysis.refutation`
+into its scratch array). The root rules of :func:`crewcheck.solvers.search.refutations.refutation`
 run once before the search.
 
 Common arguments: ``hands[s]`` the cards seat ``s`` holds; ``p`` the players;
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crewcheck.kernels import lowbit_index, popcount
+from crewcheck.runtime.kernels import lowbit_index, popcount
 from crewcheck.solvers.search.rules import can_beat, trick_best
 
 __all__ = [
@@ -183,7 +183,7 @@ def trump_split_dead(hands: Any, p: int, left: int, trumps: int, quota: Any, tri
     relaxation). Tries every P, every choice of trumps played and every partition of
     them into tricks (at most one per seat in a trick), and asks whether the plain cards
     played can make every seat's count whole. The check of
-    :func:`crewcheck.model.analysis.refutation` at the root (there with up to 8 trumps).
+    :func:`crewcheck.solvers.search.refutations.refutation` at the root (there with up to 8 trumps).
     Sound because every way the game can go is among those tried. Seats and sizes are
     packed 4 and 8 bits to an int (no arrays).
     """
@@ -278,7 +278,7 @@ def trump_split_dead(hands: Any, p: int, left: int, trumps: int, quota: Any, tri
 def lead_reach_dead(hands: Any, p: int, free: int, left: int, own_mask: Any, quota: Any, leader: int,
                     trump: int, suit_mask: Any) -> bool:
     """A seat that still owes a task can never win a trick (lead reachability, as
-    :func:`crewcheck.model.analysis.refutation` at the root).
+    :func:`crewcheck.solvers.search.refutations.refutation` at the root).
 
     Only the winner of a trick leads the next, so the seats that can win a trick are the
     leader and, closing over them as leaders, the seats that could beat a card one of
@@ -579,4 +579,4 @@ BOUNDARY_RULES = (
 """The rules only :func:`boundary_dead` calls (the compiled kernel compiles them into it:
 :data:`crewcheck.solvers.search.kernel.INLINED`)."""
 CUT_FUNCTIONS = (trick_dead, *BOUNDARY_RULES, trump_split_dead, boundary_dead)
-"""The functions of this module, callees before callers (for :func:`crewcheck.kernels.compile_kernel`)."""
+"""The functions of this module, callees before callers (for :func:`crewcheck.runtime.kernels.compile_kernel`)."""

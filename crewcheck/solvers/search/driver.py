@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any, ClassVar
 
-from crewcheck import kernels
-from crewcheck.model.analysis import refutation
+from crewcheck.runtime import kernels
+from crewcheck.solvers.search.refutations import refutation
 from crewcheck.model.cards import Deck
 from crewcheck.model.derived import after, equivalent_plays, quotas_left
 from crewcheck.model.instance import Instance
@@ -21,6 +21,7 @@ from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.search.problem import Problem
+from crewcheck.solvers.search.records import Limits
 from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, begin, table
 
 __all__ = ["SearchSolver", "SearchOptions", "MAX_CARDS", "load_compiled"]
@@ -189,7 +190,7 @@ class SearchSolver:
             won = state.end.won
             return Answer(Verdict.WINNABLE if won else Verdict.UNWINNABLE, () if won else None,
                           state.owners if won else None)
-        why = refutation(state)  # cheap sound necessary conditions (crewcheck.model.analysis)
+        why = refutation(state)  # cheap sound necessary conditions (crewcheck.solvers.search.refutations)
         if why is not None:
             return Answer(Verdict.UNWINNABLE, extra={"refuted_before_search": True}, explanation=why)
         pure = self.options.pure or os.environ.get("CREWCHECK_PURE_KERNEL", "") in ("1", "true", "yes")
@@ -399,8 +400,8 @@ class SearchSolver:
                 seed = restart if strategy == 2 else 0
             hands, seq, quota = problem.round_arrays()
             tk = time.perf_counter()
-            status = k.search(hands, seq, quota, node_cap, cap, seed, shaping, *problem.deal,
-                              tt.words, tt.gen, tt.mask, *work)
+            status = k.search(hands, seq, quota, Limits(node_cap, cap, seed, shaping), problem.deal, tt.arrays(),
+                              work)
             dt = time.perf_counter() - tk
             kernel_seconds += dt
             if compiled and not _LOADED[0]:

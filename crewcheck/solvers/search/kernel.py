@@ -1,6 +1,6 @@
 """The search kernel: the depth-first search loop, its move generation and the position key.
 
-Plain-Python functions that numba compiles unchanged (:mod:`crewcheck.kernels`):
+Plain-Python functions that numba compiles unchanged (:mod:`crewcheck.runtime.kernels`):
 :func:`compiled` returns them compiled (numba imported on first use, machine code
 cached on disk), :func:`twin` as they are. The tests run both on the same inputs and
 compare every output. The rules of the game they apply are in
@@ -31,10 +31,11 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from crewcheck import kernels
-from crewcheck.kernels import lowbit_index, popcount
+from crewcheck.runtime import kernels
+from crewcheck.runtime.kernels import lowbit_index, popcount
 from crewcheck.solvers.search.cuts import BOUNDARY_RULES, CUT_FUNCTIONS, boundary_dead, trick_dead
 from crewcheck.solvers.search.rules import can_beat, order_ok, trick_best
+from crewcheck.solvers.search.records import DealArrays, Limits, TableArrays, Workspace
 from crewcheck.solvers.search.table import KEY_WORDS, TABLE_FUNCTIONS, tt_refuted, tt_store
 
 __all__ = [
@@ -60,10 +61,13 @@ STAT_DEPTH = 4
 STAT_SIZE = 8
 
 
-def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int,
-              free: int, quota: Any, tseat: Any, card_task: Any, suit_of: Any, suit_mask: Any,
-              trump: int, task_cards: int, moves: Any, scores: Any, seed: int, shaping: int) -> int:
+def gen_moves(depth: int, seat: int, hands: Any, seq: Any, ts: int, tlen: int, leader: int, quota: Any,
+              deal: DealArrays, limits: Limits, moves: Any, scores: Any) -> int:
     """Write the moves to try at ``depth`` into ``moves[depth*MAXM ...]``, best first.
+
+    The position is ``hands``, ``quota`` and the trick ``seq[ts : ts + tlen]`` led by
+    ``leader`` (``seat``: the seat on turn, ``-1`` for a free first lead); the deal and
+    the move ordering (``limits.seed``, ``limits.shaping``) come as records.
 
     Legal plays of the seat on turn (any card of any hand for a free first lead), one
     card per class of equivalent cards (same seat and suit, nothing still in play
@@ -73,6 +77,9 @@ def gen_moves(depth: int, seat: int, hands: Any, p: int, seq: Any, ts: int, tlen
     ``shaping != 0`` is the alternative ordering of the restarts: under fixed assignment a
     bonus for shaping plays, under free assignment the quota preference left out.
     """
+    p, free, trump, task_cards = deal.players, deal.free, deal.trump, deal.task_cards
+    tseat, card_task, suit_of, suit_mask = deal.tseat, deal.card_task, deal.suit_of, deal.suit_mask
+    seed, shaping = limits.seed, limits.shaping
     base = depth * MAXM
     inplay = 0
     for s in range(p):
@@ -281,20 +288,15 @@ def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: 
     key[4] = tasks_left
 
 
-def search(hands: Any, seq: Any, quota: Any, node_limit: int, waste_cap: int, seed: int, shaping: int,
-           p: int, tlen0: int, leader: int, done: int, free: int, all_done: int, tseat: Any, tkind: Any,
-           trank: Any, ntasks: int, card_task: Any, suit_of: Any, suit_mask: Any, trump: int,
-           strict: int, has_tokens: int, task_cards: int, own_mask: Any, canon: int, holder: Any,
-           tt: Any, gen: int, tt_mask: int,
-           key: Any, moves: Any, scores: Any, nmoves: Any, midx: Any, sv_leader: Any, sv_seat: Any,
-           sv_done: Any, sv_qg: Any, sv_waste: Any, sv_flag: Any, release: Any, stats: Any) -> int:
+def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, table: TableArrays,
+           work: Workspace) -> int:
     """Depth-first search for a winning continuation; returns WIN, LOSE or OUT_OF_NODES.
 
-    The parameters come in four groups: what a round changes (``hands``, ``seq`` and
-    ``quota``, which the search modifies, so the caller passes copies; the limits and
-    the move ordering), the deal (:class:`~crewcheck.solvers.search.problem.DealArrays`,
-    in its order), the refutation table, and scratch arrays
-    (:class:`~crewcheck.solvers.search.problem.Workspace`, in its order).
+    The parameters: what a round changes (``hands``, ``seq`` and ``quota``, which the
+    search modifies, so the caller passes copies), then four records, read by field name:
+    the round's node limit and move ordering (:class:`~.problem.Limits`), the deal
+    (:class:`~.problem.DealArrays`), the refutation table (:class:`~.table.TableArrays`)
+    and the scratch arrays (:class:`~.problem.Workspace`).
 
     On WIN the winning cards are ``seq[tlen0 : tlen0 + stats[STAT_DEPTH]]``. Refuted
     trick boundary positions are stored in the table ``tt`` under generation ``gen``
@@ -305,6 +307,16 @@ def search(hands: Any, seq: Any, quota: Any, node_limit: int, waste_cap: int, se
     A position refuted with ``a`` such tricks still allowed is stored with
     allowance ``a`` and counts as refuted only for searches allowing at most ``a``.
     """
+    node_limit, waste_cap = limits.node_limit, limits.waste_cap
+    p, tlen0, leader, done = deal.players, deal.tlen0, deal.leader, deal.done
+    free, all_done, ntasks, trump = deal.free, deal.all_done, deal.ntasks, deal.trump
+    tseat, tkind, trank, card_task = deal.tseat, deal.tkind, deal.trank, deal.card_task
+    suit_of, suit_mask, own_mask, holder = deal.suit_of, deal.suit_mask, deal.own_mask, deal.holder
+    strict, has_tokens, task_cards, canon = deal.strict, deal.has_tokens, deal.task_cards, deal.canon
+    tt, gen, tt_mask = table.words, table.gen, table.mask
+    key, moves, scores, nmoves, midx = work.key, work.moves, work.scores, work.nmoves, work.midx
+    sv_leader, sv_seat, sv_done, sv_qg = work.sv_leader, work.sv_seat, work.sv_done, work.sv_qg
+    sv_waste, sv_flag, release, stats = work.sv_waste, work.sv_flag, work.release, work.stats
     nodes = 0
     waste = 0
     tlen = tlen0
@@ -320,8 +332,7 @@ def search(hands: Any, seq: Any, quota: Any, node_limit: int, waste_cap: int, se
             stats[STAT_CUTS] += 1
             return LOSE
     seat0 = -1 if leader < 0 else (leader + tlen) % p
-    nmoves[0] = gen_moves(0, seat0, hands, p, seq, 0, tlen, leader, free, quota, tseat, card_task, suit_of,
-                          suit_mask, trump, task_cards, moves, scores, seed, shaping)
+    nmoves[0] = gen_moves(0, seat0, hands, seq, 0, tlen, leader, quota, deal, limits, moves, scores)
     midx[0] = 0
     while True:
         if midx[depth] >= nmoves[depth]:
@@ -434,8 +445,8 @@ def search(hands: Any, seq: Any, quota: Any, node_limit: int, waste_cap: int, se
             return OUT_OF_NODES
         depth += 1
         nseat = (leader + tlen) % p
-        nmoves[depth] = gen_moves(depth, nseat, hands, p, seq, tlen0 + depth - tlen, tlen, leader, free, quota,
-                                  tseat, card_task, suit_of, suit_mask, trump, task_cards, moves, scores, seed, shaping)
+        nmoves[depth] = gen_moves(depth, nseat, hands, seq, tlen0 + depth - tlen, tlen, leader, quota, deal,
+                                  limits, moves, scores)
         midx[depth] = 0
 
 
@@ -446,7 +457,7 @@ KERNEL_FUNCTIONS = (
 """Every function of the search kernel, callees before callers."""
 
 INLINED = (*BOUNDARY_RULES, trick_best)
-"""Compiled into their callers (:func:`crewcheck.kernels.compile_kernel`'s ``inline``):
+"""Compiled into their callers (:func:`crewcheck.runtime.kernels.compile_kernel`'s ``inline``):
 the rules of :func:`~crewcheck.solvers.search.cuts.boundary_dead`, so that splitting them
 into functions costs no calls, and :func:`trick_best`, which :func:`gen_moves`,
 :func:`search` and the cuts share (measured: fewer instructions than before the split)."""

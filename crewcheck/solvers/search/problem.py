@@ -4,15 +4,14 @@ built once per run from the :class:`~crewcheck.model.instance.Instance` and its
 
 :class:`DealArrays` is what the kernel reads and never changes, :class:`Workspace` the
 scratch arrays it writes, and :class:`Problem` holds both with the start position, of
-which each round of the search gets fresh copies (the kernel plays on them). The field
-order of the two tuples is the order of :func:`crewcheck.solvers.search.kernel.search`'s
-parameters, so the driver passes them as ``*problem.deal`` and ``*workspace``.
+which each round of the search gets fresh copies (the kernel plays on them). Both are
+records of :mod:`.records`, which the kernel reads by field name.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance
@@ -20,68 +19,12 @@ from crewcheck.model.state import State
 from crewcheck.model.tasks import TokenKind, token_kind
 from crewcheck.solvers.search.cuts import PRED
 from crewcheck.solvers.search.kernel import MAXM, STAT_SIZE
+from crewcheck.solvers.search.records import DealArrays, Workspace
 from crewcheck.solvers.search.table import KEY_WORDS
 
-__all__ = ["DealArrays", "Workspace", "Problem"]
+__all__ = ["Problem"]
 
 _KIND_CODE = {TokenKind.ABSOLUTE: 1, TokenKind.RELATIVE: 2, TokenKind.LAST: 3}
-
-
-class DealArrays(NamedTuple):
-    """The deal and the search's root as the kernel reads them (never modified)."""
-
-    players: int
-    tlen0: int
-    """Cards of the trick in progress at the root."""
-    leader: int
-    """Seat that led (or leads) the trick in progress; ``-1``: a free first lead."""
-    done: int
-    """Mask of the tasks done (bit ``i``: task ``i``)."""
-    free: int
-    """1 under free assignment, else 0."""
-    all_done: int
-    tseat: Any
-    """Seat of each task (``-1`` under free assignment)."""
-    tkind: Any
-    """Token kind of each task: 0 none, 1 absolute, 2 relative, 3 last."""
-    trank: Any
-    ntasks: int
-    card_task: Any
-    """Task on each card, or ``-1``."""
-    suit_of: Any
-    suit_mask: Any
-    trump: int
-    """Trump suit, ``-1``: none."""
-    strict: int
-    """1 for the strict reading of the order tokens, 0 for the lenient one."""
-    has_tokens: int
-    task_cards: int
-    own_mask: Any
-    """Task cards of each seat (fixed assignment)."""
-    canon: int
-    """1: key the refutation table by relative ranks (:func:`kernel.position_key`)."""
-    holder: Any
-    """Seat dealt each card."""
-
-
-class Workspace(NamedTuple):
-    """The kernel's scratch arrays: the table key, the moves and saved state per search
-    depth, the release times of the cuts and the statistics."""
-
-    key: Any
-    moves: Any
-    scores: Any
-    nmoves: Any
-    midx: Any
-    sv_leader: Any
-    sv_seat: Any
-    sv_done: Any
-    sv_qg: Any
-    sv_waste: Any
-    sv_flag: Any
-    release: Any
-    stats: Any
-    """Counters, indexed by :data:`kernel.STAT_NODES` and the other ``STAT_*``."""
 
 
 @dataclass(frozen=True, slots=True)

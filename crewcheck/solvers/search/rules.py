@@ -1,6 +1,6 @@
 """The rules of the game on ints, as the search kernel and its cuts read them.
 
-Plain-Python functions that numba compiles unchanged (see :mod:`crewcheck.kernels`):
+Plain-Python functions that numba compiles unchanged (see :mod:`crewcheck.runtime.kernels`):
 who wins a trick (:func:`trick_best`), whether a seat can still beat the best card of a
 trick (:func:`can_beat`) and whether the order tokens let a group of tasks complete
 next (:func:`order_ok`). Cards, masks and task arrays are as in
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crewcheck.kernels import popcount
+from crewcheck.runtime.kernels import popcount
 
 __all__ = ["order_ok", "can_beat", "trick_best"]
 

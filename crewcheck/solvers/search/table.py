@@ -16,6 +16,8 @@ import threading
 from collections.abc import Hashable, Iterator
 from typing import Any
 
+from crewcheck.solvers.search.records import TableArrays
+
 __all__ = ["KEY_WORDS", "TT_STRIDE", "TT_ALLOW", "TT_GEN", "TABLE_BITS", "PURE_TABLE_BITS", "tt_slot",
            "tt_refuted", "tt_store", "TABLE_FUNCTIONS", "Table", "table", "shared", "begin"]
 
@@ -111,6 +113,10 @@ class Table:
         else:
             self.words = [0] * (size * TT_STRIDE)
 
+    def arrays(self) -> TableArrays:
+        """The table as the kernel takes it (its current generation)."""
+        return TableArrays(self.words, self.gen, self.mask)
+
 
 _THREAD = threading.local()
 """Per-thread refutation tables: the compiled kernel runs without the GIL, so two threads
@@ -137,7 +143,7 @@ def shared() -> Iterator[None]:
     it, a decision whose deal (:func:`begin`'s ``deal``) is the one the current generation
     belongs to goes on with its entries: a position refuted while deciding one position
     of a deal is refuted whatever position it was reached from, as when the search
-    broadens to its first plays. :mod:`crewcheck.review` decides every legal card, and the
+    broadens to its first plays. :mod:`crewcheck.analysis` decides every legal card, and the
     positions along a played game, inside it."""
     depth = getattr(_THREAD, "sharing", 0)
     _THREAD.sharing = depth + 1

@@ -60,7 +60,7 @@ from typing import ClassVar, Literal
 from crewcheck.model.cards import CardIndex
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.solvers.base import Answer, Budget, Verdict
-from crewcheck.solvers.special.conditions import requires
+from crewcheck.solvers.special.requirements import requires
 from crewcheck.solvers.special.playout import sequence
 
 __all__ = ["SingleSuitSolver", "Reading", "READINGS", "published_play"]

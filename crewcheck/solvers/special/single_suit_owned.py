@@ -35,7 +35,7 @@ from typing import ClassVar
 from crewcheck.model.cards import CardIndex
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.solvers.base import Answer, Budget, Verdict
-from crewcheck.solvers.special.conditions import requires
+from crewcheck.solvers.special.requirements import requires
 from crewcheck.solvers.special.playout import sequence
 
 __all__ = ["SingleSuitOwnedSolver", "published_play"]

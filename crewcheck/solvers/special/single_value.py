@@ -32,7 +32,7 @@ from typing import ClassVar
 from crewcheck.model.cards import iter_bits
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Verdict
-from crewcheck.solvers.special.conditions import requires
+from crewcheck.solvers.special.requirements import requires
 from crewcheck.solvers.special.playout import sequence
 
 __all__ = ["SingleValueSolver", "published_verdict"]

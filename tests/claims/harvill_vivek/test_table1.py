@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from crewcheck.agents.deepsea_bench import DeepSeaConfig
+from crewcheck.experiments.deepsea_bench import DeepSeaConfig
 from crewcheck.claims import ledger
 from crewcheck.claims.claim import Claim, Computation, Status
 from crewcheck.claims.harvill_vivek import table1

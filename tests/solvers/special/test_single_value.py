@@ -28,6 +28,7 @@ def test_every_small_deal(n: int, p: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long
 def test_every_deal_of_six_cards() -> None:
     """Every one-value deal with 6 cards, 2-3 seats and up to 4 tasks agrees with the oracle."""
     for p in (2, 3):

@@ -33,6 +33,7 @@ def test_every_deal(s: int, n: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long
 @pytest.mark.parametrize("s,n", [(4, 4), (3, 4), (2, 6)])
 def test_every_deal_slow(s: int, n: int) -> None:
     """Every deal with 4 suits of 4 values (51,480 deals), 3 x 4 and 2 x 6 agrees, and every

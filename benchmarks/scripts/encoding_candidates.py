@@ -1,0 +1,105 @@
+"""Candidate strengthenings of the winnability encoding, measured by ``run_encoding``.
+
+Each candidate is a block in the style of :mod:`crewcheck.solvers.logic.encoding` (a function
+``add_*(model, v, pos)`` whose clauses start with the rule in English). Every one is
+sound: it only states what every winning line satisfies, each clause enforced by the
+task assumptions it relies on, so the encoding stays exact under any subset of tasks.
+The blocks that paid were moved into the encoding; the others stay here, with the
+numbers of their measurement in ``docs/encoding.md`` ("Encoding strengthenings
+(measured)").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from crewcheck.model.cards import CardIndex, iter_bits
+from crewcheck.model.instance import Seat
+from crewcheck.solvers.logic import encoding
+from crewcheck.solvers.logic.formula import Formula
+from crewcheck.solvers.logic.position import Position, Variables
+
+
+def _holder(pos: Position, c: CardIndex) -> Seat:
+    return next(s for s, h in enumerate(pos.hands) if h >> c & 1)
+
+
+def add_own_win_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    inst = pos.instance
+    # A seat's own task card (one it holds) can only be won by that seat playing it: if
+    # its owner plays it, it wins the trick. (Unit propagation already finds this through
+    # "the seat wins the trick" and "one card per seat"; the clause is the shortcut.)
+    for k in pos.tasks:
+        task = inst.tasks[k]
+        if task.seat is None or not pos.hands[task.seat] >> task.card & 1:
+            continue
+        for t in pos.tricks:
+            model.add_bool_or([v.win[(t, task.card)]], enforce=[v.task[k], v.play[(t, task.seat, task.card)]])
+
+
+def add_task_beaten_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    inst = pos.instance
+    deck, trump = inst.deck, inst.trump_suit
+    # A task card held by another seat, played in a trick of its own suit, is won by its
+    # seat only with a higher card of that suit or (for a card that is no trump) a trump:
+    # the seat plays one of those. (Not when the card is discarded on another led suit:
+    # then the seat may win with anything.)
+    for k in pos.tasks:
+        task = inst.tasks[k]
+        w, c = task.seat, task.card
+        if w is None or pos.hands[w] >> c & 1:
+            continue
+        h = _holder(pos, c)
+        u = deck.suit_of(c)
+        beat = [x for x in iter_bits(pos.hands[w])
+                if (deck.suit_of(x) == u and x > c) or (u != trump and deck.suit_of(x) == trump)]
+        for t in pos.tricks:
+            cond = [v.task[k], v.play[(t, h, c)]]
+            if u != trump:
+                cond.append(v.led[(t, u)])
+            model.add_bool_or([v.play[(t, w, x)] for x in beat], enforce=cond)
+
+
+def add_done_count_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    # Implied counting: a seat plays one card a trick, so by the end of trick t it has
+    # played at most t - first + 1 of its cards (CDCL cannot count this itself).
+    for s in range(pos.instance.players):
+        hand = list(iter_bits(pos.hands[s]))
+        for t in pos.tricks:
+            if t - pos.first + 1 < len(hand):
+                model.add_at_most([v.done[(t, c)] for c in hand], t - pos.first + 1)
+
+
+def add_trick_bound_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    inst = pos.instance
+    p = inst.players
+    if pos.quotas is not None:
+        return
+    # Per-seat trick bounds: two cards of one hand are never in one trick, so a seat wins
+    # at least as many tricks as any one hand holds of its tasks. (Enforced by those tasks.)
+    need: dict[tuple[Seat, Seat], list[int]] = {}
+    for k in pos.tasks:
+        task = inst.tasks[k]
+        assert task.seat is not None
+        need.setdefault((task.seat, _holder(pos, task.card)), []).append(k)
+    for (w, _h), ks in need.items():
+        if len(ks) >= 2:
+            model.add_at_least([v.winner[(t, w)] for t in pos.tricks], len(ks), enforce=[v.task[k] for k in ks])
+    # ... and as one trick goes to one seat, those bounds add up to at most the tricks left.
+    most: dict[Seat, list[int]] = {}
+    for (w, _h), ks in need.items():
+        if len(ks) > len(most.get(w, [])):
+            most[w] = ks
+    if sum(len(ks) for ks in most.values()) > len(pos.tricks):
+        model.add_bool_or([], enforce=[v.task[k] for w in range(p) for k in most.get(w, [])])
+
+
+CANDIDATES: dict[str, tuple[Callable[[Formula, Variables, Position], None], ...]] = {
+    "own_win": (add_own_win_constraints,),
+    "task_beaten": (add_task_beaten_constraints,),
+    "precedence": (encoding.add_precedence_constraints,),  # kept: now in the encoding
+    "trick_bounds": (add_trick_bound_constraints,),
+    "done_count": (add_done_count_constraints,),
+    "done_count_early": (encoding.add_count_constraints,),  # kept: now in the encoding
+}
+"""Variant name -> the blocks added to the baseline."""

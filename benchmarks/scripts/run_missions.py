@@ -1,0 +1,128 @@
+"""How hard is the logbook, really? The winnable fraction of each mission under perfect
+information, for 3, 4 and 5 players.
+
+For every mission 1-50 and player count, seeded deals (``crewcheck mission N --players P
+--seed S``, seeds 0, 1, ...) are decided by the default back-end. Deals are taken in
+rounds of ``--round`` seeds across *all* cells, so a run stopped early still has the same
+number of deals in every cell. Results go to a JSONL file (resumable: finished
+(mission, players, seed) triples are skipped); ``--report`` prints the table (fraction
+winnable with a Wilson 95 % interval, unknowns, median seconds) and writes the plot.
+
+    python -m benchmarks.scripts.run_missions --deals 200 --workers 2 --out benchmarks/results/missions.jsonl
+    python -m benchmarks.scripts.run_missions --report --out benchmarks/results/missions.jsonl --plot docs/missions.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from crewcheck import decide
+from crewcheck.formats.deal_json import from_dict
+from crewcheck.experiments.deepsea_bench import wilson
+from crewcheck.missions.logbook import deal_mission, missions
+
+PLAYERS = (3, 4, 5)
+
+
+def run_one(job: tuple[int, int, int, float, bool]) -> dict[str, object]:
+    number, players, seed, timeout, challenge = job
+    deal = deal_mission(number, players, seed=seed, challenge=challenge)
+    inst = from_dict({k: v for k, v in deal.items() if k != "comment"})
+    start = time.perf_counter()
+    r = decide(inst, timeout=timeout)
+    return {"mission": number, "players": players, "seed": seed, "challenge": challenge, "verdict": r.verdict.value,
+            "backend": r.backend, "seconds": round(time.perf_counter() - start, 4)}
+
+
+def load(path: Path) -> list[dict[str, object]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def run(args: argparse.Namespace) -> None:
+    done = {(r["mission"], r["players"], r["seed"]) for r in load(args.out)}
+    players = (3,) if args.challenge else PLAYERS
+    numbers = [m.number for m in missions()]
+    with args.out.open("a") as out, ProcessPoolExecutor(args.workers) as pool:
+        for start in range(0, args.deals, args.round):
+            jobs = [(n, p, s, args.timeout, args.challenge) for s in range(start, min(args.deals, start + args.round))
+                    for n in numbers for p in players if (n, p, s) not in done]
+            t0 = time.perf_counter()
+            for rec in pool.map(run_one, jobs, chunksize=4):
+                out.write(json.dumps(rec) + "\n")
+            out.flush()
+            print(f"seeds {start}..{start + args.round - 1}: {len(jobs)} deals in "
+                  f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+
+
+def report(args: argparse.Namespace) -> None:
+    rows = load(args.out)
+    players = (3,) if args.challenge else PLAYERS
+    cells: dict[tuple[int, int], list[dict[str, object]]] = {}
+    for r in rows:
+        cells.setdefault((int(r["mission"]), int(r["players"])), []).append(r)  # type: ignore[arg-type]
+    info = {m.number: m for m in missions()}
+    n_deals = sorted({len(v) for v in cells.values()})
+    print(f"Deals per cell: {n_deals[0]}" + (f"-{n_deals[-1]}" if len(n_deals) > 1 else "") + ".\n")
+    print("| mission | tasks | special | " + " | ".join(f"{p} players: % winnable (95 % CI); median s" for p in players) + " |")
+    print("| --- | --- | --- | " + " | ".join("---" for _ in players) + " |")
+    series: dict[int, list[float]] = {p: [] for p in players}
+    for n in sorted(info):
+        m = info[n]
+        parts = []
+        for p in players:
+            rs = cells.get((n, p), [])
+            k = sum(1 for r in rs if r["verdict"] == "winnable")
+            unk = sum(1 for r in rs if r["verdict"] == "unknown")
+            lo, hi = wilson(k, len(rs))
+            med = statistics.median(float(r["seconds"]) for r in rs) if rs else float("nan")  # type: ignore[arg-type]
+            series[p].append(k / len(rs) if rs else float("nan"))
+            extra = f", {unk} unknown" if unk else ""
+            parts.append(f"{100 * k / max(1, len(rs)):.1f} ({100 * lo:.1f}-{100 * hi:.1f}){extra}; {med:.2f}")
+        special = "yes" if (m.conditions or m.assignment in ("decision", "distribution")) else ""
+        print(f"| {n} | {m.tasks} | {special} | " + " | ".join(parts) + " |")
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(11, 4))
+        xs = sorted(info)
+        for p, marker in zip(players, "o^s"):
+            ax.plot(xs, series[p], marker=marker, linestyle="-", linewidth=0.8, markersize=4, label=f"{p} players")
+        ax.set_xlabel("logbook mission")
+        ax.set_ylabel("winnable under perfect information\n(axis from 90 %)")
+        ax.set_ylim(0.9, 1.005)
+        ax.set_xticks(range(1, 51, 2))
+        ax.grid(alpha=0.3)
+        ax.legend()
+        n_deals = min((len(v) for v in cells.values()), default=0)
+        ax.set_title(f"The Crew logbook: fraction of seeded deals that can be won ({n_deals} deals per point)")
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=200, help="seeds per (mission, players) cell")
+    ap.add_argument("--round", type=int, default=25, help="seeds per round across all cells")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per deal (then 'unknown')")
+    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/missions.jsonl"))
+    ap.add_argument("--challenge", action="store_true", help="3 players, the 30-card Challenge for Three")
+    ap.add_argument("--report", action="store_true", help="print the table instead of running")
+    ap.add_argument("--plot", type=Path, help="with --report: write the plot here")
+    args = ap.parse_args()
+    report(args) if args.report else run(args)
+
+
+if __name__ == "__main__":
+    main()

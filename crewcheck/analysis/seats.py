@@ -1,0 +1,121 @@
+"""Free assignment: which seats can still take each open task in some winning line
+(:func:`task_seats`), with the winnability encoding kept in one incremental CDCL solver."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from crewcheck.analysis.run import Cancel
+from crewcheck.errors import NotApplicableError
+from crewcheck.model.instance import Instance, Seat
+from crewcheck.solvers.base import Budget, Result, Verdict
+
+__all__ = ["TaskSeats", "task_seats"]
+
+
+@dataclass(frozen=True)
+class TaskSeats:
+    """Free assignment: the seats that can take one open task in some winning line."""
+
+    task: int
+    """Index into :attr:`Instance.tasks`."""
+    seats: tuple[Seat, ...]
+    """Seats that take it in some winning line from the position."""
+    unknown: tuple[Seat, ...] = ()
+    """Seats not decided (time limit or cancel)."""
+
+
+def task_seats(instance: Instance, *, position: Result | None = None, timeout: float | None = None,
+               cancel: Cancel | None = None) -> tuple[TaskSeats, ...]:
+    """Free assignment: for every task still open, the seats that take it in some winning
+    line from the position after the history.
+
+    The winnability encoding, without its symmetry breaking (which may keep only one
+    of two interchangeable task cards' assignments), goes into one incremental CDCL
+    solver; each question "can seat s take task k?" is a solve under the assumption
+    ``owner_k{k}_s{s}``, and every model found answers the questions it settles.
+    ``position``, a known result of the position, seeds the answers with its assignment.
+    ``timeout`` bounds the whole computation; seats left undecided are in
+    :attr:`TaskSeats.unknown`.
+
+    Raises
+    ------
+    NotApplicableError
+        The deal is not under free assignment.
+
+    Examples
+    --------
+    >>> from crewcheck.formats.deal_json import loads
+    >>> deal = loads('{"hands": [["B1", "G2"], ["B2", "G1"]], "lead": 0, "assignment": "free", '
+    ...              '"tasks": [{"card": "B2"}, {"card": "G1"}]}')
+    >>> [(deal.card(deal.tasks[t.task].card).__str__(), t.seats) for t in task_seats(deal)]
+    [('B2', (1,)), ('G1', (0,))]
+    """
+
+    # The encoding is imported when a question needs it: this module is loaded by every
+    # analysis and by the result writer of `crewcheck decide`, which most runs never ask.
+    from crewcheck.solvers.logic import sat_process
+    from crewcheck.solvers.logic.encoding import ENCODERS, size_limit
+    from crewcheck.solvers.logic.export import to_cnf
+    from crewcheck.solvers.logic.formula import Formula
+    from crewcheck.solvers.logic.position import add_variables, position_of
+    from crewcheck.solvers.logic.rule_clauses import add_symmetry_constraints
+    from crewcheck.solvers.logic.sat import SatSolver
+
+    if instance.rules.assignment != "free":
+        raise NotApplicableError(f"task_seats needs free assignment; this deal has {instance.rules.assignment!r}")
+    if not instance.is_concrete():
+        raise NotApplicableError("task_seats needs a deal without a seat left to choose")
+    state = instance.state()
+    owners = state.owners or ()
+    open_tasks = [k for k, o in enumerate(owners) if o < 0]
+    if state.end is not None or not open_tasks:
+        return ()
+    p = instance.players
+    if position is not None and position.verdict is Verdict.UNWINNABLE:
+        return tuple(TaskSeats(k, ()) for k in open_tasks)
+    counts = instance.task_counts or (0,) * p
+    room = [counts[s] - sum(1 for o in owners if o == s) for s in range(p)]
+    possible: set[tuple[int, Seat]] = set()
+    impossible: set[tuple[int, Seat]] = {(k, s) for k in open_tasks for s in range(p) if room[s] <= 0}
+    if position is not None and position.witness is not None and position.witness.assignment is not None:
+        possible.update((k, position.witness.assignment[k]) for k in open_tasks)
+
+    def answer(unknown: bool) -> tuple[TaskSeats, ...]:
+        out = []
+        for k in open_tasks:
+            seats = tuple(s for s in range(p) if (k, s) in possible)
+            left = tuple(s for s in range(p) if (k, s) not in possible and (k, s) not in impossible)
+            out.append(TaskSeats(k, seats, left if unknown else ()))
+        return tuple(out)
+
+    pending = [(k, s) for k in open_tasks for s in range(p) if (k, s) not in possible | impossible]
+    if not pending:
+        return answer(False)
+
+    if sat_process.available() is not None or size_limit(instance) is not None:
+        return answer(True)
+    from pysat.solvers import Solver  # type: ignore[import-untyped]
+
+
+    pos = position_of(instance)
+    model = Formula()
+    v = add_variables(model, pos)
+    for add in ENCODERS:
+        if add is not add_symmetry_constraints:
+            add(model, v, pos)
+    cnf = to_cnf(model, assume=[v.task[k] for k in pos.tasks])
+    deadline = Budget(seconds=timeout, cancel=cancel).start()
+    with Solver(name="glucose42", bootstrap_with=cnf.clauses) as sat:
+        for k, s in pending:
+            if (k, s) in possible or (k, s) in impossible:
+                continue
+            got = SatSolver._solve_until(sat, [v.owner[(k, s)]], deadline, None)
+            if got is None:
+                return answer(True)
+            if got:
+                values = {abs(x): x > 0 for x in sat.get_model() or ()}
+                possible.update((kk, ss) for (kk, ss), var in v.owner.items() if values.get(var, False))
+            else:
+                impossible.add((k, s))
+    return answer(False)

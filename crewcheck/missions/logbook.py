@@ -1,0 +1,284 @@
+"""The logbook of *The Quest for Planet Nine* as data, and seeded deals of its missions.
+
+The 50 missions live in ``crewcheck/missions/data/logbook.json`` (the format is described
+in ``models/missions/README.md`` and ``models/missions/logbook.schema.json``). Each mission
+gives its number of task cards, its task tokens, how the tasks are handed out, its special
+rule as text and as conditions of the deal format, its communication restriction and the
+player counts it is dealt for.
+
+:func:`deal_mission` deals one seeded game of a mission as a deal-file dict (the JSON
+object of ``crewcheck/formats/deal.schema.json``), the way the rulebook sets a mission up:
+
+1. ``random.Random(seed)`` shuffles the 40 playing cards (B, G, P, Y 1-9, then R 1-4) and
+   deals them one at a time round the table from seat 0: 14/13/13 with 3 players, 10 each
+   with 4, 8 each with 5. With ``challenge=True`` (3 players only, *Challenge for Three*)
+   the green cards and R1 are left out: 30 cards, 10 each.
+2. The commander is the holder of R4; it leads the first trick (``"lead": "rocket"``).
+3. The same generator shuffles the 36 colour cards (27 without green) in the same order
+   and the mission's task cards are the first ones; the task tokens go on the first task
+   cards, in the logbook's order ("place them from left to right, starting with the first
+   task token").
+4. The tasks are handed out as the mission says (``"free"``: the draft; ``"decision"``,
+   ``"distribution"``: the commander's), unless ``assignment`` says otherwise;
+   ``"fixed"`` writes a seat on each task: the commander takes the first task card, the
+   next seat the second, and so on round the table.
+5. The conditions get concrete seats and cards where the deal decides them
+   (``"commander"``, ``"left_of:P9"``, ``"token:omega"``); ``"choose"`` and
+   ``"choose_any:<role>"`` stay, for the model to expand (see the logbook's
+   ``placeholders``).
+
+The same seed and player count give the same hands and the same task-card order in every
+mission, so missions can be compared on common deals. The deal depends only on the seed
+(Python's Mersenne Twister and ``shuffle`` are the same on every platform).
+
+Rules that deals cannot express (mission 12's random card, the token moves of missions 23
+and 40, the five-player rule of handing over one task) are listed in the deal's
+``comment`` and by :func:`not_modelled`.
+
+Examples
+--------
+>>> len(missions())
+50
+>>> mission(16).special_rule
+'You must not win a trick with a nine.'
+>>> deal = deal_mission(16, players=4, seed=1)
+>>> [len(h) for h in deal["hands"]], deal["conditions"]
+([10, 10, 10, 10], [{'kind': 'no_trick_won_with', 'value': 9}])
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from crewcheck.errors import InvalidInputError
+
+__all__ = [
+    "LOGBOOK_SCHEMA_ID", "PLAYERS", "ASSIGNMENTS", "DISTRESS", "Mission", "logbook", "missions",
+    "mission", "deal_mission", "not_modelled", "resolve_placeholders",
+]
+
+LOGBOOK_SCHEMA_ID = "crewcheck-logbook/1"
+PLAYERS: tuple[int, ...] = (3, 4, 5)
+"""Player counts a mission can be dealt for (JARVIS's two-player game is not modelled)."""
+ASSIGNMENTS: tuple[str, ...] = ("fixed", "free", "decision", "distribution")
+DISTRESS: tuple[str, ...] = ("left", "right", "choose")
+
+_COLOURS = ("B", "G", "P", "Y")
+_TRUMP = "R"
+
+
+@dataclass(frozen=True)
+class Mission:
+    """One logbook mission, as ``crewcheck/missions/data/logbook.json`` gives it."""
+
+    number: int
+    tasks: int
+    """Number of task cards."""
+    tokens: tuple[str, ...]
+    """Task tokens, laid on the first task cards in this order."""
+    assignment: str | None
+    """``"free"``, ``"decision"``, ``"distribution"``; ``None`` without tasks."""
+    special_rule: str | None
+    conditions: tuple[Mapping[str, Any], ...]
+    """The special rule in the deal format's condition language, with placeholders."""
+    communication: Mapping[str, Any]
+    """Recorded only: it cannot change whether a deal can be won."""
+    players: tuple[int, ...]
+    five_player_rule: bool
+    unsupported: tuple[Mapping[str, str], ...]
+    notes: tuple[str, ...]
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Mission:
+        return cls(
+            number=int(obj["number"]), tasks=int(obj["tasks"]), tokens=tuple(obj["tokens"]),
+            assignment=obj["assignment"], special_rule=obj["special_rule"],
+            conditions=tuple(obj["conditions"]), communication=obj["communication"],
+            players=tuple(obj["players"]), five_player_rule=bool(obj["five_player_rule"]),
+            unsupported=tuple(obj.get("unsupported", ())), notes=tuple(obj.get("notes", ())))
+
+    def describe_communication(self) -> str:
+        """``"dead zone"``, ``"from trick 3"``, ``"one member silent"`` or ``""``."""
+        kind = self.communication["kind"]
+        if kind == "dead_zone":
+            return "dead zone"
+        if kind == "disruption":
+            return f"from trick {self.communication['from_trick']}"
+        if kind == "silenced_member":
+            return "one member silent"
+        return ""
+
+
+@lru_cache(maxsize=1)
+def _logbook_text() -> str:
+    return resources.files("crewcheck.missions").joinpath("data", "logbook.json").read_text(encoding="utf-8")
+
+
+def logbook() -> dict[str, Any]:
+    """The logbook file as a fresh dict (sources, placeholders, the 50 missions)."""
+    data: dict[str, Any] = json.loads(_logbook_text())
+    return data
+
+
+@lru_cache(maxsize=1)
+def missions() -> tuple[Mission, ...]:
+    """The 50 missions in order."""
+    return tuple(Mission.from_json(m) for m in logbook()["missions"])
+
+
+def mission(number: int) -> Mission:
+    """Mission ``number`` (1..50); :class:`InvalidInputError` for any other number."""
+    all_missions = missions()
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(all_missions):
+        raise InvalidInputError(f"mission {number!r} does not exist (missions 1..{len(all_missions)})",
+                                field="mission")
+    return all_missions[number - 1]
+
+
+def _deck(challenge: bool) -> list[str]:
+    colours = [s for s in _COLOURS if not (challenge and s == "G")]
+    cards = [f"{s}{v}" for s in colours for v in range(1, 10)]
+    return cards + [f"{_TRUMP}{v}" for v in range(2 if challenge else 1, 5)]
+
+
+def _card_key(card: str) -> tuple[int, int]:
+    order = (*_COLOURS, _TRUMP)
+    return order.index(card[0]), int(card[1:])
+
+
+def not_modelled(m: Mission, players: int) -> list[str]:
+    """The rules of ``m`` that a deal for ``players`` leaves out, one sentence each."""
+    out = [f"{u['rule']}: {u['effect']}" for u in m.unsupported]
+    if players == 5 and m.five_player_rule:
+        out.append("the five-player rule (one crew member may hand one task to another before the first "
+                   "trick): a relaxation, so an 'unwinnable' verdict is a lower bound")
+    return out
+
+
+def resolve_placeholders(conditions: Sequence[Mapping[str, Any]], hands: Sequence[Sequence[str]],
+                         tasks: Sequence[Mapping[str, Any]], commander: int) -> list[dict[str, Any]]:
+    """The conditions with the placeholders that the deal decides made concrete.
+
+    ``"commander"`` becomes the commander's seat, ``"left_of:<card>"`` the seat after the
+    holder of ``<card>``, and a card ``"token:<token>"`` the task card carrying that
+    token. ``"choose"`` and ``"choose_any:<role>"`` are left for the model.
+    """
+    p = len(hands)
+    holder = {card: s for s, hand in enumerate(hands) for card in hand}
+    by_token = {t["token"]: t["card"] for t in tasks if "token" in t}
+    out = []
+    for k, cond in enumerate(conditions):
+        c = dict(cond)
+        for field in ("seat", "other"):
+            v = c.get(field)
+            if v == "commander":
+                c[field] = commander
+            elif isinstance(v, str) and v.startswith("left_of:"):
+                card = v.split(":", 1)[1]
+                if card not in holder:
+                    raise InvalidInputError(f"{v!r}: {card} is not dealt", field=f"conditions[{k}].{field}")
+                c[field] = (holder[card] + 1) % p
+        card_ref = c.get("card")
+        if isinstance(card_ref, str) and card_ref.startswith("token:"):
+            token = card_ref.split(":", 1)[1]
+            if token not in by_token:
+                raise InvalidInputError(f"{card_ref!r}: no task carries the token {token!r}",
+                                        field=f"conditions[{k}].card")
+            c["card"] = by_token[token]
+        out.append(c)
+    return out
+
+
+def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str | None = None, *,
+                 challenge: bool = False, distress: str | None = None) -> dict[str, Any]:
+    """A seeded random deal of logbook mission ``number`` as a deal-file dict.
+
+    ``assignment`` overrides the mission's (one of :data:`ASSIGNMENTS`); ``challenge``
+    deals the 30-card *Challenge for Three* (3 players only); ``distress`` adds the
+    distress signal (``"left"``, ``"right"`` or ``"choose"``). See the module docstring for
+    the exact procedure. Bad arguments raise :class:`InvalidInputError`.
+    """
+    m = mission(number)
+    if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYERS:
+        raise InvalidInputError(f"{players!r} players: missions are dealt for 3, 4 or 5 players",
+                                field="players")
+    if players not in m.players:
+        raise InvalidInputError(f"mission {number} is not played with {players} players "
+                                f"(players: {', '.join(map(str, m.players))})", field="players")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidInputError(f"expected an integer seed, got {seed!r}", field="seed")
+    if assignment is not None and assignment not in ASSIGNMENTS:
+        raise InvalidInputError(f"unknown assignment {assignment!r}; expected one of {', '.join(ASSIGNMENTS)}",
+                                field="assignment")
+    if challenge and players != 3:
+        raise InvalidInputError(f"the Challenge for Three is for 3 players, not {players}", field="challenge")
+    if distress is not None and distress not in DISTRESS:
+        raise InvalidInputError(f"unknown distress direction {distress!r}; expected one of {', '.join(DISTRESS)}",
+                                field="distress")
+
+    rng = random.Random(seed)
+    cards = _deck(challenge)
+    rng.shuffle(cards)
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for k, card in enumerate(cards):
+        hands[k % players].append(card)
+    hands = [sorted(h, key=_card_key) for h in hands]
+    top = f"{_TRUMP}4"
+    commander = next(s for s, h in enumerate(hands) if top in h)
+
+    task_deck = [c for c in _deck(challenge) if not c.startswith(_TRUMP)]
+    rng.shuffle(task_deck)
+    tasks: list[dict[str, Any]] = []
+    for k, card in enumerate(task_deck[:m.tasks]):
+        task: dict[str, Any] = {"card": card}
+        if k < len(m.tokens):
+            task["token"] = m.tokens[k]
+        tasks.append(task)
+    mode = assignment or m.assignment
+    if mode == "fixed":
+        for k, task in enumerate(tasks):
+            task["seat"] = (commander + k) % players
+
+    conditions = resolve_placeholders(m.conditions, hands, tasks, commander)
+
+    deal: dict[str, Any] = {
+        "schema": "crewcheck-deal/1",
+        "name": f"mission-{number:02d}-{players}p{'-challenge' if challenge else ''}-seed{seed}",
+        "comment": _comment(m, players, seed, challenge, commander, mode),
+    }
+    if not challenge:
+        deal["deck"] = "classic"
+    deal["hands"] = hands
+    deal["trump"] = _TRUMP
+    deal["lead"] = "rocket"
+    if tasks:
+        deal["tasks"] = tasks
+        deal["assignment"] = mode
+    if conditions:
+        deal["conditions"] = conditions
+    if distress is not None:
+        deal["distress"] = distress
+    return deal
+
+
+def _comment(m: Mission, players: int, seed: int, challenge: bool, commander: int, mode: str | None) -> str:
+    what = [f"{m.tasks} task{'s' if m.tasks != 1 else ''}" if m.tasks else "no task cards"]
+    if m.tokens:
+        what.append("tokens " + " ".join(m.tokens))
+    if mode:
+        what.append(f"assignment {mode}")
+    head = f"The Crew logbook mission {m.number} ({', '.join(what)})"
+    head += f": {m.special_rule}" if m.special_rule else "."
+    deck = "Challenge for Three deck (no green, no R1), " if challenge else ""
+    text = (f"{head} {deck}{players} players, seed {seed}, dealt by crewcheck.missions.logbook.deal_mission; "
+            f"commander: seat {commander}.")
+    left_out = not_modelled(m, players)
+    if left_out:
+        text += " Not modelled: " + "; ".join(left_out) + "."
+    return text

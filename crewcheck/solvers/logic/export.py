@@ -1,0 +1,239 @@
+"""Pure CNF from a :class:`~crewcheck.solvers.logic.encoding.Formula`: DIMACS, SMT-LIB 2, models.
+
+What it is
+    :func:`to_cnf` expands every recorded constraint into clauses: enforcement literals
+    become negated literals of the clause; ``exactly_one`` is a clause plus an
+    at-most-one (pairwise up to :data:`PAIRWISE_MAX` literals, otherwise Sinz's
+    sequential counter); ``at_most`` / ``at_least`` are Sinz's sequential counter [1]_
+    (``O(n·k)`` clauses and auxiliaries), whose overflow clauses carry the enforcement
+    literals so a conditional bound stays conditional. :func:`write_dimacs` adds a
+    comment header naming every variable (``c var 17 play_t0_s1_c5 = trick 1: seat 1
+    plays G7``); :func:`write_smt2` writes the same clauses as an SMT-LIB 2 ``QF_UF``
+    script with named Booleans; :func:`parse_model` reads a SAT solver's ``v ...`` lines
+    (or a bare list of literals) or an SMT solver's ``(model (define-fun ...))`` back.
+Exact
+    Yes: the CNF is equisatisfiable with the formula, and every model of the CNF
+    restricted to the formula's variables is a model of the formula.
+
+References
+----------
+.. [1] C. Sinz, "Towards an Optimal CNF Encoding of Boolean Cardinality Constraints",
+   CP 2005.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from crewcheck.errors import InvalidInputError
+from crewcheck.solvers.logic.formula import Constraint, Formula, IDPool, Lit
+from crewcheck.solvers.logic.position import Encoding
+
+__all__ = ["CNF", "PAIRWISE_MAX", "to_cnf", "write_dimacs", "write_smt2", "parse_model", "describe_var"]
+
+PAIRWISE_MAX = 6
+"""At-most-one over more literals than this uses a sequential counter instead of pairs."""
+
+
+@dataclass
+class CNF:
+    """Clauses over the formula's variables and the auxiliaries of the expansion."""
+
+    pool: IDPool
+    clauses: list[list[Lit]] = field(default_factory=list)
+    formula_vars: int = 0
+    """Variables ``1..formula_vars`` belong to the formula; later ones are auxiliaries."""
+
+    @property
+    def nv(self) -> int:
+        return self.pool.top
+
+
+def to_cnf(formula: Formula, *, assume: Iterable[Lit] = ()) -> CNF:
+    """Expand ``formula`` into clauses; ``assume`` literals are added as unit clauses."""
+    pool = formula.pool
+    cnf = CNF(pool, formula_vars=pool.top)
+    out = cnf.clauses
+    for con in formula.constraints:
+        _expand(con, pool, out)
+    for lit in assume:
+        out.append([lit])
+    return cnf
+
+
+def _aux(pool: IDPool) -> Lit:
+    return pool.id(("aux", pool.top + 1))
+
+
+def _expand(con: Constraint, pool: IDPool, out: list[list[Lit]]) -> None:
+    neg = [-e for e in con.enforce]
+    lits = list(con.lits)
+    kind = con.kind
+    if kind == "or":
+        out.append(neg + lits)
+    elif kind == "and":
+        out.extend(neg + [lit] for lit in lits)
+    elif kind == "exactly_one":
+        out.append(neg + lits)
+        _at_most(lits, 1, neg, pool, out)
+    elif kind == "at_most_one":
+        _at_most(lits, 1, neg, pool, out)
+    elif kind == "at_most":
+        _at_most(lits, con.bound, neg, pool, out)
+    elif kind == "at_least":
+        _at_most([-x for x in lits], len(lits) - con.bound, neg, pool, out)
+    else:  # pragma: no cover - Constraint.kind is a Literal
+        raise AssertionError(kind)
+
+
+def _at_most(lits: list[Lit], k: int, neg: list[Lit], pool: IDPool, out: list[list[Lit]]) -> None:
+    """Sinz's sequential counter for sum(lits) <= k, its overflow clauses guarded by ``neg``."""
+    n = len(lits)
+    if k >= n:
+        return
+    if k < 0:
+        out.append(list(neg))
+        return
+    if k == 0:
+        out.extend(neg + [-x] for x in lits)
+        return
+    if k == 1 and n <= PAIRWISE_MAX:
+        for i in range(n):
+            for j in range(i + 1, n):
+                out.append(neg + [-lits[i], -lits[j]])
+        return
+    # s[i][j]: at least j+1 of lits[0..i] are true (forced upwards only).
+    s = [[_aux(pool) for _ in range(k)] for _ in range(n - 1)]
+    out.append([-lits[0], s[0][0]])
+    for j in range(1, k):
+        out.append([-s[0][j]])
+    for i in range(1, n - 1):
+        out.append([-lits[i], s[i][0]])
+        out.append([-s[i - 1][0], s[i][0]])
+        for j in range(1, k):
+            out.append([-lits[i], -s[i - 1][j - 1], s[i][j]])
+            out.append([-s[i - 1][j], s[i][j]])
+        out.append(neg + [-lits[i], -s[i - 1][k - 1]])
+    out.append(neg + [-lits[n - 1], -s[n - 2][k - 1]])
+
+
+# -- writers ---------------------------------------------------------------------------
+def describe_var(enc: Encoding, var: int) -> str:
+    """A reading of variable ``var`` in game terms (``"trick 3: seat 1 plays G7"``)."""
+    key = enc.formula.pool.key(var)
+    inst = enc.position.instance
+    card = inst.deck.card
+    kind = key[0]
+    if kind == "play":
+        t, s, c = key[1:]
+        return f"trick {int(t) + 1}: seat {s} plays {card(int(c))}"  # type: ignore[call-overload]
+    if kind == "done":
+        return f"{card(int(key[2]))} played by trick {int(key[1]) + 1}"  # type: ignore[call-overload]
+    if kind == "higher":
+        return f"trick {int(key[1]) + 1}: a card above {card(int(key[2]))} is in it"  # type: ignore[call-overload]
+    if kind == "trumped":
+        return f"trick {int(key[1]) + 1}: a trump is in it"  # type: ignore[call-overload]
+    if kind == "win":
+        return f"trick {int(key[1]) + 1}: {card(int(key[2]))} wins it"  # type: ignore[call-overload]
+    if kind == "winner":
+        return f"trick {int(key[1]) + 1}: seat {key[2]} wins it"  # type: ignore[call-overload]
+    if kind == "lead":
+        return f"trick {int(key[1]) + 1}: seat {key[2]} leads it"  # type: ignore[call-overload]
+    if kind == "led":
+        return f"trick {int(key[1]) + 1}: led suit is {inst.deck.suits[int(key[2])]}"  # type: ignore[call-overload]
+    if kind == "owner":
+        return f"task {card(inst.tasks[int(key[1])].card)} goes to seat {key[2]}"  # type: ignore[call-overload]
+    if kind == "task":
+        return f"task {card(inst.tasks[int(key[1])].card)} is required (assumption)"  # type: ignore[call-overload]
+    if kind == "completed":
+        return (f"task {card(inst.tasks[int(key[2])].card)} is required and done "  # type: ignore[call-overload]
+                f"by trick {int(key[1]) + 1}")  # type: ignore[call-overload]
+    return "auxiliary (cardinality counter)"
+
+
+def write_dimacs(enc: Encoding, cnf: CNF, out: TextIO, *, source: str = "") -> None:
+    """DIMACS CNF with a comment header mapping the formula's variables to the game."""
+    pos = enc.position
+    out.write("c crewcheck encoding of: can this deal be won? (de Jong's SAT encoding, generalised)\n")
+    if source:
+        out.write(f"c deal: {source}\n")
+    out.write(f"c tricks {pos.first + 1}..{pos.end} (1-based); {pos.instance.players} seats; "
+              f"{len(pos.tasks)} open tasks; rules {pos.instance.rules}\n")
+    aux = (f"; {cnf.formula_vars + 1}..{cnf.nv} are cardinality auxiliaries"
+           if cnf.nv > cnf.formula_vars else "")
+    out.write(f"c variables 1..{cnf.formula_vars} are named below{aux}\n")
+    out.write("c satisfiable <=> winnable; decode a model with: crewcheck decode DEAL.json MODEL\n")
+    for var in range(1, cnf.formula_vars + 1):
+        out.write(f"c var {var} {enc.formula.pool.name(var)} = {describe_var(enc, var)}\n")
+    out.write(f"p cnf {cnf.nv} {len(cnf.clauses)}\n")
+    for clause in cnf.clauses:
+        out.write(" ".join(map(str, clause)))
+        out.write(" 0\n")
+
+
+def write_smt2(enc: Encoding, cnf: CNF, out: TextIO, *, source: str = "") -> None:
+    """The same clauses as an SMT-LIB 2 script over named Booleans (logic ``QF_UF``)."""
+    pool = cnf.pool
+    out.write("; crewcheck encoding of: can this deal be won? sat <=> winnable\n")
+    if source:
+        out.write(f"; deal: {source}\n")
+    out.write("(set-logic QF_UF)\n(set-option :produce-models true)\n")
+    for var in range(1, cnf.nv + 1):
+        out.write(f"(declare-const {pool.name(var)} Bool)\n")
+
+    def lit(x: Lit) -> str:
+        name = pool.name(abs(x))
+        return name if x > 0 else f"(not {name})"
+
+    for clause in cnf.clauses:
+        if len(clause) == 1:
+            out.write(f"(assert {lit(clause[0])})\n")
+        elif not clause:
+            out.write("(assert false)\n")
+        else:
+            out.write(f"(assert (or {' '.join(lit(x) for x in clause)}))\n")
+    out.write("(check-sat)\n(get-model)\n")
+
+
+_DEFINE = re.compile(r"\(define-fun\s+(\S+)\s+\(\)\s+Bool\s+(true|false)\s*\)")
+
+
+def parse_model(text: str, enc: Encoding) -> dict[int, bool] | None:
+    """Variable values from a solver's output; ``None`` if it says unsatisfiable.
+
+    Accepts SAT-competition output (``s SATISFIABLE`` / ``v 1 -2 ... 0``), a bare list of
+    signed literals, or an SMT-LIB model (``(define-fun play_t0_s1_c5 () Bool true)``).
+    Raises :class:`InvalidInputError` if nothing readable is found.
+    """
+    if re.search(r"^\s*(s\s+)?UNSAT(ISFIABLE)?\s*$", text, re.M | re.I):
+        return None
+    pool = enc.formula.pool
+    if "define-fun" in text:
+        ids = {pool.name(v): v for v in range(1, pool.top + 1)}
+        values: dict[int, bool] = {}
+        for name, val in _DEFINE.findall(text):
+            if name in ids:
+                values[ids[name]] = val == "true"
+        if not values:
+            raise InvalidInputError("no Boolean of the encoding is defined in the model")
+        return values
+    values = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line[0] in "cs":
+            continue
+        if line.startswith("v"):
+            line = line[1:]
+        for tok in line.split():
+            try:
+                x = int(tok)
+            except ValueError:
+                raise InvalidInputError(f"expected signed literals, got {tok!r}") from None
+            if x:
+                values[abs(x)] = x > 0
+    if not values:
+        raise InvalidInputError("no model found (expected 'v' lines or signed literals)")
+    return values

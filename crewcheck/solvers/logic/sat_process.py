@@ -1,0 +1,209 @@
+"""A CDCL solve of the winnability encoding in a child process that can be stopped at once.
+
+What it is
+    :class:`SatProcess` starts one child process that builds the deal's CNF
+    (:func:`crewcheck.solvers.logic.encoding.encode`, expanded by
+    :func:`crewcheck.solvers.logic.export.to_cnf`, the tasks as unit clauses), solves it
+    with a CDCL solver from PySAT (:data:`SOLVER`, Glucose 4.2, by default) and sends back the verdict
+    and, for a win, the decoded line. The parent polls :meth:`SatProcess.ready` (a
+    ``select`` on a pipe, no GIL held while the child works) and ends the child with
+    :meth:`SatProcess.stop` (``SIGKILL``): no solver needs to support interruption, and
+    nothing is left running. The child dies with its parent (``PR_SET_PDEATHSIG`` on
+    Linux), ignores ``SIGINT`` (Ctrl-C reaches the parent, which stops it), and is a
+    daemon process, so an interpreter that exits stops it too.
+
+    Why a process and not a thread: the encoding is plain Python (up to ~0.6 s on a
+    36-task deal) and would hold the GIL against the search driver; and the fastest
+    CDCL solvers in PySAT (CaDiCaL, Kissat) cannot be interrupted, only killed.
+Start method
+    ``fork`` where the platform has it and the calling process runs a single thread
+    (the child starts in about a millisecond and inherits the loaded modules), else
+    ``forkserver`` or ``spawn`` (the instance is pickled; the first start imports
+    crewcheck and PySAT in the child, a few tenths of a second).
+Exact
+    Yes, as the encoding: satisfiable if and only if winnable; a winning line is replayed
+    by :func:`crewcheck.decide` like every back-end's.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import importlib.util
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import sys
+import threading
+import time
+from typing import Any
+
+from crewcheck.errors import BackendError
+from crewcheck.model.instance import Instance
+from crewcheck.runtime.processes import die_with_parent
+from crewcheck.solvers.base import Answer, Verdict
+from crewcheck.solvers.logic.decode import decode
+from crewcheck.solvers.logic.encoding import encode
+from crewcheck.solvers.logic.export import to_cnf
+
+__all__ = ["SatProcess", "SOLVER", "available"]
+
+SOLVER = "glucose42"
+"""The PySAT solver the child runs. On the 400 deals of the corpus cells 3p-fixed-k12,
+k15, k20 and 4p-fixed-k12 (CNF built once, each solver alone in a child process), Glucose
+4.2 had the lowest median (0.043-0.114 s against 0.064-0.219 s) and total time in every
+cell, and a worst case within 1.3x of the best of CaDiCaL 1.9.5, Kissat 4.0.4 (both
+through PySAT) and CryptoMiniSat 5.17 (docs/performance.md, "The engine")."""
+
+
+@functools.lru_cache(maxsize=1)
+def available() -> str | None:
+    """``None`` if PySAT can be imported here, else the install hint."""
+    if importlib.util.find_spec("pysat") is None:
+        return "the SAT side needs python-sat (a dependency of crewcheck): pip install python-sat"
+    return None
+
+
+def _die_with_parent(parent: int | None) -> None:
+    """Ask the kernel to kill this process when its parent dies (Linux), and exit now if
+    the parent (``parent``, when this process was forked from it) is already gone. A child
+    of the fork server has the server as its parent, which itself exits with ours."""
+    die_with_parent(parent)
+
+
+def _child(instance: Instance, solver: str, conn: multiprocessing.connection.Connection,
+           parent: int | None) -> None:
+    """The child's whole life: encode, solve, send one message, exit."""
+    _die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The objects inherited from the parent go to the permanent generation: a garbage
+    # collection in the child (the encoder allocates a lot) then does not walk the
+    # parent's whole heap. With a fork of a process holding 200 deals, one such
+    # collection doubled the median build time of a 4-player deal (12 ms -> 25 ms).
+    gc.freeze()
+    try:
+        conn.send(_solve(instance, solver))
+    except BaseException as e:  # reported to the parent, which decides what to do
+        try:
+            conn.send(("error", f"{type(e).__name__}: {e}"))
+        except OSError:
+            pass
+    finally:
+        conn.close()
+
+
+def _solve(instance: Instance, solver: str) -> tuple[Any, ...]:
+    from pysat.solvers import Solver  # type: ignore[import-untyped]  # optional: see available()
+
+    t0 = time.perf_counter()
+    enc = encode(instance)
+    cnf = to_cnf(enc.formula, assume=enc.assumptions)
+    t1 = time.perf_counter()
+    stats = {"variables": cnf.nv, "clauses": len(cnf.clauses), "build_seconds": round(t1 - t0, 4)}
+    with Solver(name=solver, bootstrap_with=cnf.clauses) as sat:
+        won = sat.solve()
+        stats["solve_seconds"] = round(time.perf_counter() - t1, 4)
+        try:
+            stats["conflicts"] = sat.accum_stats().get("conflicts", 0)
+        except NotImplementedError:  # Kissat in PySAT keeps its statistics to itself
+            pass
+        if not won:
+            return ("unwinnable", stats)
+        model = {abs(x): x > 0 for x in sat.get_model() or ()}
+    plays, assignment = decode(enc, lambda v: model.get(v, False))
+    return ("winnable", stats, plays, assignment)
+
+
+def _preload() -> None:
+    """Import what the child needs into this process, once, after starting a child: later
+    children are forked with it loaded (PySAT's import alone is ~30 ms a child)."""
+    if "pysat.solvers" not in sys.modules:
+        import pysat.solvers  # type: ignore[import-untyped]  # noqa: F401
+
+
+def _context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+class SatProcess:
+    """One CDCL solve of ``instance`` in a child process; a context manager that stops it.
+
+    >>> from crewcheck.formats.deal_json import loads
+    >>> deal = loads('{"hands": [["B1", "B3"], ["B2", "B4"]], "tasks": [{"card": "B3", "seat": 0}]}')
+    >>> with SatProcess(deal) as child:
+    ...     child.wait().verdict
+    <Verdict.WINNABLE: 'winnable'>
+    """
+
+    def __init__(self, instance: Instance, solver: str = SOLVER) -> None:
+        self.solver = solver
+        ctx = _context()
+        self._conn, sender = ctx.Pipe(duplex=False)
+        parent = os.getpid() if ctx.get_start_method() == "fork" else None
+        self._proc = ctx.Process(target=_child, args=(instance, solver, sender, parent),
+                                 name="crewcheck-sat", daemon=True)
+        self.started = time.perf_counter()
+        self._proc.start()
+        sender.close()
+        _preload()
+        self._answer: Answer | None = None
+        self.error: str | None = None
+        """Why the child gave no verdict (it crashed or was killed), once :meth:`answer` says so."""
+
+    def ready(self) -> bool:
+        """Whether the child has answered or died (never blocks)."""
+        return self._answer is not None or self.error is not None or self._conn.closed or self._conn.poll()
+
+    def answer(self) -> Answer | None:
+        """The child's answer once :meth:`ready`; ``None`` (and :attr:`error` set) if it
+        died without one, or if it is not ready yet."""
+        if self._answer is None and self.error is None and self._conn.closed:
+            self.error = "the SAT process was stopped before it answered"
+        if self._answer is None and self.error is None and self._conn.poll():
+            try:
+                msg = self._conn.recv()
+            except (EOFError, OSError):
+                code = self._proc.exitcode
+                self.error = f"the SAT process ended without an answer (exit code {code})"
+                return None
+            if msg[0] == "error":
+                self.error = f"the SAT process failed: {msg[1]}"
+                return None
+            extra = {**msg[1], "sat_solver": self.solver, "sat_seconds":
+                     round(time.perf_counter() - self.started, 4)}
+            if msg[0] == "winnable":
+                self._answer = Answer(Verdict.WINNABLE, tuple(msg[2]),
+                                      None if msg[3] is None else tuple(msg[3]), extra=extra)
+            else:
+                self._answer = Answer(Verdict.UNWINNABLE, extra=extra)
+            self.stop()
+        return self._answer
+
+    def wait(self, seconds: float | None = None) -> Answer:
+        """Block until the child answers (or ``seconds`` pass: then UNKNOWN); a child that
+        dies without an answer raises :class:`BackendError`."""
+        if not self._conn.closed:
+            self._conn.poll(seconds)
+        got = self.answer()
+        if got is None:
+            if self.error is not None:
+                raise BackendError(self.error)
+            return Answer(Verdict.UNKNOWN)
+        return got
+
+    def stop(self) -> None:
+        """Kill the child now (if it still runs) and reap it."""
+        if self._proc.is_alive():
+            self._proc.kill()
+        self._proc.join()
+        self._conn.close()
+
+    def __enter__(self) -> SatProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,91 @@
+"""The records the search kernel takes (:func:`crewcheck.solvers.search.kernel.search`):
+typed tuples of ints and int arrays that numba passes as one argument each, read by field
+name, so a call cannot mix up two of the kernel's forty-odd values by position.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+__all__ = ["Limits", "DealArrays", "TableArrays", "Workspace"]
+
+
+class Limits(NamedTuple):
+    """What one round of the search may spend, and its move ordering."""
+
+    node_limit: int
+    """Nodes after which the round stops (OUT_OF_NODES)."""
+    waste_cap: int
+    """Tricks that complete no task allowed (a large value: no limit)."""
+    seed: int
+    """Non-zero: a seeded tie-break of the move ordering near the root (restarts)."""
+    shaping: int
+    """Non-zero: the alternative move ordering of the restarts (see ``gen_moves``)."""
+
+
+class DealArrays(NamedTuple):
+    """The deal and the search's root as the kernel reads them (never modified)."""
+
+    players: int
+    tlen0: int
+    """Cards of the trick in progress at the root."""
+    leader: int
+    """Seat that led (or leads) the trick in progress; ``-1``: a free first lead."""
+    done: int
+    """Mask of the tasks done (bit ``i``: task ``i``)."""
+    free: int
+    """1 under free assignment, else 0."""
+    all_done: int
+    tseat: Any
+    """Seat of each task (``-1`` under free assignment)."""
+    tkind: Any
+    """Token kind of each task: 0 none, 1 absolute, 2 relative, 3 last."""
+    trank: Any
+    ntasks: int
+    card_task: Any
+    """Task on each card, or ``-1``."""
+    suit_of: Any
+    suit_mask: Any
+    trump: int
+    """Trump suit, ``-1``: none."""
+    strict: int
+    """1 for the strict reading of the order tokens, 0 for the lenient one."""
+    has_tokens: int
+    task_cards: int
+    own_mask: Any
+    """Task cards of each seat (fixed assignment)."""
+    canon: int
+    """1: key the refutation table by relative ranks (:func:`kernel.position_key`)."""
+    holder: Any
+    """Seat dealt each card."""
+
+
+class Workspace(NamedTuple):
+    """The kernel's scratch arrays: the table key, the moves and saved state per search
+    depth, the release times of the cuts and the statistics."""
+
+    key: Any
+    moves: Any
+    scores: Any
+    nmoves: Any
+    midx: Any
+    sv_leader: Any
+    sv_seat: Any
+    sv_done: Any
+    sv_qg: Any
+    sv_waste: Any
+    sv_flag: Any
+    release: Any
+    stats: Any
+    """Counters, indexed by :data:`kernel.STAT_NODES` and the other ``STAT_*``."""
+
+
+class TableArrays(NamedTuple):
+    """The refutation table as the kernel reads it (:class:`~.table.Table`)."""
+
+    words: Any
+    """The slots, :data:`~.table.TT_STRIDE` words each."""
+    gen: int
+    """The current generation: entries of other generations are ignored."""
+    mask: int
+    """Slots - 1 (a power of two)."""

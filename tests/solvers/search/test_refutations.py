@@ -1,0 +1,62 @@
+"""Cheap refutations are sound: whenever one fires, the oracle agrees the deal is lost."""
+
+from __future__ import annotations
+
+from hypothesis import given, note
+
+from crewcheck import decide, load
+from crewcheck.formats.notation import to_notation
+from crewcheck.solvers.search.refutations import possible_winners, refutation
+from crewcheck.solvers.base import Verdict
+from tests.strategies import instances, trump_pad_instances
+
+
+@given(instances(max_players=4, max_cards=12, max_tasks=4))
+def test_refutations_are_sound(inst):
+    """If refutation() gives a reason, the exhaustive oracle says unwinnable."""
+    note(to_notation(inst))
+    state = inst.state()
+    if refutation(state) is not None:
+        assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE
+
+
+@given(instances(max_players=4, max_cards=12, max_tasks=4))
+def test_every_trick_winner_of_a_winning_line_was_possible(inst):
+    """Each seat that wins a trick in the oracle's witness was in possible_winners at the
+    start (a direct check of the over-approximation)."""
+    result = decide(inst, backend="exhaustive")
+    if result.witness is None:
+        return
+    reach = possible_winners(inst.state())
+    for trick in result.witness.tricks[result.witness.history_tricks:]:
+        assert reach >> trick.winner & 1
+
+
+def test_commander_who_wins_everything_is_refuted_at_once():
+    from pathlib import Path
+
+    deal = load(Path(__file__).resolve().parents[3] / "models" / "deals" / "unwinnable-commander-wins-all.json")
+    assert "can never win a trick" in refutation(deal.state())
+
+
+@given(trump_pad_instances())
+def test_trump_sharing_refutation_is_sound(inst):
+    """The trump-sharing refutation (free assignment, every card that is no task a trump)
+    fires only on deals the exhaustive oracle loses."""
+    note(to_notation(inst))
+    why = refutation(inst.state())
+    if why is not None:
+        assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE, why
+
+
+def test_trump_sharing_refutes_a_three_player_deal():
+    """3 players, every colour card a task, quotas 3/2/2, three tricks: seat 0 keeps its one
+    card that is no task, R3; seat 2 holds one task, so it plays R1 and R2, in different
+    tricks, and wins both: four tasks for a seat with room for two."""
+    from crewcheck.formats.notation import parse_deal
+
+    deal = parse_deal("B1 B2 G1 R3 | B3 G2 G3 | B4 R1 R2 ; trump R ; lead 0 ; "
+                      "tasks B1@? B2@? G1@? B3@? G2@? G3@? B4@? ; strict/free")
+    why = refutation(deal.state())
+    assert why is not None and "trump" in why
+    assert decide(deal, backend="exhaustive").verdict is Verdict.UNWINNABLE
