@@ -72,7 +72,10 @@ def unsupported(instance: Instance) -> str | None:
     n = count_variants(instance)
     if n > MAX_PARTS:
         return f"the deal leaves the crew {n:,} choices; certificates refute at most {MAX_PARTS:,}"
-    return size_limit(instance)
+    if instance.is_concrete():
+        return size_limit(instance)
+    first = next(variants(instance), None)  # the variants differ in hands or seats, not in size
+    return None if first is None else size_limit(first[1])
 
 
 def refute(instance: Instance, solver: str = DEFAULT_PROOF_SOLVER) -> Part:

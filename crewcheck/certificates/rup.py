@@ -42,9 +42,10 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -308,6 +309,8 @@ class RupOutcome:
     checked: int
     """Steps checked before the verdict."""
     seconds: float
+    line: int = 0
+    """The line of the empty clause (accepted) or of the failing lemma; 0 if neither."""
 
 
 def check_proof(formula: Sequence[Sequence[int]], proof: Proof, *, plain: bool = False) -> RupOutcome:
@@ -357,12 +360,12 @@ def check_proof(formula: Sequence[Sequence[int]], proof: Proof, *, plain: bool =
     if status == ACCEPTED:
         message = (f"the proof refutes the CNF: {lemmas:,} lemma(s) checked by unit propagation, "
                    f"the empty clause on line {step_line[step]}")
-        return RupOutcome(True, message, lemmas, deletions, step + 1, seconds)
+        return RupOutcome(True, message, lemmas, deletions, step + 1, seconds, step_line[step])
     if status == NOT_RUP:
         c = steps[step]
         shown = " ".join(map(str, flat[start[c]:start[c + 1]][:12]))
         more = " ..." if start[c + 1] - start[c] > 12 else ""
         message = f"the lemma on line {step_line[step]} ({shown}{more} 0) does not follow by unit propagation"
-        return RupOutcome(False, message, lemmas, deletions, step + 1, seconds)
+        return RupOutcome(False, message, lemmas, deletions, step + 1, seconds, step_line[step])
     return RupOutcome(False, "every lemma follows but the proof never derives the empty clause "
                              "(truncated?)", lemmas, deletions, len(steps), seconds)
