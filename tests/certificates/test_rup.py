@@ -134,6 +134,6 @@ def test_a_satisfied_or_tautological_lemma_follows(lemma: bytes) -> None:
     """A lemma with a literal true at the top level, or with a literal and its negation,
     follows (its negation cannot be assumed); the three checkers agree."""
     formula = [[1], [2, 3], [-2, 3], [2, -3], [-2, -3]]
-    proof = rup.read_proof(lemma + b"\n0\n")
+    proof = rup.read_proof(lemma + b"\n3 0\n0\n")
     steps = _steps(proof)
-    assert _verdicts(formula, steps) == ((True, 1),) * 3
+    assert _verdicts(formula, steps) == ((True, 2),) * 3
