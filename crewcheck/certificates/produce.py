@@ -89,6 +89,11 @@ def refute(instance: Instance, solver: str = DEFAULT_PROOF_SOLVER) -> Part:
     if end is not None:
         if end.won:
             raise BackendError("the deal's history has already won the game; nothing to refute")
+        if instance.rules.assignment != "fixed":
+            # the replay checker judges a whole game with every task's seat; a history that
+            # lost before every task had one has no such line to show
+            raise NotApplicableError("no certificate: the history has already lost the game under "
+                                     f"{instance.rules.assignment} assignment (crewcheck show DEAL tells how)")
         return Part("", "replay")
     try:
         from pysat.solvers import Solver  # type: ignore[import-untyped]  # a core dependency, imported late

@@ -135,10 +135,10 @@ def _check_witness(instance: Instance, cert: Certificate) -> str:
             passes = [-1 if c is None else deck.index(Card.parse(str(c))) for c in _list(d.get("passes"), "passes")]
             distress = (int(d["direction"]), passes)
         outcome = replay(instance, plays, assignment, seats, distress)
+    except IllegalPlayError as e:  # (an InvalidInputError too: caught first)
+        return f"the witness is not a legal game: {e}"
     except (ValueError, KeyError, TypeError, AttributeError, InvalidInputError) as e:
         return f"the witness cannot be read: {e}"
-    except IllegalPlayError as e:
-        return f"the witness is not a legal game: {e}"
     if not outcome.won:
         return f"the witness does not win: {outcome.describe(instance)}"
     return f"the line of {len(plays) - len(instance.history)} card(s) replays to a win ({outcome.describe(instance)})"
