@@ -27,8 +27,9 @@ from dataclasses import dataclass
 
 from crewcheck.certificates.certfile import Certificate, Part
 from crewcheck.certificates.cnf import ENCODING, build_cnf, deal_digest
-from crewcheck.errors import BackendError, BackendUnavailableError, NotApplicableError
+from crewcheck.errors import BackendError, BackendUnavailableError, IllegalPlayError, NotApplicableError
 from crewcheck.model.instance import Instance
+from crewcheck.model.replay import replay
 from crewcheck.model.variants import count_variants, variants
 from crewcheck.solvers.base import Result, Verdict
 from crewcheck.solvers.encoding import ENCODED_KINDS, size_limit
@@ -94,6 +95,15 @@ def refute(instance: Instance, solver: str = DEFAULT_PROOF_SOLVER) -> Part:
             # lost before every task had one has no such line to show
             raise NotApplicableError("no certificate: the history has already lost the game under "
                                      f"{instance.rules.assignment} assignment (crewcheck show DEAL tells how)")
+        try:
+            replayed = replay(instance, instance.history)
+        except IllegalPlayError:
+            replayed = None
+        if replayed is None or replayed.won or replayed.termination is None:
+            # e.g. conditions that no game of this many tricks can meet, judged before the
+            # first card: the replay checker only judges played tricks
+            raise NotApplicableError(f"no certificate: the deal is lost ({end.describe(instance)}) before "
+                                     "its history ends a game the replay checker can judge")
         return Part("", "replay")
     try:
         from pysat.solvers import Solver  # type: ignore[import-untyped]  # a core dependency, imported late

@@ -248,8 +248,9 @@ def test_any_small_deal_certifies_and_checks(inst: Instance) -> None:
     result = decide(inst, backend="exhaustive")
     try:
         produced = certify(inst, result)
-    except NotApplicableError as e:  # refused, and says why: a lost history under free assignment
-        assert "history has already lost" in str(e)
+    except NotApplicableError as e:  # refused, and says why: a lost history under free assignment,
+        # or a game lost before its history ends (conditions no game of so few tricks meets)
+        assert "history has already lost" in str(e) or "before its history ends" in str(e)
         assume(False)
     assert produced is not None
     cert = parse_certificate(_bytes(produced.certificate))
