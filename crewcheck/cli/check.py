@@ -79,7 +79,11 @@ def make_certificate(instance: Instance, result: Result, path: Path, solver: str
     from crewcheck.certificates.certfile import write_certificate
     from crewcheck.certificates.produce import certify
 
-    produced = certify(instance, result, solver=solver)
+    def progress(done: int, total: int) -> None:
+        if total > 1:  # a deal with choices: one refutation per variant, on stderr as they come
+            print(f"certificate: {done}/{total} variants refuted", file=sys.stderr, flush=True)
+
+    produced = certify(instance, result, solver=solver, progress=progress)
     if produced is None:
         return {"file": None, "verdict": None, "reason": "the verdict is unknown: nothing to certify"}
     size = write_certificate(produced.certificate, path)

@@ -118,3 +118,21 @@ def test_check_help_runs_as_a_command() -> None:
     out = subprocess.run([sys.executable, "-m", "crewcheck", "check", "--help"], capture_output=True,
                          text=True, timeout=120, cwd=ROOT)
     assert out.returncode == 0 and "exit code: 0 accepted, 1 rejected" in out.stdout.lower().replace("\n", " ")
+
+
+def test_a_refused_certificate_keeps_the_verdict_and_exits_2(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """A history that has already lost under free assignment gets no certificate: the
+    verdict is printed, then one line saying why, exit 2; --json has the reason."""
+    deal = tmp_path / "lost.json"
+    deal.write_text(json.dumps({
+        "hands": [["B2"], ["B1"]], "lead": 0, "assignment": "free", "tasks": [],
+        "conditions": [{"kind": "wins_no_tricks", "seat": 0}],
+        "played": [{"lead": 0, "cards": ["B2", "B1"], "winner": 0}]}))
+    cert = tmp_path / "lost.cert"
+    code, out, err = _run(capsys, "decide", str(deal), "--certificate", str(cert))
+    assert code == 2 and out.startswith("unwinnable")
+    assert err.count("\n") == 1 and "no certificate: the history has already lost" in err
+    assert not cert.exists()
+    code, out, _ = _run(capsys, "decide", str(deal), "--certificate", str(cert), "--json")
+    assert code == 2 and "history has already lost" in json.loads(out)["certificate"]["error"]
