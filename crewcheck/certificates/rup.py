@@ -337,6 +337,7 @@ def check_proof(formula: Sequence[Sequence[int]], proof: Proof, *, plain: bool =
 
     for clause in formula:
         store(clause)
+    formula_vars = n_vars
     steps: list[int] = []
     step_line: list[int] = []
     lemmas = deletions = 0
@@ -351,6 +352,11 @@ def check_proof(formula: Sequence[Sequence[int]], proof: Proof, *, plain: bool =
             lemmas += 1
             steps.append(store(clause))
             step_line.append(line)
+    if n_vars > formula_vars + len(flat) - start[len(formula)]:
+        # fresh variables are allowed, but not more than the proof has literals: the
+        # kernel's arrays are as long as the largest variable
+        return RupOutcome(False, f"variable {n_vars:,} of the proof is out of range (the CNF has "
+                                 f"{formula_vars:,})", lemmas, deletions, 0, time.perf_counter() - t0)
     kernel = twin() if plain else compiled()
     array_type = np.int64
     status, step = (int(x) for x in kernel.run_proof(

@@ -137,3 +137,10 @@ def test_a_satisfied_or_tautological_lemma_follows(lemma: bytes) -> None:
     proof = rup.read_proof(lemma + b"\n3 0\n0\n")
     steps = _steps(proof)
     assert _verdicts(formula, steps) == ((True, 2),) * 3
+
+
+def test_a_huge_variable_is_rejected_before_allocating() -> None:
+    """A lemma naming variable 2**31 - 1 would make the kernel's arrays gigabytes long."""
+    out = rup.check_proof([[1, 2], [-1]], rup.read_proof(b"2147483647 0\n0\n"))
+    assert not out.accepted and "out of range" in out.message
+    assert rup.check_proof([[1, 2], [-1, 2], [-2, 3], [-3]], rup.read_proof(b"5 2 0\n0\n")).accepted
