@@ -177,6 +177,15 @@ def _code_for(error: Exception) -> int:
 
 
 def run_decide(args: argparse.Namespace) -> int:
+    if args.proof_solver != "glucose42" or args.certificate:
+        from crewcheck.certificates.produce import PROOF_SOLVERS
+
+        if not args.certificate:
+            return _fail(args, InvalidInputError("--proof-solver needs --certificate FILE"), EXIT_USAGE)
+        if args.proof_solver not in PROOF_SOLVERS:
+            return _fail(args, InvalidInputError(f"unknown proof solver {args.proof_solver!r}; available: "
+                                                 f"{', '.join(PROOF_SOLVERS)}", field="--proof-solver"),
+                         EXIT_USAGE)
     if args.batch:
         if args.deal:
             return _fail(args, InvalidInputError("give either a deal file or --batch, not both"), EXIT_USAGE)

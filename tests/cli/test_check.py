@@ -136,3 +136,22 @@ def test_a_refused_certificate_keeps_the_verdict_and_exits_2(tmp_path: Path,
     assert not cert.exists()
     code, out, _ = _run(capsys, "decide", str(deal), "--certificate", str(cert), "--json")
     assert code == 2 and "history has already lost" in json.loads(out)["certificate"]["error"]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--certificate", "x.cert", "--proof-solver", "minisat22"], "unknown proof solver 'minisat22'"),
+    (["--proof-solver", "cadical195"], "--proof-solver needs --certificate"),
+])
+def test_proof_solver_is_checked_before_deciding(argv: list[str], message: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A solver that writes no proofs, or the option alone: exit 2, one line, nothing decided."""
+    code, out, err = _run(capsys, "decide", LOST, *argv)
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_another_proof_solver(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """CaDiCaL's proof of the same CNF is accepted too."""
+    cert = tmp_path / "c.cert"
+    assert _run(capsys, "decide", LOST, "--certificate", str(cert), "--proof-solver", "cadical195")[0] == 1
+    assert b"c proof drup cadical195 " in cert.read_bytes()[:2000]
+    assert _run(capsys, "check", LOST, str(cert))[0] == 0
