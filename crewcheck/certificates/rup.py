@@ -265,12 +265,12 @@ def read_proof(text: bytes, *, first_line: int = 1) -> Proof:
     deleted: list[bool] = []
     lines: list[int] = []
     body = _COMMENT.sub(b"", text)                     # comments out, line numbers kept
-    clause: list[int] = []
-    deleting = False
+    clause: list[int] = []                             # literals of the clause being read
+    deleting = False                                   # it started with "d"
     line = first_line
     for raw in body.split(b"\n"):
         for token in raw.split():
-            if token == b"d":
+            if token == b"d":                          # "d" only opens a clause
                 if clause or deleting:
                     raise ProofError(f"line {line}: 'd' in the middle of a clause")
                 deleting = True
@@ -281,7 +281,7 @@ def read_proof(text: bytes, *, first_line: int = 1) -> Proof:
                 raise ProofError(f"line {line}: expected a literal, got {token[:20]!r}") from None
             if abs(lit) >= 2**31:
                 raise ProofError(f"line {line}: literal {lit} out of range")
-            if lit == 0:
+            if lit == 0:                               # 0 closes the clause
                 clauses.append(tuple(clause))
                 deleted.append(deleting)
                 lines.append(line)
@@ -290,7 +290,7 @@ def read_proof(text: bytes, *, first_line: int = 1) -> Proof:
             else:
                 clause.append(lit)
         line += 1
-    if clause or deleting:
+    if clause or deleting:                             # a clause left open at the end
         raise ProofError(f"line {line - 1}: the last clause has no closing 0 (truncated file?)")
     return Proof(clauses, deleted, lines)
 
@@ -319,10 +319,10 @@ def check_proof(formula: Sequence[Sequence[int]], proof: Proof, *, plain: bool =
     ``plain=True`` runs the plain-Python twin of the kernel instead of the compiled one.
     """
     t0 = time.perf_counter()
-    keys: dict[tuple[int, ...], list[int]] = {}        # present clause literals -> clause ids
-    flat: list[int] = []
-    start = [0]
-    n_vars = 0
+    keys: dict[tuple[int, ...], list[int]] = {}        # clause literals -> ids a deletion may still take
+    flat: list[int] = []                               # every clause's literals, one after the other
+    start = [0]                                        # clause c is flat[start[c]:start[c + 1]]
+    n_vars = 0                                         # the largest variable seen
 
     def store(clause: Sequence[int]) -> int:
         nonlocal n_vars
@@ -335,11 +335,11 @@ def check_proof(formula: Sequence[Sequence[int]], proof: Proof, *, plain: bool =
             n_vars = max(n_vars, abs(unique[0]), abs(unique[-1]))
         return c
 
-    for clause in formula:
+    for clause in formula:                             # the CNF: clauses 0 .. len(formula) - 1
         store(clause)
     formula_vars = n_vars
-    steps: list[int] = []
-    step_line: list[int] = []
+    steps: list[int] = []                              # the kernel's steps (see run_proof)
+    step_line: list[int] = []                          # the line of each step, for messages
     lemmas = deletions = 0
     for clause, is_deletion, line in zip(proof.clauses, proof.deleted, proof.lines):
         if is_deletion:
@@ -348,7 +348,7 @@ def check_proof(formula: Sequence[Sequence[int]], proof: Proof, *, plain: bool =
             if ids:                                    # a deletion of no present clause is ignored
                 steps.append(-ids.pop() - 1)
                 step_line.append(line)
-        else:
+        else:                                          # a lemma: a new clause, added when checked
             lemmas += 1
             steps.append(store(clause))
             step_line.append(line)
