@@ -11,7 +11,8 @@ solve alone, a plain solve of the same CNF without proof logging (the cost of lo
 the certificate's bytes (and gzip-compressed bytes), the lemmas, and the check's seconds.
 
 ``--solvers`` also runs each named proof-producing solver on the same CNFs and checks
-its proof (which solver to use by default).
+its proof (which solver to use by default). ``--drat-trim PATH`` also times drat-trim
+(backward checking, its default) on the same certificate file and the CNF in DIMACS.
 
 Prints a Markdown table (``--table FILE`` writes it; ``--jsonl FILE`` one line per deal),
 with the load average of the machine before and after the run: timings on a shared
@@ -84,7 +85,20 @@ def proof_solve(clauses: list[list[int]], solver: str) -> tuple[float, bytes]:
     return seconds, ("\n".join(lines) + "\n").encode()
 
 
-def run_deal(ident: str, inst: Instance, folder: Path, solvers: list[str]) -> dict[str, Any]:
+def drat_trim(program: str, clauses: list[list[int]], variables: int, cert: Path) -> tuple[float, bool]:
+    """Seconds drat-trim takes on the certificate file, and whether it says VERIFIED."""
+    import subprocess
+
+    dimacs = cert.with_suffix(".cnf")
+    dimacs.write_text(f"p cnf {variables} {len(clauses)}\n" + "".join(" ".join(map(str, c)) + " 0\n"
+                                                                      for c in clauses))
+    t0 = time.perf_counter()
+    out = subprocess.run([program, str(dimacs), str(cert), "-w"], capture_output=True, text=True, check=False)
+    return time.perf_counter() - t0, "s VERIFIED" in out.stdout.splitlines()
+
+
+def run_deal(ident: str, inst: Instance, folder: Path, solvers: list[str],
+             drat: str | None = None) -> dict[str, Any]:
     result = decide(inst)
     row: dict[str, Any] = {"id": ident, "verdict": result.verdict.value, "decide_seconds": result.stats.seconds,
                            "backend": result.backend, "stage": result.stats.extra.get("stage")}
@@ -102,6 +116,8 @@ def run_deal(ident: str, inst: Instance, folder: Path, solvers: list[str]) -> di
                plain_solve_seconds=plain_solve(cnf.clauses, DEFAULT_PROOF_SOLVER),
                bytes=size, gzip_bytes=len(gzip.compress(path.read_bytes(), 6)), lemmas=part.lemmas,
                deletions=part.deletions, check_seconds=checked.seconds, clauses=len(cnf.clauses))
+    if drat is not None:
+        row["drat_trim_seconds"], row["drat_trim_verified"] = drat_trim(drat, cnf.clauses, cnf.variables, path)
     for name in solvers:
         seconds, proof = proof_solve(cnf.clauses, name)
         got = rup.check_proof(cnf.clauses, rup.read_proof(proof))
@@ -138,6 +154,13 @@ def table(rows: list[dict[str, Any]], load: tuple[float, float], solvers: list[s
             f"{int(statistics.median(r['lemmas'] for r in lost))} / {max(r['lemmas'] for r in lost)} | "
             f"{_stats([r['check_seconds'] for r in lost])} | {ratio:.2f} |")
     lost = [r for r in rows if r["verdict"] == "unwinnable"]
+    timed = [r for r in lost if "drat_trim_seconds" in r]
+    if timed:
+        out += ["", f"drat-trim (backward checking) on the same {len(timed)} certificate files: "
+                    f"{_stats([r['drat_trim_seconds'] for r in timed])} s (median / max), "
+                    f"{sum(r['drat_trim_seconds'] for r in timed):.2f} s in all against "
+                    f"{sum(r['check_seconds'] for r in timed):.2f} s for crewcheck check; "
+                    f"verified {sum(r['drat_trim_verified'] for r in timed)} / {len(timed)}."]
     if solvers and lost:
         out += ["", f"Proof-producing solvers on the same {len(lost)} CNFs (all cells): seconds, proof size and "
                     "check seconds, median / max; total seconds; proofs the checker accepted.", "",
@@ -157,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cells", default=",".join(CELLS), help="comma-separated corpus cells")
     parser.add_argument("--deals", type=int, default=100, help="first N deals of each cell (default 100)")
     parser.add_argument("--solvers", default="", help="also compare these proof-producing PySAT solvers")
+    parser.add_argument("--drat-trim", metavar="PATH", help="also time this drat-trim on every certificate")
     parser.add_argument("--table", help="write the Markdown table here")
     parser.add_argument("--jsonl", help="write one JSON line per deal here")
     args = parser.parse_args(argv)
@@ -167,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for cell in args.cells.split(","):
             for ident, inst in load_cell(cell, args.deals):
-                row = run_deal(ident, inst, Path(tmp), solvers)
+                row = run_deal(ident, inst, Path(tmp), solvers, args.drat_trim)
                 rows.append(row)
                 if row["verdict"] == "unwinnable":
                     print(f"{ident}: decide {row['decide_seconds']:.3f} s, certificate +{row['certificate_seconds']:.3f}"
