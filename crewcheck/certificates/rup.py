@@ -74,7 +74,7 @@ def lit_index(lit: int) -> int:
 
 def lit_value(assign: Any, lit: int) -> int:
     """1 if ``lit`` is true, -1 if false, 0 if unassigned (``assign[v]`` is ``v``'s value)."""
-    return assign[lit] if lit > 0 else -assign[-lit]
+    return int(assign[lit]) if lit > 0 else -int(assign[-lit])
 
 
 def enqueue(assign: Any, trail: Any, st: Any, lit: int) -> None:

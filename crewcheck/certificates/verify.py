@@ -125,7 +125,7 @@ def _check_witness(instance: Instance, cert: Certificate) -> str:
         plays = [deck.index(Card.parse(str(c))) for c in _list(w.get("plays"), "plays")]
         assignment = w.get("assignment")
         if assignment is not None:
-            assignment = [int(s) for s in _list(assignment, "assignment")]
+            assignment = [_seat(s) for s in _list(assignment, "assignment")]
         seats = w.get("seats")
         if seats is not None and not isinstance(seats, dict):
             raise ValueError("seats is not an object")
@@ -142,6 +142,12 @@ def _check_witness(instance: Instance, cert: Certificate) -> str:
     if not outcome.won:
         return f"the witness does not win: {outcome.describe(instance)}"
     return f"the line of {len(plays) - len(instance.history)} card(s) replays to a win ({outcome.describe(instance)})"
+
+
+def _seat(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"seat {value!r} is not a whole number")
+    return value
 
 
 def _list(value: object, name: str) -> list[object]:
