@@ -112,8 +112,8 @@ def _part_header(part: Part, n: int, total: int) -> Iterator[str]:
 
 def write_certificate(cert: Certificate, path: str | Path) -> int:
     """Write ``cert`` to ``path`` (gzip if it ends in ``.gz``); return the bytes written."""
-    opener: Any = gzip.open if str(path).endswith(".gz") else open
-    with opener(path, "wb") as out:
+    compressed = str(path).endswith(".gz")
+    with (gzip.open(path, "wb", compresslevel=6) if compressed else open(path, "wb")) as out:
         out.write(("\n".join(_header(cert)) + "\n").encode())
         for n, part in enumerate(cert.parts, 1):
             out.write(("\n".join(_part_header(part, n, len(cert.parts))) + "\n").encode())

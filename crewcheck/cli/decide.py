@@ -186,6 +186,10 @@ def run_decide(args: argparse.Namespace) -> int:
             return _fail(args, InvalidInputError(f"unknown proof solver {args.proof_solver!r}; available: "
                                                  f"{', '.join(PROOF_SOLVERS)}", field="--proof-solver"),
                          EXIT_USAGE)
+        where = Path(args.certificate) if args.batch else Path(args.certificate).parent
+        if not (where.is_dir() or (args.batch and not where.exists())):
+            what = "a folder" if args.batch else "the folder of the certificate file"
+            return _fail(args, InvalidInputError(f"--certificate: {str(where)!r} is not {what}"), EXIT_USAGE)
     if args.batch:
         if args.deal:
             return _fail(args, InvalidInputError("give either a deal file or --batch, not both"), EXIT_USAGE)

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from crewcheck.cli import main
 
@@ -155,3 +157,28 @@ def test_another_proof_solver(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert _run(capsys, "decide", LOST, "--certificate", str(cert), "--proof-solver", "cadical195")[0] == 1
     assert b"c proof drup cadical195 " in cert.read_bytes()[:2000]
     assert _run(capsys, "check", LOST, str(cert))[0] == 0
+
+
+def test_a_certificate_path_in_no_folder_is_refused_before_deciding(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """--certificate in a folder that does not exist: exit 2 at once, nothing decided."""
+    code, out, err = _run(capsys, "decide", LOST, "--certificate", str(tmp_path / "no" / "x.cert"))
+    assert code == 2 and out == "" and "is not the folder" in err
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=300), header=st.sampled_from([b"", b"c crewcheck certificate/1\n",
+                                                             b"c crewcheck certificate/1\nc verdict unwinnable\n"]))
+def test_hostile_certificates(data: bytes, header: bytes, tmp_path: Path) -> None:
+    """Whatever the bytes: exit 1 or 2, one line, never a traceback."""
+    path = tmp_path / "h.cert"
+    path.write_bytes(header + data)
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["check", LOST, str(path)])
+    assert code in (1, 2), (code, out.getvalue(), err.getvalue())
+    text = out.getvalue() + err.getvalue()
+    assert text.count("\n") == 1 and "Traceback" not in text and "internal error" not in text
