@@ -14,7 +14,8 @@ from crewcheck.errors import CrewcheckError, InvalidInputError, NotApplicableErr
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Result
 
-__all__ = ["add_parsers", "run_check", "make_certificate", "CHECK_SCHEMA"]
+__all__ = ["add_parsers", "run_check", "make_certificate", "certificate_args_error", "certificate_path",
+           "describe_certificate", "certificate_error", "CHECK_SCHEMA"]
 
 CHECK_SCHEMA = "crewcheck-check/1"
 
@@ -63,6 +64,23 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 # -- decide --certificate --------------------------------------------------------------------
+def certificate_args_error(args: argparse.Namespace) -> InvalidInputError | None:
+    """What is wrong with ``decide``'s ``--certificate`` / ``--proof-solver`` (checked
+    before deciding), or ``None``."""
+    from crewcheck.certificates.produce import PROOF_SOLVERS
+
+    if not args.certificate:
+        return InvalidInputError("--proof-solver needs --certificate FILE")
+    if args.proof_solver not in PROOF_SOLVERS:
+        return InvalidInputError(f"unknown proof solver {args.proof_solver!r}; available: "
+                                 f"{', '.join(PROOF_SOLVERS)}", field="--proof-solver")
+    where = Path(args.certificate) if args.batch else Path(args.certificate).parent
+    if not (where.is_dir() or (args.batch and not where.exists())):
+        what = "a folder" if args.batch else "the folder of the certificate file"
+        return InvalidInputError(f"--certificate: {str(where)!r} is not {what}")
+    return None
+
+
 def certificate_path(target: str, batch: bool, ident: str | None, lineno: int) -> Path:
     """Where the certificate goes: ``target`` itself, or in batch mode a file in the
     folder ``target`` named after the line's id (else its line number)."""

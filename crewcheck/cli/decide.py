@@ -178,18 +178,11 @@ def _code_for(error: Exception) -> int:
 
 def run_decide(args: argparse.Namespace) -> int:
     if args.proof_solver != "glucose42" or args.certificate:
-        from crewcheck.certificates.produce import PROOF_SOLVERS
+        from crewcheck.cli.check import certificate_args_error
 
-        if not args.certificate:
-            return _fail(args, InvalidInputError("--proof-solver needs --certificate FILE"), EXIT_USAGE)
-        if args.proof_solver not in PROOF_SOLVERS:
-            return _fail(args, InvalidInputError(f"unknown proof solver {args.proof_solver!r}; available: "
-                                                 f"{', '.join(PROOF_SOLVERS)}", field="--proof-solver"),
-                         EXIT_USAGE)
-        where = Path(args.certificate) if args.batch else Path(args.certificate).parent
-        if not (where.is_dir() or (args.batch and not where.exists())):
-            what = "a folder" if args.batch else "the folder of the certificate file"
-            return _fail(args, InvalidInputError(f"--certificate: {str(where)!r} is not {what}"), EXIT_USAGE)
+        bad = certificate_args_error(args)
+        if bad is not None:
+            return _fail(args, bad, EXIT_USAGE)
     if args.batch:
         if args.deal:
             return _fail(args, InvalidInputError("give either a deal file or --batch, not both"), EXIT_USAGE)
