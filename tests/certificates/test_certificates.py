@@ -266,3 +266,15 @@ def _bytes(cert: Certificate) -> bytes:
         path = Path(folder) / "c.cert"
         write_certificate(cert, path)
         return path.read_bytes()
+
+
+def test_another_encoding_and_a_false_replay_claim_are_rejected(lost: tuple[Instance, Part, list[list[int]]]) -> None:
+    """A certificate naming another encoding is rejected saying which; a part claiming
+    that the history has already lost, for a deal whose history has not, is rejected."""
+    deal, part, _ = lost
+    other = Certificate("unwinnable", deal_digest(deal), [dataclasses.replace(part, encoding="crewcheck-cnf/0")])
+    got = check_certificate(deal, other)
+    assert not got.accepted and "'crewcheck-cnf/0'" in got.message and ENCODING in got.message
+    claim = Certificate("unwinnable", deal_digest(deal), [Part("the deal", "replay")])
+    got = check_certificate(deal, claim)
+    assert not got.accepted and "has not" in got.message
