@@ -3,9 +3,9 @@
 Usage::
 
     PYTHONPATH=. python benchmarks/scripts/run_witteveen_exhaustive.py [--values 9] [--store PATH]
-        [--workers 1] [--out benchmarks/results/results_witteveen_exhaustive.json]
+        [--workers 1] [--out benchmarks/results/witteveen_exhaustive.json]
     PYTHONPATH=. python benchmarks/scripts/run_witteveen_exhaustive.py --store PATH \
-        --export benchmarks/results/results_witteveen_exhaustive_chunks.jsonl
+        --export benchmarks/results/witteveen_exhaustive_chunks.jsonl
 
 Runs the chunks of :mod:`crewcheck.claims.witteveen.exhaustive` (72 at ``--values 9``)
 through :class:`crewcheck.claims.execution.Executor` with a SQLite results store, so a

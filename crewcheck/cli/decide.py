@@ -20,7 +20,7 @@ from crewcheck.model.instance import Instance
 from crewcheck.reports.results import (RESULT_SCHEMA, describe_deal, error_result, internal_error_to_dict, result_lines,
                                        result_to_dict)
 from crewcheck.solvers import registry
-from crewcheck.solvers.base import Verdict
+from crewcheck.solvers.base import Result, Verdict
 
 __all__ = ["add_parsers"]
 
@@ -50,6 +50,15 @@ def add_parsers(sub: Any) -> None:
                         "The clock starts with the search (loading the compiled kernel is not "
                         "counted) (default: none, no limit)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--certificate", metavar="FILE",
+                   help="also write a certificate of the verdict that `crewcheck check DEAL FILE` verifies: "
+                        "the winning line, or for an unwinnable deal its CNF's digest and a DRUP proof, made "
+                        "after the decision (its time is reported apart). A name ending in .gz is "
+                        "compressed. With --batch: a folder, one FILE per line named after its id. "
+                        "Adds a 'certificate' field to JSON results")
+    p.add_argument("--proof-solver", metavar="NAME", default="glucose42",
+                   help="the proof-producing SAT solver of --certificate: glucose42, glucose4, glucose3, "
+                        "cadical195, cadical153, lingeling, maplechrono, maplecm, maplesat (default: glucose42)")
     p.set_defaults(func=run_decide)
 
     v = sub.add_parser("validate", help="check a deal file and report the first problem",
@@ -93,6 +102,12 @@ def _code_for(error: Exception) -> int:
 
 
 def run_decide(args: argparse.Namespace) -> int:
+    if args.proof_solver != "glucose42" or args.certificate:
+        from crewcheck.cli.check import certificate_args_error
+
+        bad = certificate_args_error(args)
+        if bad is not None:
+            return _fail(args, bad, EXIT_USAGE)
     if args.batch:
         if args.deal:
             return _fail(args, InvalidInputError("give either a deal file or --batch, not both"), EXIT_USAGE)
@@ -104,12 +119,43 @@ def run_decide(args: argparse.Namespace) -> int:
         result = decide(instance, backend=args.backend, timeout=args.timeout)
     except CrewcheckError as e:
         return _fail(args, e, _code_for(e), _where(args.deal, e))
+    out = result_to_dict(instance, result)
+    code = _EXIT[result.verdict]
+    if args.certificate:
+        out["certificate"], failed = _certificate(args, instance, result, None, 0)
+        code = failed or code
     if args.json:
-        print(json.dumps(result_to_dict(instance, result)))
+        print(json.dumps(out))
     else:
         for line in result_lines(instance, result):
             print(line)
-    return _EXIT[result.verdict]
+        certificate = out.get("certificate")
+        if args.certificate and isinstance(certificate, dict):
+            from crewcheck.cli.check import describe_certificate
+
+            if certificate.get("error"):
+                print(f"crewcheck: error: no certificate: {certificate['error']}", file=sys.stderr)
+            else:
+                print(describe_certificate(certificate))
+    return code
+
+
+def _certificate(args: argparse.Namespace, instance: Instance, result: Result, ident: str | None,
+                 lineno: int) -> tuple[dict[str, Any], int]:
+    """Write the certificate ``--certificate`` asks for: its JSON field, and the exit code
+    if none could be made (else 0)."""
+    from crewcheck.cli.check import certificate_error, certificate_path, make_certificate
+
+    try:
+        path = certificate_path(args.certificate, bool(args.batch), ident, lineno)
+        if args.batch:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        return make_certificate(instance, result, path, args.proof_solver), 0
+    except CrewcheckError as e:
+        return certificate_error(e)
+    except OSError as e:
+        return certificate_error(InvalidInputError(f"cannot write the certificate: {e.strerror}",
+                                                   field=args.certificate))
 
 
 def _batch_line(line: str) -> tuple[str | None, Instance]:
@@ -238,6 +284,10 @@ def _batch_file(args: argparse.Namespace, source: str, counts: dict[Verdict, int
                 ident, instance = _batch_line(decode(raw))
                 result = decide(instance, backend=args.backend, timeout=args.timeout)
                 out = result_to_dict(instance, result)
+                if args.certificate:
+                    out["certificate"], failed = _certificate(args, instance, result, ident, lineno)
+                    if failed:
+                        tally["errors" if failed == EXIT_USAGE else "failures"] += 1
                 counts[result.verdict] += 1
                 cell = ident.split("/")[0] if ident and "/" in ident else default_cell
                 cells.setdefault(cell, []).append((result.verdict, result.stats.seconds, result.stats.nodes))

@@ -1,0 +1,52 @@
+"""The proof checker shares no code with the solvers: :mod:`crewcheck.certificates.rup`
+imports nothing of crewcheck but :mod:`crewcheck.runtime.kernels` (numba's build step), and no
+SAT library."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import crewcheck.certificates.rup as rup
+
+
+def test_the_checker_imports_only_the_kernel_builder() -> None:
+    """Every import of rup.py (lazy ones too) is the standard library, numpy or crewcheck.runtime.kernels."""
+    tree = ast.parse(Path(rup.__file__).read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.update(f"{node.module}.{a.name}" if node.module == "crewcheck" else node.module
+                            for a in node.names)
+    allowed = {"__future__", "re", "time", "collections.abc", "dataclasses", "types", "typing", "numpy",
+               "crewcheck.runtime.kernels"}
+    assert imported <= allowed, imported - allowed
+
+
+def test_the_checker_is_short() -> None:
+    """Small enough to read in one sitting: the kernel and its reader stay under 400 lines."""
+    assert len(Path(rup.__file__).read_text().splitlines()) < 400
+
+
+DIGESTS = Path(__file__).resolve().parents[1] / "data" / "certificates" / "cnf-digests.json"
+
+
+def test_encoding_digests() -> None:
+    """The CNF of every bundled deal is the one recorded for the encoding's name: a change
+    of the encoding must come with a new :data:`~crewcheck.certificates.cnf.ENCODING` (so
+    old certificates are refused for what they are) and new digests in this file."""
+    import json
+
+    from crewcheck.certificates.cnf import ENCODING, build_cnf
+    from crewcheck.formats.deal_json import load
+
+    recorded = json.loads(DIGESTS.read_text())
+    deals = Path(__file__).resolve().parents[2] / "models" / "deals"
+    now = {name: build_cnf(load(deals / f"{name}.json")).digest for name in recorded["digests"]}
+    assert len(now) >= 8
+    changed = sorted(name for name in now if now[name] != recorded["digests"][name])
+    assert recorded["encoding"] == ENCODING and not changed, (
+        f"the CNF of {', '.join(changed)} changed under the name {ENCODING!r}: give the encoding a new "
+        f"name (crewcheck/certificates/cnf.py: ENCODING) and record {json.dumps(now)} in {DIGESTS}")
