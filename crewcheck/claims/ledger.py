@@ -61,10 +61,10 @@ def judge(claim: Claim, comp: Computation) -> tuple[Status, str]:
     diffs = mismatches(claim, comp)
     if comp.holds is not False and not diffs:
         return Status.CONFIRMED, ""
-    reason = "; ".join(diffs) if diffs else comp.evidence
     r = comp.readings
     if r is None:
-        return Status.REFUTED, reason
+        return Status.REFUTED, "; ".join(diffs) if diffs else comp.evidence
+    reason = comp.evidence or "; ".join(diffs)
     if r.contradicted and not r.not_tried and not r.reproducing:
         return Status.REFUTED, f"contradicted under every reading tried ({len(r.tried)}): {reason}"
     untried = f"{len(r.not_tried)} reasonable reading(s) not tried" if r.not_tried else "no reading contradicts it"
