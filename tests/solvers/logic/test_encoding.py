@@ -133,7 +133,7 @@ def test_free_assignment_size_is_polynomial() -> None:
 def test_explanations_are_minimal_under_every_rule(inst: Instance) -> None:
     """With tokens and free assignment too: the reported tasks, taken as assumptions of the
     pure CNF and solved by CaDiCaL, are unsatisfiable, and dropping any one is satisfiable
-    (minimal with respect to the encoding's sub-deal semantics)."""
+    (minimal with the other tasks left open, as the cores read a dropped task)."""
     pytest.importorskip("z3")
     pysat_solvers = pytest.importorskip("pysat.solvers")
     note_deal(to_notation(inst))
@@ -226,3 +226,18 @@ def test_a_dropped_task_is_open_not_excluded() -> None:
         assert not s.solve(assumptions=[b1, g1, -b2])
         assert s.solve(assumptions=[b1, g1])
         assert b2 in (s.get_model() or ())  # the only way: B2 required after all
+
+
+def test_sat_backend_explanation_leaves_dropped_tasks_open() -> None:
+    """The plain-SAT back-end's core on a deal lost by B2@1 alone is B2@1. Shrunk with the
+    dropped tasks negated it would be B3@0[2] (alone no deal: a "2" with one task), a
+    token that only dropping B1 made unreachable."""
+    pytest.importorskip("pysat")
+    from crewcheck.solvers.logic.sat import SatSolver
+
+    inst = parse_deal("B1 B2 B3 | G1 G2 G3 ; trump - ; lead 0 ; tasks B1@0 B2@1 B3@0:2 ; strict/fixed")
+    ans = SatSolver().decide(inst, budget=Budget())
+    assert ans.verdict is Verdict.UNWINNABLE and ans.explanation is not None
+    core = core_of(inst, ans.explanation)
+    assert core == [1], ans.explanation
+    assert open_sub_deal_verdict(inst, core) is Verdict.UNWINNABLE
