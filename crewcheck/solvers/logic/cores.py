@@ -1,6 +1,9 @@
 """Why a position cannot be won: an unsatisfiable set of task assumptions shrunk to a
-minimal one (:func:`minimise_core`) and said in words (:func:`explain_core`). Under a
-subset of the task assumptions the formula is the same deal with only those tasks."""
+minimal one (:func:`minimise_core`) and said in words (:func:`explain_core`). The tasks
+outside a set are left open, not negated: unsatisfiable under a set means that no deal
+with those tasks and any of the others can be won (so neither the deal with only them
+nor the whole deal), and dropping a task can only make the formula satisfiable, which
+deletion relies on (see :mod:`.encoding`, "Exact")."""
 
 from __future__ import annotations
 

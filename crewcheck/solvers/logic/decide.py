@@ -4,8 +4,9 @@ Each encodes the position with :func:`crewcheck.solvers.logic.encoding.encode`, 
 formula with the open tasks as facts, decodes a model into the winning line, and explains
 an unsatisfiable answer: a second solver takes the open tasks as assumptions, its core is
 minimised by deletion under a time cap (``explain_factor`` times the decision's time, plus
-one second) and reported ("tasks G7@1, P9@0 cannot all be completed": the deal with only
-those tasks is already lost, and dropping any one of them makes that sub-deal winnable).
+one second) and reported ("tasks G7@1, P9@0 cannot all be completed": no deal with those
+tasks, whichever of the others it has, can be won, and dropping any one of them makes
+some such deal winnable; the tasks outside the core stay open, see :mod:`.cores`).
 
 :func:`decide_encoded` is that path. A back-end supplies the two steps that differ:
 

@@ -62,9 +62,18 @@ Rule features
 Exact
     Yes: satisfiable if and only if the position after the history can be won; a model
     decodes (:func:`.decode.decode`) to a winning continuation and, under free assignment, the
-    seat of every task. Under a subset of the ``task_k`` assumptions the formula is the
-    same deal with only those tasks (tokens judged among them; free assignment: each
-    seat takes *at most* its draft count), which is what unsat-core explanations report.
+    seat of every task. With the ``task_k`` of a subset A set true and the others false the
+    formula is the same deal with only the tasks in A (tokens judged among them; free
+    assignment: each seat takes *at most* its draft count). With only A assumed and the
+    others left open, as the unsat-core explanations ask, it is satisfiable if and only if
+    *some* such deal with every task of A and any of the others can be won. The two
+    differ, because a deal with fewer tasks is not always easier: number tokens count the
+    tasks done before, so without the "1" task a "2" may be lost (strict reading: also a
+    missing rank between two tokens completed together). The open reading is the one
+    cores need: it is monotone (fewer assumptions, more models), so deletion minimises a
+    core, and an unsatisfiable core is lost with or without the other tasks, hence in
+    the deal itself: an explanation never blames a token made unreachable only by
+    taking a task away.
 
 Cost
     With ``T`` tricks left, ``N`` cards in hands, ``p`` seats, ``s`` suits and ``n``

@@ -9,9 +9,9 @@ What it is
     literals ``=>``. The decision asserts the open tasks as facts. On an unsatisfiable
     answer a second solver takes every open task as an assumption; Z3's unsat core over
     them is minimised by deletion (under a time cap, ``Z3Options.explain_factor``) and
-    reported as the explanation ("tasks G7@1, P9@0 cannot all be completed"): the deal
-    with only those tasks is already lost, and dropping any one of them makes that
-    sub-deal winnable.
+    reported as the explanation ("tasks G7@1, P9@0 cannot all be completed"): no deal
+    with those tasks, whichever of the others it has, can be won, and dropping any one
+    of them makes some such deal winnable (:mod:`crewcheck.solvers.logic.cores`).
 Rule features
     Everything the model covers: trumps or none, any seats and suits, unequal hands,
     the three first-lead modes, order tokens in both readings, fixed and free

@@ -44,8 +44,14 @@ def test_agrees_with_the_oracle_on_more_seats(backend: str, inst: Instance) -> N
 @pytest.mark.parametrize("backend", LOGIC)
 @settings(max_examples=40)
 @given(instances(max_players=3, max_tasks=4, free=False))
+@example(inst=parse_deal("B1 B2 B3 | G1 G2 G3 ; trump - ; lead 0 ; tasks B1@0 B2@1 B3@0:2 ; strict/fixed"))
 def test_explanations_are_minimal_cores(backend: str, inst: Instance) -> None:
-    """An unwinnable answer names tasks that alone already lose, none of them superfluous."""
+    """An unwinnable answer names tasks that alone already lose, none of them superfluous.
+
+    The pinned deal is lost by B2@1 alone (seat 1 never wins a trick). Minimised with the
+    dropped tasks negated instead of open, the core would be B3@0[2]: alone it is no deal
+    (a "2" with one task), so that reading blames a token that only dropping B1 made
+    unreachable."""
     check_explanation(inst, backend)
 
 

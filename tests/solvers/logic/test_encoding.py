@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from crewcheck.api import check_witness, decide
 from crewcheck.formats import deal_json
-from crewcheck.formats.notation import to_notation
+from crewcheck.formats.notation import parse_deal, to_notation
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
@@ -20,7 +20,7 @@ from crewcheck.solvers.logic.decode import decode
 from crewcheck.solvers.logic.encoding import encode
 from crewcheck.solvers.logic.formula import Formula
 from crewcheck.solvers.logic.export import to_cnf
-from tests.oracle import core_of, oracle_verdict, sub_deal_verdict
+from tests.oracle import core_of, open_sub_deal_verdict, oracle_verdict, sub_deal_verdict
 from tests.strategies import instances, note_deal, own_task_instances
 
 # -- cardinality expansion ---------------------------------------------------------------
@@ -133,7 +133,7 @@ def test_free_assignment_size_is_polynomial() -> None:
 def test_explanations_are_minimal_under_every_rule(inst: Instance) -> None:
     """With tokens and free assignment too: the reported tasks, taken as assumptions of the
     pure CNF and solved by CaDiCaL, are unsatisfiable, and dropping any one is satisfiable
-    (minimal with respect to the encoding's sub-deal semantics)."""
+    (minimal with the other tasks left open, as the cores read a dropped task)."""
     pytest.importorskip("z3")
     pysat_solvers = pytest.importorskip("pysat.solvers")
     note_deal(to_notation(inst))
@@ -174,11 +174,18 @@ def test_sat_backend_agrees_with_the_oracle(inst: Instance) -> None:
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(own_task_instances())
+@example(parse_deal("B2 B3 | B1 B4 G1 G2 G3 G4 P1 P2 P3 P4 ; trump - ; lead any ; "
+                    "tasks B2@1:1 B1@0 G1@1:2 ; strict/fixed"))
 def test_strengthened_encoding_is_exact_on_own_task_deals(inst: Instance) -> None:
     """On deals rich in own task cards (where the precedence block adds clauses), the
     pure CNF (Glucose via PySAT) is satisfiable exactly when the oracle says winnable,
     with every task assumed and with each one dropped in turn (the strengthenings are
-    enforced by the tasks they rely on, so every sub-deal stays exact)."""
+    enforced by the tasks they rely on, so every sub-deal stays exact). A dropped task
+    is read both ways: negated, the CNF is the deal without it; left open (as the core
+    minimisation leaves it), the CNF asks whether the deal can be won with or without it.
+
+    The pinned deal tells the two apart: without B2's "1" the "2" of G1 cannot be met
+    (G1 is either first or never played), with it both go in the first trick."""
     pysat_solvers = pytest.importorskip("pysat.solvers")
     note_deal(to_notation(inst))
     if inst.state().is_terminal():
@@ -187,10 +194,50 @@ def test_strengthened_encoding_is_exact_on_own_task_deals(inst: Instance) -> Non
     cnf = to_cnf(enc.formula)
     tasks = list(enc.position.tasks)
     with pysat_solvers.Solver(name="glucose42", bootstrap_with=cnf.clauses) as s:
-        for keep in [tasks] + [[j for j in tasks if j != k] for k in tasks]:
-            want = oracle_verdict(inst) if keep == tasks else sub_deal_verdict(inst, keep)
-            if want is None:
-                continue
-            got = s.solve(assumptions=[enc.vars.task[k] for k in keep])
-            assert got == (want is Verdict.WINNABLE), \
-                f"the CNF says {'sat' if got else 'unsat'}, `exhaustive` says {want.name} with tasks {keep}"
+        want = oracle_verdict(inst)
+        assert s.solve(assumptions=[enc.vars.task[k] for k in tasks]) == (want is Verdict.WINNABLE)
+        for k in tasks:
+            keep = [j for j in tasks if j != k]
+            assume = [enc.vars.task[j] for j in keep]
+            for reading, got, want in [
+                ("negated", s.solve(assumptions=assume + [-enc.vars.task[k]]), sub_deal_verdict(inst, keep)),
+                ("open", s.solve(assumptions=assume), open_sub_deal_verdict(inst, keep)),
+            ]:
+                if want is not None:
+                    assert got == (want is Verdict.WINNABLE), \
+                        (f"the CNF says {'sat' if got else 'unsat'}, `exhaustive` says {want.name} with "
+                         f"tasks {keep} and task {k} {reading}")
+
+
+def test_a_dropped_task_is_open_not_excluded() -> None:
+    """Number tokens make fewer tasks not always easier: without B2's "1" the "2" of G1
+    is lost, with it the deal is won. Dropping B2 from the assumptions leaves it open, so
+    the formula stays satisfiable (some winning deal still contains B1 and G1: this one),
+    and only negating it gives the smaller deal; the explanations rely on the open
+    reading (a core stays unsatisfiable whatever the other tasks)."""
+    pysat_solvers = pytest.importorskip("pysat.solvers")
+    inst = parse_deal("B2 B3 | B1 B4 G1 G2 G3 G4 P1 P2 P3 P4 ; trump - ; lead any ; "
+                      "tasks B2@1:1 B1@0 G1@1:2 ; strict/fixed")
+    enc = encode(inst)
+    b2, b1, g1 = (enc.vars.task[k] for k in range(3))
+    assert oracle_verdict(inst) is Verdict.WINNABLE
+    assert sub_deal_verdict(inst, [1, 2]) is Verdict.UNWINNABLE
+    with pysat_solvers.Solver(name="cadical153", bootstrap_with=to_cnf(enc.formula).clauses) as s:
+        assert not s.solve(assumptions=[b1, g1, -b2])
+        assert s.solve(assumptions=[b1, g1])
+        assert b2 in (s.get_model() or ())  # the only way: B2 required after all
+
+
+def test_sat_backend_explanation_leaves_dropped_tasks_open() -> None:
+    """The plain-SAT back-end's core on a deal lost by B2@1 alone is B2@1. Shrunk with the
+    dropped tasks negated it would be B3@0[2] (alone no deal: a "2" with one task), a
+    token that only dropping B1 made unreachable."""
+    pytest.importorskip("pysat")
+    from crewcheck.solvers.logic.sat import SatSolver
+
+    inst = parse_deal("B1 B2 B3 | G1 G2 G3 ; trump - ; lead 0 ; tasks B1@0 B2@1 B3@0:2 ; strict/fixed")
+    ans = SatSolver().decide(inst, budget=Budget())
+    assert ans.verdict is Verdict.UNWINNABLE and ans.explanation is not None
+    core = core_of(inst, ans.explanation)
+    assert core == [1], ans.explanation
+    assert open_sub_deal_verdict(inst, core) is Verdict.UNWINNABLE
