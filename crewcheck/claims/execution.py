@@ -177,6 +177,8 @@ class Executor:
                 self.chunks_cached += 1
         todo = [(k, c) for k, c in zip(keys, job.chunks) if k not in results]
         if todo and self.records_only:
+            # what there is still counts for --save-records: a partial record resumes later
+            self.results.setdefault(job.namespace, {}).update(results)
             raise IncompleteRecordError(job.namespace, len({k for k, _ in todo}), len(set(keys)))
         bar = self._bar(job, len(keys) - len(todo))
         try:

@@ -58,6 +58,8 @@ def test_records_only_computes_nothing(tmp_path: Path) -> None:
     with pytest.raises(IncompleteRecordError, match="lacks 2 of 3 chunks"):
         ex.run(Job("squares/v1", tuple({"x": x} for x in range(3)), _square))
     assert CALLS == []
+    # the chunks there are stay in the executor's results, for a partial record
+    assert list(ex.results["squares/v1"]) == [canonical_key({"x": 0})]
 
     def compute(mode: str) -> Computation:
         run_job("squares/v1", _square, [{"x": x} for x in range(3)])
