@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -110,8 +111,9 @@ class ReadingOptions:
     def rules(self) -> DeepSeaRules:
         """The engine's rules for these options (``highest-sub`` deals as ``seat0``, then
         moves the lead: :func:`reading_deal`)."""
-        r4 = "redeal" if self.r4_absent == "redeal" else "seat0"
-        return DeepSeaRules(r4_absent=r4, hv5=self.hv5, captain_hv1=self.captain_hv1)
+        if self.r4_absent == "redeal":
+            return DeepSeaRules(r4_absent="redeal", hv5=self.hv5, captain_hv1=self.captain_hv1)
+        return DeepSeaRules(r4_absent="seat0", hv5=self.hv5, captain_hv1=self.captain_hv1)
 
     @property
     def flags(self) -> int:
@@ -273,8 +275,6 @@ class Table:
         tmp = path + ".tmp.npz"
         np.savez_compressed(tmp, visits=kv, wins=kw, total=kt, meta=np.array([self.games, self.won], np.int64),
                             abstraction=np.array(self.abstraction))
-        import os
-
         os.replace(tmp, path)
 
     @classmethod

@@ -33,7 +33,7 @@ from crewcheck.agents.deepsea_readings import (OnlineMCTSAgent, ReadingOptions, 
                                                rollouts_per_decision, train_table)
 from crewcheck.errors import InvalidInputError
 
-__all__ = ["SCHEMA", "Reading", "READINGS", "NOT_TRIED", "CARDS", "default_record_path", "run_study", "build_record",
+__all__ = ["SCHEMA", "Reading", "READINGS", "NOT_TRIED", "CARDS", "default_record_path", "run_study", "build_record", "readings_table",
            "main"]
 
 SCHEMA = "crewcheck.deepsea-readings/1"
@@ -302,6 +302,9 @@ def run_study(out: str, record_path: Path, readings: Sequence[Reading] = READING
     Path(out).mkdir(parents=True, exist_ok=True)
     chunks = Path(out) / "chunks.jsonl"
     store = _load(chunks)
+    if chunks.exists() and not chunks.read_bytes().endswith(b"\n") and chunks.stat().st_size:
+        with open(chunks, "a", encoding="utf-8") as f:
+            f.write("\n")  # a line cut by a kill stays alone on its line
     first, second = _jobs(readings, out, store, scale)
     if record_readings is None:
         record_readings = list(READINGS) + [r for r in readings if r not in READINGS]
@@ -363,6 +366,44 @@ def run_study(out: str, record_path: Path, readings: Sequence[Reading] = READING
     return record
 
 
+def readings_table(record: dict[str, Any]) -> list[str]:
+    """The record as a Markdown table: Table 1's two columns, then every reading's win rate
+    per N with its 95 % Wilson interval (trained readings pooled over their seeds, each
+    seed's rate after it); ``*`` marks a reading not complete."""
+    from crewcheck.agents.deepsea_bench import wilson
+
+    ns = sorted(record["published"], key=int)
+    out = ["| reading | agent | " + " | ".join(f"N = {n}" for n in ns) + " |",
+           "| --- | --- | " + " | ".join("---" for _ in ns) + " |"]
+    for col in ("stochastic", "mcts"):
+        out.append(f"| **Table 1** | {col} | " + " | ".join(f"**{record['published'][n][col]:.3f}**" for n in ns)
+                   + " |")
+    names: list[str] = []
+    for e in record["readings"]:
+        if e["name"] not in names:
+            names.append(e["name"])
+    for name in names:
+        es = [e for e in record["readings"] if e["name"] == name]
+        cells = []
+        for n in ns:
+            cs = [e["per_n"].get(n) for e in es]
+            got = [c for c in cs if c]
+            if not got:
+                cells.append("-")
+                continue
+            k, g = sum(c["wins"] for c in got), sum(c["games"] for c in got)
+            lo, hi = wilson(k, g)
+            cell = f"{k / g:.3f} [{lo:.3f}, {hi:.3f}]"
+            if len(es) > 1:
+                cell += " (" + "/".join("-" if not c else f"{c['wins'] / c['games']:.3f}" for c in cs) + ")"
+            cells.append(cell)
+        mark = "" if all(e["complete"] for e in es) else " *"
+        games = "/".join(sorted({str(c["games"]) for e in es for c in e["per_n"].values()}))
+        seeds = f", {len(es)} seeds" if len(es) > 1 else ""
+        out.append(f"| `{name}`{mark} ({games} games{seeds}) | {es[0]['agent']} | " + " | ".join(cells) + " |")
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m crewcheck.agents.deepsea_study", description=__doc__.split("\n")[0])
     p.add_argument("--out", default="runs/deepsea-readings", help="chunk store and tables (default %(default)s)")
@@ -371,6 +412,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--only", default="", help="comma-separated reading names (default: all)")
     p.add_argument("--scale", type=float, default=1.0, help="multiply every reading's games (default 1)")
     p.add_argument("--list", action="store_true", help="list the readings and exit")
+    p.add_argument("--table", action="store_true", help="print the record as a Markdown table and exit")
     a = p.parse_args(argv)
     try:
         if a.workers < 1:
@@ -386,6 +428,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{r.name:45} {r.games:>6} games/N x {len(r.seeds)} seed(s)  {r.description}")
         return 0
     path = Path(a.record) if a.record else default_record_path()
+    if a.table:
+        if not path.exists():
+            print(f"error: --record: no record at {path}", file=sys.stderr)
+            return 2
+        print("\n".join(readings_table(json.loads(path.read_text(encoding="utf-8")))))
+        return 0
     run_study(a.out, path, readings, workers=a.workers, scale=a.scale,
               progress=lambda s: print(s, file=sys.stderr, flush=True))
     return 0
