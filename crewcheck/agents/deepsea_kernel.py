@@ -16,7 +16,7 @@ Rules covered
     judged at the start of play and after every trick), a task needing cards out of play
     (or the captain holding HV1, or G7 and B8 in one hand when HV5 asks for one trick)
     lost before the first card. Tested against ``play_deepsea`` move by move, and the
-    compiled kernel against its plain-Python twin (:mod:`crewcheck.kernels`).
+    compiled kernel against its plain-Python twin (:mod:`crewcheck.runtime.kernels`).
 Exact
     Not a decider: it samples. Randomness is the PCG generator of
     :mod:`crewcheck.agents.kernel` in a one-element array, so the twin draws the same numbers.
@@ -47,9 +47,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from crewcheck import kernels
+from crewcheck.runtime import kernels
 from crewcheck.agents.kernel import nth_bit, random_bit, rng_below, rng_next, rng_unit
-from crewcheck.kernels import lowbit_index, popcount
+from crewcheck.runtime.kernels import lowbit_index, popcount
 
 STEP, LEADER, NTRICK, STATUS, CAPTAIN, NT, TOGETHER, CARDS, FLAGS, DONE, TRICKS = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 HANDS, TRICK, TRICKS_WON, WON, NINES_WON, TIDS, OWNERS = 12, 16, 20, 24, 28, 32, 37

@@ -64,6 +64,11 @@ def rng_below(rs, n):
     return (rng_next(rs) * n) >> 32
 
 
+def rng_unit(rs):
+    """A float in [0, 1)."""
+    return rng_next(rs) / 4294967296.0
+
+
 def nth_bit(x, j):
     """Index of the ``j``-th (0-based) set bit of ``x``."""
     for _ in range(j):

@@ -12,10 +12,10 @@ import pytest
 
 from crewcheck.agents.deepsea import (PASS, R4, TASK_IDS, DeepSeaRules, DeepSeaView, deal_deepsea, play_deepsea,
                                       task_options)
-from crewcheck.agents.deepsea_bench import published
+from crewcheck.experiments.deepsea_bench import published
 from crewcheck.agents.deepsea_readings import (OnlineMCTSAgent, ReadingOptions, Table, TableAgent, reading_deal,
                                                rollouts_per_decision, state_from_view, train_table)
-from crewcheck.agents.deepsea_study import SCHEMA, Reading, build_record, main, readings_table, run_study
+from crewcheck.experiments.deepsea_study import SCHEMA, Reading, build_record, main, readings_table, run_study
 from crewcheck.errors import InvalidInputError
 from crewcheck.model.cards import CLASSIC_DECK, Card
 

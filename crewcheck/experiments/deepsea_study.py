@@ -1,7 +1,7 @@
 """The Deep Sea readings study: every reading of :mod:`crewcheck.agents.deepsea_readings`
 per N = 3..6, written to one compact record.
 
-``python -m crewcheck.agents.deepsea_study [--out DIR] [--record PATH] [--workers W]
+``python -m crewcheck.experiments.deepsea_study [--out DIR] [--record PATH] [--workers W]
 [--only NAME,...] [--scale F]`` plays what the chunk store ``DIR/chunks.jsonl`` lacks (a
 chunk is one line, appended when it finishes: kill and rerun to resume), then writes the
 record (schema ``crewcheck.deepsea-readings/1``, default
@@ -11,7 +11,7 @@ leaves a valid partial record (``"complete": false`` on the readings it did not 
 Every reading plays the same evaluation deals (``0:{N}:{i}``, those of ``crewcheck bench
 deepsea``) with the same game seeds, so readings are paired. Trained readings train one
 table per training seed and N (``DIR/tables/``) and are recorded once per seed. The
-published Table 1 is copied into the record from ``crewcheck/data/deepsea_table1.json``
+published Table 1 is copied into the record from ``crewcheck/missions/data/deepsea_table1.json``
 when the record is written.
 """
 
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from crewcheck.agents.deepsea import DeepSeaAgent, StochasticAgent, play_deepsea
-from crewcheck.agents.deepsea_bench import published
+from crewcheck.experiments.deepsea_bench import published
 from crewcheck.agents.deepsea_readings import (OnlineMCTSAgent, ReadingOptions, Table, TableAgent, reading_deal,
                                                rollouts_per_decision, train_table)
 from crewcheck.errors import InvalidInputError
@@ -378,7 +378,7 @@ def readings_table(record: dict[str, Any]) -> list[str]:
     """The record as a Markdown table: Table 1's two columns, then every reading's win rate
     per N with its 95 % Wilson interval (trained readings pooled over their seeds, each
     seed's rate after it); ``*`` marks a reading not complete."""
-    from crewcheck.agents.deepsea_bench import wilson
+    from crewcheck.experiments.deepsea_bench import wilson
 
     ns = sorted(record["published"], key=int)
     out = ["| reading | agent | " + " | ".join(f"N = {n}" for n in ns) + " |",
@@ -413,7 +413,7 @@ def readings_table(record: dict[str, Any]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m crewcheck.agents.deepsea_study", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m crewcheck.experiments.deepsea_study", description=__doc__.split("\n")[0])
     p.add_argument("--out", default="runs/deepsea-readings", help="chunk store and tables (default %(default)s)")
     p.add_argument("--record", default=None, help="record path (default: the package's records folder)")
     p.add_argument("--workers", type=int, default=1)
