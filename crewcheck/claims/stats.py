@@ -85,16 +85,16 @@ def two_sample(k: int, n: int, published: float, published_n: int) -> Comparison
     return Comparison(p1, p2, d, (lo, hi), z, 1.0 if se == 0 else _p_two_sided(z))
 
 
-def ratio_test(k_num: int, k_den: int, n: int, published_num: float, published_den: float,
+def ratio_test(k_num: int, n_num: int, k_den: int, n_den: int, published_num: float, published_den: float,
                published_n: int) -> Comparison | None:
-    """Test our rate ratio ``(k_num / n) / (k_den / n)`` against a published one whose two
-    rates each come from ``published_n`` games: a z test on the difference of the log
+    """Test our rate ratio ``(k_num / n_num) / (k_den / n_den)`` against a published one whose
+    two rates each come from ``published_n`` games: a z test on the difference of the log
     ratios (delta method, independent samples). ``None`` when a count is 0."""
     if min(k_num, k_den) == 0 or min(published_num, published_den) <= 0:
         return None
-    ours = k_num / k_den
+    ours = (k_num / n_num) / (k_den / n_den)
     theirs = published_num / published_den
-    var_ours = (1 - k_num / n) / k_num + (1 - k_den / n) / k_den
+    var_ours = (1 - k_num / n_num) / k_num + (1 - k_den / n_den) / k_den
     var_theirs = ((1 - published_num) / (published_num * published_n)
                   + (1 - published_den) / (published_den * published_n))
     d = math.log(ours) - math.log(theirs)

@@ -116,6 +116,16 @@ class ReadingRun:
     """``{N: (wins, games)}``."""
     size: str
     """Games and training, in words."""
+    setup: tuple[tuple[str, str], ...] = ()
+    """The set-up readings (who leads without R4, HV5, the captain and HV1, the task draw),
+    which pair an agent's run with the stochastic run of the same set-up for the ratio."""
+
+
+AS_BUILT_SETUP: tuple[tuple[str, str], ...] = (("captain_hv1", "allow"), ("hv5", "separate"),
+                                               ("r4_absent", "seat0"), ("tasks", "drawn"))
+"""The set-up of the game as built (:class:`crewcheck.agents.deepsea.DeepSeaRules` defaults)."""
+
+_SETUP_KEYS = ("captain_hv1", "hv5", "r4_absent", "tasks")
 
 
 def _as_built(mode: Mode) -> tuple[list[ReadingRun], list[dict[str, Any]]]:
@@ -128,10 +138,11 @@ def _as_built(mode: Mode) -> tuple[list[ReadingRun], list[dict[str, Any]]]:
             "take HV1; a task whose cards are out of play loses at once; MCTS a table over the visible "
             "state with the exact hand, trained offline by self-play with UCB-1)")
     out.append(ReadingRun("as built", desc, "stochastic", None,
-                          {r["cards"]: tuple(r["stochastic"]) for r in rows if r["seed"] == SEEDS[mode][0]}, size))
+                          {r["cards"]: tuple(r["stochastic"]) for r in rows if r["seed"] == SEEDS[mode][0]}, size,
+                          AS_BUILT_SETUP))
     for s in SEEDS[mode]:
         out.append(ReadingRun("as built", desc, "mcts-table", s,
-                              {r["cards"]: tuple(r["mcts"]) for r in rows if r["seed"] == s}, size))
+                              {r["cards"]: tuple(r["mcts"]) for r in rows if r["seed"] == s}, size, AS_BUILT_SETUP))
     return out, rows
 
 
@@ -148,8 +159,10 @@ def _study() -> tuple[list[ReadingRun], list[str]]:
             continue
         budget = r.get("rollouts_per_decision") or r.get("training_rollouts")
         size = f"{min(g for _, g in per_n.values()):,} games per N" + (f", budget {budget}" if budget else "")
+        options = r.get("options", {})
+        setup = tuple((k, str(options[k])) for k in _SETUP_KEYS if k in options)
         out.append(ReadingRun(str(r["name"]), str(r.get("description", "")), str(r["agent"]),
-                              r.get("seed"), per_n, size))
+                              r.get("seed"), per_n, size, setup))
     not_tried = [f"{x['name']}: {x['why']}" for x in data.get("not_tried", ())]
     return out, not_tried
 
@@ -240,23 +253,28 @@ def ratios(mode: Mode) -> Computation:
     """Table 1, ratio column (MCTS / stochastic: 4.68/2.87/1.67/1.24), per reading and seed."""
     pub = published()
     all_runs, not_tried, _ = runs(mode)
-    stoch = {r.name: r for r in all_runs if r.agent == "stochastic"}
+    stoch: dict[tuple[tuple[str, str], ...], ReadingRun] = {}
+    for r in all_runs:  # per set-up, the stochastic run with the most games
+        if r.agent == "stochastic" and r.setup and (
+                r.setup not in stoch or min(g for _, g in r.per_n.values())
+                > min(g for _, g in stoch[r.setup].per_n.values())):
+            stoch[r.setup] = r
     table: dict[str, Any] = {}
     tried: list[str] = []
     reproducing: list[str] = []
     groups: dict[tuple[str, str], list[ReadingRun]] = {}
     for r in all_runs:
-        if r.agent != "stochastic" and r.name in stoch:
+        if r.agent != "stochastic" and r.setup in stoch:
             groups.setdefault((r.name, r.agent), []).append(r)
     contradicting = 0
     for (name, agent), seeds in groups.items():
-        st = stoch[name]
-        label = f"{name} ({agent})"
+        st = stoch[seeds[0].setup]
+        label = f"{name} ({agent}) / {st.name}"
         sig_sets = []
         cells: dict[str, list[str]] = {}
         for run in seeds:
-            ns = sorted(n for n in run.per_n if n in pub and n in st.per_n and run.per_n[n][1] == st.per_n[n][1])
-            comps = [ratio_test(run.per_n[n][0], st.per_n[n][0], run.per_n[n][1], pub[n]["mcts"],
+            ns = sorted(n for n in run.per_n if n in pub and n in st.per_n)
+            comps = [ratio_test(run.per_n[n][0], run.per_n[n][1], st.per_n[n][0], st.per_n[n][1], pub[n]["mcts"],
                                 pub[n]["stochastic"], PUBLISHED_GAMES) for n in ns]
             kept = [(n, c) for n, c in zip(ns, comps) if c is not None]
             adjusted = holm([c.p_value for _, c in kept])
@@ -278,7 +296,8 @@ def ratios(mode: Mode) -> Computation:
                          f"for every seed ({len(seeds)} seed(s))")
         else:
             tried.append(f"{label}: differs for some seeds only ({len(seeds)} seed(s))")
-    values = [Value("ratio_by_reading", table, "per reading: MCTS rate / stochastic rate on the same deals, the "
+    values = [Value("ratio_by_reading", table, "per reading: the agent's rate / the stochastic rate of the same "
+                    "set-up, the "
                     "difference of its log from the published log ratio [95 %, delta method, both sides' "
                     "binomial noise] and the Holm-adjusted p-value over N = 3..6"),
               Value("published", {str(n): pub[n]["ratio"] for n in sorted(pub)},
