@@ -156,13 +156,16 @@ class Executor:
         return tqdm(total=len(job.chunks), initial=done, desc=job.label or job.namespace,
                     file=sys.stderr, leave=False, unit="chunk")
 
-    def run(self, job: Job) -> list[Any]:
+    def run(self, job: Job, *, partial: bool = False) -> list[Any]:
         """Return the result of every chunk of `job`, in chunk order.
+
+        With `records_only` and `partial`, a chunk neither recorded nor stored is ``None``
+        instead of an error (for a job whose missing part a claim can do without).
 
         Raises
         ------
         IncompleteRecordError
-            With `records_only`, when a chunk is neither recorded nor stored.
+            With `records_only` (and not `partial`), when a chunk is neither recorded nor stored.
         """
         keys = [canonical_key(c) for c in job.chunks]
         recorded = self.records.get_many(job.namespace) if self.records is not None else {}
@@ -179,6 +182,8 @@ class Executor:
         if todo and self.records_only:
             # what there is still counts for --save-records: a partial record resumes later
             self.results.setdefault(job.namespace, {}).update(results)
+            if partial:
+                return [results[k][0] if k in results else None for k in keys]
             raise IncompleteRecordError(job.namespace, len({k for k, _ in todo}), len(set(keys)))
         bar = self._bar(job, len(keys) - len(todo))
         try:
@@ -239,6 +244,8 @@ def using(executor: Executor) -> Iterator[Executor]:
         _CURRENT.reset(token)
 
 
-def run_job(namespace: str, fn: Callable[[Mapping[str, Any]], Any], chunks: Sequence[Mapping[str, Any]], *, label: str = "") -> list[Any]:
-    """Run a job on the current executor (shorthand used by the claims)."""
-    return current().run(Job(namespace, tuple(chunks), fn, label))
+def run_job(namespace: str, fn: Callable[[Mapping[str, Any]], Any], chunks: Sequence[Mapping[str, Any]], *,
+            label: str = "", partial: bool = False) -> list[Any]:
+    """Run a job on the current executor (shorthand used by the claims; `partial`: see
+    :meth:`Executor.run`)."""
+    return current().run(Job(namespace, tuple(chunks), fn, label), partial=partial)

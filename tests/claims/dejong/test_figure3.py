@@ -29,14 +29,17 @@ def test_direct_instance_equals_the_deal_file_reader(objectives: str) -> None:
         assert deal_instance(deal) == from_dict(deal)
 
 
-def test_full_chunks_cover_the_figure_free_claim_first() -> None:
-    """Full mode: 10,000 deals for every count 1..36, no time limit, the 2..23 free chunks first."""
-    chunks = figure3._chunks("full", "free", "engine")
-    assert sum(c["size"] for c in chunks) == 36 * figure3.FULL_DEALS
-    assert all(c["timeout"] is None for c in chunks)
-    first = chunks[: 22 * ((figure3.FULL_DEALS + figure3.CHUNK - 1) // figure3.CHUNK)]
-    assert {c["tasks"] for c in first} == set(figure3.FREE_RANGE)
-    per_k = {}
-    for c in chunks:
-        per_k[c["tasks"]] = per_k.get(c["tasks"], 0) + c["size"]
-    assert per_k == {k: figure3.FULL_DEALS for k in range(1, 37)}
+def test_full_chunks_are_the_figure_at_its_size() -> None:
+    """Full mode: 10,000 deals for every count, no time limit; the statement's counts and
+    the rest of the curve together are every count 1..36."""
+    for objectives in ("free", "fixed"):
+        deciding = figure3.DECIDING[objectives]
+        rest = tuple(k for k in figure3.FULL_COUNTS if k not in deciding)
+        chunks = figure3._chunks("full", objectives, "engine", deciding) + figure3._chunks("full", objectives,
+                                                                                          "engine", rest)
+        assert all(c["timeout"] is None for c in chunks)
+        per_k: dict[int, int] = {}
+        for c in chunks:
+            per_k[c["tasks"]] = per_k.get(c["tasks"], 0) + c["size"]
+        assert per_k == {k: figure3.FULL_DEALS for k in range(1, 37)}
+    assert figure3.DECIDING["free"] == tuple(range(2, 24))
