@@ -103,6 +103,8 @@ class Executor:
         self.chunks_run = 0
         self.chunks_cached = 0
         self.chunks_recorded = 0
+        self.accessed: list[str] = []
+        """The namespace of every job run, in order (a claim's jobs are those it ran)."""
         self.results: dict[str, dict[str, tuple[Any, float]]] = {}
         """Every chunk result a job of this executor returned, by namespace: ``{key: (value,
         seconds)}``, what ``--save-records`` writes."""
@@ -168,6 +170,7 @@ class Executor:
             With `records_only` (and not `partial`), when a chunk is neither recorded nor stored.
         """
         keys = [canonical_key(c) for c in job.chunks]
+        self.accessed.append(job.namespace)
         recorded = self.records.get_many(job.namespace) if self.records is not None else {}
         stored = self.store.get_many_timed(job.namespace)
         results: dict[str, tuple[Any, float]] = {}

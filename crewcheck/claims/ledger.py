@@ -78,7 +78,7 @@ def evaluate(claim: Claim, mode: Mode, established: Status | None = None) -> Ver
     chunks under ``--records-only`` is OPEN saying how many.
     """
     executor = current()
-    before = {ns: len(chunks) for ns, chunks in executor.results.items()}
+    before = len(executor.accessed)
     start = time.perf_counter()
     try:
         comp = claim.compute(mode)
@@ -102,13 +102,13 @@ def evaluate(claim: Claim, mode: Mode, established: Status | None = None) -> Ver
                    jobs=_jobs(executor, before))
 
 
-def _jobs(executor: Executor, before: dict[str, int]) -> tuple[tuple[str, int, float], ...]:
+def _jobs(executor: Executor, before: int) -> tuple[tuple[str, int, float], ...]:
     """``(namespace, chunks, recorded seconds)`` of the jobs a claim ran or read."""
     out = []
-    for ns, chunks in executor.results.items():
-        if ns not in before or len(chunks) != before[ns]:
-            out.append((ns, len(chunks), round(sum(t for _, t in chunks.values()), 1)))
-    return tuple(sorted(out))
+    for ns in sorted(set(executor.accessed[before:])):
+        chunks = executor.results.get(ns, {})
+        out.append((ns, len(chunks), round(sum(t for _, t in chunks.values()), 1)))
+    return tuple(out)
 
 
 def run(claims: Sequence[Claim], mode: Mode, *, established: dict[str, Status] | None = None) -> list[Verdict]:
