@@ -216,6 +216,10 @@ def _pinned(backend: str) -> Path | None:
     return None
 
 
+COR_6_4_TIMEOUT = 60.0
+"""Seconds per graph for Cor 6.4's check (a graph left undecided is counted, never guessed)."""
+
+
 def cor_6_4_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
     """Every graph of ``params["vertices"]`` vertices of the networkx atlas, reduced with the
     text's junk count (trumps, no tokens), decided and compared with a brute-force HP."""
@@ -227,7 +231,8 @@ def cor_6_4_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
         if graph.number_of_nodes() != n:
             continue
         inst = reduce_hampath(graph, junk="text", trumps=True, tokens=False)
-        verdict = decide(inst, backend="exhaustive" if inst.deck.size <= 20 else "search").verdict
+        verdict = decide(inst, backend="exhaustive" if inst.deck.size <= 20 else "search",
+                         timeout=float(params["timeout"])).verdict
         if verdict.name == "UNKNOWN":
             out["unknown"] += 1
             continue
@@ -243,14 +248,15 @@ def cor_6_4_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
 def cor_6_4_text(mode: Mode) -> Computation:
     """Cor 6.4 with the text's junk count, on every graph of 2-4 vertices (quick) or 2-5
     (full) of the networkx atlas, one chunk per vertex count."""
-    chunks = [{"vertices": n} for n in range(2, (4 if mode == "quick" else 5) + 1)]
+    chunks = [{"vertices": n, "timeout": COR_6_4_TIMEOUT} for n in range(2, (4 if mode == "quick" else 5) + 1)]
     parts = run_job("reiber/cor-6.4-text/v1", cor_6_4_chunk, chunks, label="reiber cor 6.4")
     checked = sum(p["checked"] for p in parts)
     disagree = sum(p["disagree"] for p in parts)
     unknown = sum(p["unknown"] for p in parts)
     first = next((p["first"] for p in parts if p["first"]), None)
     values = (Value("checked", checked, "graphs of the networkx atlas, reduced with junk='text', trumps=True "
-                    "and decided by the oracle (search above 20 cards, no time limit); HP by brute force"),
+                    f"and decided by the oracle (search above 20 cards, {COR_6_4_TIMEOUT:g} s a graph); HP by brute "
+                    "force"),
               Value("disagreements", disagree, "winnable != has a Hamiltonian path"),
               Value("unknown", unknown, "graphs left undecided (never guessed)"))
     if disagree:
