@@ -207,7 +207,7 @@ def dejong_curve(mode: Mode, objectives: str) -> Computation:
         p_zero = math.exp(220_000 * math.log1p(-bad / n)) if n and bad < n else (1.0 if not bad else 0.0)
         if n:
             values.append(Value("p_their_zero", round(p_zero, 6), "probability of 0 unwinnable in 220,000 deals "
-                                "at our rate (small: their sample and ours differ)"))
+                                "at our rate (a small value would say their sample and ours differ)"))
         readings = Readings(
             tried=(f"deals as the rulebook deals them (uniform 40-card deal, commander = R4 holder, k distinct "
                    f"colour tasks, the commander's draft counts), {n:,} deals: {bad} unwinnable",),
