@@ -62,7 +62,7 @@ def fields_to_dict(fields: Mapping[str, Any]) -> dict[str, Any]:
         data["trump"] = trump.upper()
     lead = str(fields.get("lead", "")).strip().lower()
     if lead:
-        data["lead"] = int(lead) if lead.isdigit() else lead
+        data["lead"] = int(lead) if lead.isascii() and lead.isdigit() and len(lead) <= 30 else lead
     for key in ("assignment", "order_rule"):
         value = str(fields.get(key, "")).strip()
         if value:
