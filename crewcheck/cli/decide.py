@@ -363,7 +363,9 @@ def run_validate(args: argparse.Namespace) -> int:
         instance = deal_json.load(args.deal)
     except CrewcheckError as e:
         return _fail(args, e, EXIT_USAGE, _where(args.deal, e))
-    state = instance.state()
+    from crewcheck.review import play_state
+
+    state = play_state(instance)  # (a deal with a seat still to choose has no single state)
     status = "" if state.end is None else f"; the played history has already ended the game ({state.end.describe(instance)})"
     if args.json:
         print(json.dumps({"valid": True, "players": instance.players, "cards": instance.deck.size,

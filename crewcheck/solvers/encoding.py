@@ -83,20 +83,23 @@ References
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from crewcheck.errors import BackendError, IllegalPlayError
+from crewcheck.errors import BackendError, IllegalPlayError, InvalidDealError
 from crewcheck.model.cards import CardIndex, Mask, iter_bits
 from crewcheck.model import conditions as C
 from crewcheck.model.conditions import HOLDS
 from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance, Seat, seats_from
 from crewcheck.model.tasks import TokenKind, token_kind
+from crewcheck.model.variants import Choice, passed_hands
+from crewcheck.solvers.base import Deadline
 
 __all__ = [
     "IDPool", "Constraint", "Formula", "Position", "Variables", "Encoding",
     "position_of", "size_limit", "MAX_VARIABLES", "encode", "decode", "describe_tasks", "explain_core", "minimise_core",
+    "Passing", "passes_of", "key_name", "CHECK_EVERY", "Branch", "first_violated",
 ]
 
 Lit = int
@@ -118,6 +121,9 @@ _NAMES: dict[str, str] = {
     "cond": "cond{}_t{}",
     "balance": "balance{}_t{}_s{}_ge{}",
     "false": "false_{}",
+    "pass": "pass_s{}_c{}",
+    "played": "played_t{}_c{}",
+    "choice": "choice{}",
 }
 
 
@@ -146,8 +152,7 @@ class IDPool:
 
     def name(self, var: int) -> str:
         """The readable name of ``var``, e.g. ``"play_t0_s1_c5"``."""
-        key = self._keys[var]
-        return _NAMES[str(key[0])].format(*key[1:])
+        return key_name(self._keys[var])
 
     @property
     def top(self) -> int:
@@ -157,6 +162,17 @@ class IDPool:
     def __contains__(self, key: object) -> bool:
         return key in self._ids
 
+
+def key_name(key: tuple[object, ...]) -> str:
+    """The readable name of a variable's domain tuple; ``("in", i, *key)`` is ``key``
+    in the encoding of the crew's choice ``i`` (:mod:`crewcheck.solvers.encoding_choices`)."""
+    if key[0] == "in":
+        return f"v{key[1]}_{key_name(key[2:])}"
+    return _NAMES[str(key[0])].format(*key[1:])
+
+
+CHECK_EVERY = 2048
+"""Constraints added between two looks at a build's deadline."""
 
 Kind = Literal["or", "and", "exactly_one", "at_most_one", "at_most", "at_least"]
 
@@ -188,38 +204,65 @@ class Formula:
 
     pool: IDPool = field(default_factory=IDPool)
     constraints: list[Constraint] = field(default_factory=list)
+    deadline: Deadline | None = None
+    """Checked every :data:`CHECK_EVERY` constraints while the formula is built:
+    :class:`~crewcheck.solvers.base.BudgetExceeded` once it has expired (a large deal's
+    encoding takes seconds to build)."""
+
+    def _add(self, con: Constraint) -> None:
+        self.constraints.append(con)
+        if self.deadline is not None and not len(self.constraints) % CHECK_EVERY:
+            self.deadline.check()
 
     def new_bool(self, key: tuple[object, ...]) -> Lit:
         return self.pool.id(key)
 
     def add_bool_or(self, lits: Iterable[Lit], *, enforce: Iterable[Lit] = ()) -> None:
         """At least one of ``lits`` (a clause)."""
-        self.constraints.append(Constraint("or", tuple(lits), 0, tuple(enforce)))
+        self._add(Constraint("or", tuple(lits), 0, tuple(enforce)))
 
     def add_bool_and(self, lits: Iterable[Lit], *, enforce: Iterable[Lit] = ()) -> None:
         """All of ``lits``."""
-        self.constraints.append(Constraint("and", tuple(lits), 0, tuple(enforce)))
+        self._add(Constraint("and", tuple(lits), 0, tuple(enforce)))
 
     def add_implication(self, a: Lit, b: Lit) -> None:
         """``a`` implies ``b``."""
-        self.constraints.append(Constraint("and", (b,), 0, (a,)))
+        self._add(Constraint("and", (b,), 0, (a,)))
 
     def add_exactly_one(self, lits: Iterable[Lit]) -> None:
-        self.constraints.append(Constraint("exactly_one", tuple(lits)))
+        self._add(Constraint("exactly_one", tuple(lits)))
 
     def add_at_most_one(self, lits: Iterable[Lit]) -> None:
-        self.constraints.append(Constraint("at_most_one", tuple(lits)))
+        self._add(Constraint("at_most_one", tuple(lits)))
 
     def add_at_most(self, lits: Iterable[Lit], k: int, *, enforce: Iterable[Lit] = ()) -> None:
         """At most ``k`` of ``lits`` are true."""
-        self.constraints.append(Constraint("at_most", tuple(lits), k, tuple(enforce)))
+        self._add(Constraint("at_most", tuple(lits), k, tuple(enforce)))
 
     def add_at_least(self, lits: Iterable[Lit], k: int, *, enforce: Iterable[Lit] = ()) -> None:
         """At least ``k`` of ``lits`` are true."""
-        self.constraints.append(Constraint("at_least", tuple(lits), k, tuple(enforce)))
+        self._add(Constraint("at_least", tuple(lits), k, tuple(enforce)))
 
 
 # -- the position --------------------------------------------------------------------
+@dataclass(frozen=True)
+class Passing:
+    """The distress signal's passes, in one direction: seat ``s`` passes one card of
+    ``out[s]`` (none when ``out[s]`` is empty: it holds only trumps) to seat
+    ``(s + direction) % players``."""
+
+    own: tuple[Mask, ...]
+    """The hands before the passes."""
+    out: tuple[Mask, ...]
+    """Per seat, the cards it may pass (its cards that are no trump)."""
+    direction: int
+    """``+1`` to the left (the next seat), ``-1`` to the right."""
+
+    def giver(self, s: Seat) -> Seat:
+        """The seat that passes to ``s``."""
+        return (s - self.direction) % len(self.own)
+
+
 @dataclass(frozen=True)
 class Position:
     """The facts about the position after the history that the encoders need."""
@@ -246,6 +289,10 @@ class Position:
     """Free assignment: the seat of every task (``-1`` for the tasks still open)."""
     memos: tuple[Hashable, ...] = ()
     """Each condition's memo after the history's complete tricks."""
+    passing: Passing | None = None
+    """A distress signal still to give (before the first card): every seat passes one
+    card that is no trump to its neighbour; :attr:`hands` are then the cards each seat
+    *may* hold, and the ``pass`` variables say which it does."""
 
     @property
     def tricks(self) -> range:
@@ -259,8 +306,14 @@ class Position:
         return m
 
 
-def position_of(instance: Instance) -> Position:
-    """The :class:`Position` after ``instance.history`` (which must not end the game)."""
+def position_of(instance: Instance, *, direction: int | None = None) -> Position:
+    """The :class:`Position` after ``instance.history`` (which must not end the game).
+
+    ``direction``: a distress signal in that direction comes first (``instance`` has no
+    history; its hands are those before the passes; see :class:`Passing`).
+    """
+    if direction is not None:
+        return _passing_position(instance, direction)
     state = instance.state()
     p = instance.players
     fixed: dict[Seat, CardIndex] = {}
@@ -273,6 +326,21 @@ def position_of(instance: Instance) -> Position:
     quotas = quotas_left(state)
     return Position(instance, state.tricks_played, instance.tricks, state.leader, fixed, hands,
                     open_tasks, state.done.bit_count(), quotas, state.owners, state.memos)
+
+
+def _passing_position(instance: Instance, direction: int) -> Position:
+    if instance.history:
+        raise ValueError("a distress signal comes before the first card")
+    p = instance.players
+    trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)
+    own = tuple(instance.hands)
+    out = tuple(h & ~trumps for h in own)
+    passing = Passing(own, out, direction)
+    hands = tuple(own[s] | out[passing.giver(s)] for s in range(p))
+    # hand sizes after the passes: one card out (if it has one), one in (if its giver has one)
+    sizes = [own[s].bit_count() - (out[s] != 0) + (out[passing.giver(s)] != 0) for s in range(p)]
+    base = position_of(instance)
+    return replace(base, end=base.first + min(sizes), hands=hands, passing=passing)
 
 
 @dataclass
@@ -290,6 +358,20 @@ class Variables:
     owner: dict[tuple[int, Seat], Lit] = field(default_factory=dict)
     task: dict[int, Lit] = field(default_factory=dict)
     completed: dict[tuple[int, int], Lit] = field(default_factory=dict)
+    passes: dict[tuple[Seat, CardIndex], Lit] = field(default_factory=dict)
+    """Distress signal: seat ``s`` passes card ``c``."""
+
+    def holds(self, pos: Position, s: Seat, c: CardIndex) -> Lit | None:
+        """The literal "seat ``s`` holds card ``c``" after a distress signal's passes;
+        ``None`` when it holds it in every case (no passing, or a trump of its own)."""
+        passing = pos.passing
+        if passing is None:
+            return None
+        if passing.out[s] >> c & 1:
+            return -self.passes[(s, c)]
+        if passing.own[s] >> c & 1:
+            return None
+        return self.passes[(passing.giver(s), c)]
 
     def played_by(self, t: int, c: CardIndex) -> Lit:
         """``play`` literal of card ``c`` in trick ``t`` whatever the seat."""
@@ -301,16 +383,43 @@ class Variables:
 
 @dataclass
 class Encoding:
-    """A position, its :class:`Formula` and variables, and the task assumptions."""
+    """A position, its :class:`Formula` and variables, and the task assumptions.
+
+    A deal that leaves the crew a choice (:mod:`crewcheck.solvers.encoding_choices`) has
+    one :class:`Branch` per choice: the formula is "exactly one ``choice{i}`` is true,
+    and the encoding of choice ``i`` holds"; :attr:`position` and :attr:`vars` are then
+    those of the first branch, for headers only.
+    """
 
     position: Position
     formula: Formula
     vars: Variables
+    branches: tuple[Branch, ...] = ()
 
     @property
     def assumptions(self) -> list[Lit]:
-        """One literal per open task, all to be assumed true (see :func:`minimise_core`)."""
+        """One literal per open task, all to be assumed true (see :func:`minimise_core`);
+        none for a deal with choices (each branch requires its tasks itself)."""
+        if self.branches:
+            return []
         return [self.vars.task[k] for k in self.position.tasks]
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One of the crew's choices inside a deal's encoding."""
+
+    choice: Choice
+    """What the crew chose (the distress passes are read from a model)."""
+    instance: Instance
+    """The deal under that choice (before any distress passes)."""
+    selector: Lit
+    """``choice{i}``: this choice is taken."""
+    encoding: Encoding | None
+    """The choice's own encoding (its variables renamed by :attr:`ids`); ``None`` when
+    the history has already ended the game under this choice."""
+    ids: tuple[int, ...] = ()
+    """Variable ``x`` of :attr:`encoding` is variable ``ids[x]`` of the whole formula."""
 
 
 # -- the encoders ------------------------------------------------------------------
@@ -322,6 +431,15 @@ def add_variables(model: Formula, pos: Position) -> Variables:
         for s in range(p):
             for c in iter_bits(pos.hands[s]):
                 v.play[(t, s, c)] = v._by_card[(t, c)] = model.new_bool(("play", t, s, c))
+    if pos.passing is not None:
+        for s in range(p):
+            for c in iter_bits(pos.passing.out[s]):
+                v.passes[(s, c)] = model.new_bool(("pass", s, c))
+        # a card two seats may hold: "played in trick t" is its own variable
+        for t in pos.tricks:
+            for c in iter_bits(pos.cards):
+                if sum(pos.hands[s] >> c & 1 for s in range(p)) > 1:
+                    v._by_card[(t, c)] = model.new_bool(("played", t, c))
     for t in pos.tricks:
         for u in range(len(inst.deck.suits)):
             v.led[(t, u)] = model.new_bool(("led", t, u))
@@ -353,6 +471,8 @@ def add_play_constraints(model: Formula, v: Variables, pos: Position) -> None:
     for t in pos.tricks:
         for s in range(p):
             model.add_exactly_one(v.play[(t, s, c)] for c in iter_bits(pos.hands[s]))
+    if pos.passing is not None:
+        _add_passing_constraints(model, v, pos)
     # Cards already played to the trick in progress stay where they are.
     for s, c in pos.fixed.items():
         model.add_bool_and([v.play[(pos.first, s, c)]])
@@ -373,11 +493,40 @@ def add_play_constraints(model: Formula, v: Variables, pos: Position) -> None:
     # by the end it has played as many cards as there are tricks; with a hand as long as
     # the game every card is played. (CDCL cannot derive this pigeonhole count itself.)
     last = pos.end - 1
+    if pos.passing is not None:  # (the hands are not known: not implied)
+        return
     for s in range(p):
         model.add_at_least([v.done[(last, c)] for c in iter_bits(pos.hands[s])], pos.end - pos.first)
 
 
+def _add_passing_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    """A distress signal: every seat with a card that is no trump passes exactly one; a
+    seat plays only cards it holds after the passes; ``played_t_c`` of a card two seats
+    may hold is "one of them plays it in trick t"."""
+    assert pos.passing is not None
+    p = pos.instance.players
+    for s in range(p):
+        mine = [v.passes[(s, c)] for c in iter_bits(pos.passing.out[s])]
+        if mine:
+            model.add_exactly_one(mine)
+    for t in pos.tricks:
+        for s in range(p):
+            for c in iter_bits(pos.hands[s]):
+                hold = v.holds(pos, s, c)
+                if hold is not None:
+                    model.add_implication(v.play[(t, s, c)], hold)
+        for c in iter_bits(pos.cards):
+            by = [v.play[(t, s, c)] for s in range(p) if pos.hands[s] >> c & 1]
+            if len(by) > 1:
+                x = v.played_by(t, c)
+                for y in by:
+                    model.add_implication(y, x)
+                model.add_bool_or(by, enforce=[x])
+
+
 def add_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    if pos.passing is not None:  # (the hands are not known before the passes)
+        return
     inst = pos.instance
     deck = inst.deck
     # What a card "is" for the rules: a plain card, a task of a given seat (fixed), or a
@@ -450,7 +599,9 @@ def add_follow_suit_constraints(model: Formula, v: Variables, pos: Position) -> 
                         continue
                     for other in iter_bits(hand & deck.suit_mask(u)):
                         gone = [v.done[(t - 1, other)]] if t > pos.first else []
-                        model.add_bool_or(gone, enforce=[v.play[(t, s, c)], v.led[(t, u)]])
+                        hold = v.holds(pos, s, other)  # (after a distress signal's passes)
+                        held = [] if hold is None else [hold]
+                        model.add_bool_or(gone, enforce=[v.play[(t, s, c)], v.led[(t, u)], *held])
 
 
 def add_winner_constraints(model: Formula, v: Variables, pos: Position) -> None:
@@ -500,8 +651,11 @@ def add_winner_constraints(model: Formula, v: Variables, pos: Position) -> None:
         # A seat wins the trick if and only if one of its cards does.
         for s in range(inst.players):
             mine = [v.win[(t, c)] for c in iter_bits(pos.hands[s])]
-            for w in mine:
-                model.add_implication(w, v.winner[(t, s)])
+            for c, w in zip(iter_bits(pos.hands[s]), mine):
+                if pos.passing is not None and v.holds(pos, s, c) is not None:
+                    model.add_bool_or([v.winner[(t, s)]], enforce=[w, v.play[(t, s, c)]])
+                else:
+                    model.add_implication(w, v.winner[(t, s)])
             model.add_bool_or(mine, enforce=[v.winner[(t, s)]])
 
 
@@ -608,6 +762,8 @@ def add_order_constraints(model: Formula, v: Variables, pos: Position) -> None:
 
 
 def add_precedence_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    if pos.passing is not None:  # (implied only when the hands are known)
+        return
     inst = pos.instance
     deck, trump = inst.deck, inst.trump_suit
     task_at = {inst.tasks[k].card: k for k in pos.tasks}
@@ -647,6 +803,8 @@ def add_count_constraints(model: Formula, v: Variables, pos: Position) -> None:
     # trick" (precedence, follow suit) into a conflict. Only for the first half of each
     # hand, where the bound is tightest and the counter (cards x bound) cheapest: over
     # every trick it cost more propagation than it saved.
+    if pos.passing is not None:  # (the hands are not known before the passes)
+        return
     for s in range(pos.instance.players):
         hand = list(iter_bits(pos.hands[s]))
         for t in pos.tricks:
@@ -860,23 +1018,32 @@ MAX_VARIABLES = 2_000_000
 """The logic back-ends refuse deals whose encoding would need more variables than this."""
 
 
-def size_limit(instance: Instance) -> str | None:
+def size_limit(instance: Instance, *, branches: int = 1) -> str | None:
     """``None`` if the encoding of ``instance`` has a workable size, else why not (one line).
 
-    The variables are about (tricks left) x (cards in hands) x 4 (play, done, higher, win).
+    The variables are about (tricks left) x (cards in hands) x 4 (play, done, higher, win),
+    times ``branches`` (the crew's choices held in one formula).
     """
-    state = instance.state()
-    cards = sum(h.bit_count() for h in state.hands) + len(state.trick)
-    estimate = 4 * cards * max(0, instance.tricks - state.tricks_played)
+    p = instance.players
+    done = len(instance.history) // p
+    cards = sum(h.bit_count() for h in instance.hands) - done * p
+    left = max(0, instance.tricks - done)
+    estimate = 4 * cards * left * branches
     if estimate > MAX_VARIABLES:
+        times = f" x {branches:,} choices" if branches > 1 else ""
         return (f"the encoding would need about {estimate:,} variables ({cards} cards x "
-                f"{instance.tricks - state.tricks_played} tricks); the logic back-ends stop at "
-                f"{MAX_VARIABLES:,}")
+                f"{left} tricks{times}); the logic back-ends stop at {MAX_VARIABLES:,}")
     return None
 
 
-def encode(instance: Instance) -> Encoding:
+def encode(instance: Instance, *, deadline: Deadline | None = None, direction: int | None = None) -> Encoding:
     """The :class:`Encoding` of "the position after ``instance.history`` can be won".
+
+    ``deadline``: checked while the formula is built
+    (:class:`~crewcheck.solvers.base.BudgetExceeded` once expired). ``direction``: a
+    distress signal in that direction comes first (:func:`position_of`). A deal that
+    leaves the crew other choices is encoded by
+    :func:`crewcheck.solvers.encoding_choices.encode_deal`.
 
     Examples
     --------
@@ -885,11 +1052,15 @@ def encode(instance: Instance) -> Encoding:
     >>> enc.formula.pool.name(enc.vars.play[(0, 0, 0)]), len(enc.assumptions)
     ('play_t0_s0_c0', 1)
     """
-    pos = position_of(instance)
-    model = Formula()
+    pos = position_of(instance, direction=direction)
+    model = Formula(deadline=deadline)
+    if deadline is not None:
+        deadline.check()
     v = add_variables(model, pos)
     for add in ENCODERS:
         add(model, v, pos)
+        if deadline is not None:
+            deadline.check()
     return Encoding(pos, model, v)
 
 
@@ -905,7 +1076,7 @@ def decode(enc: Encoding, value: Callable[[Lit], bool]) -> tuple[tuple[CardIndex
     line: list[CardIndex] = []
     leader = pos.leader
     if leader is None:
-        leader = next(s for s in range(p) if value(v.lead[(pos.first, s)]))
+        leader = _the_seat(p, lambda s: value(v.lead[(pos.first, s)]), f"the leader of trick {pos.first + 1}")
     played: dict[int, dict[Seat, CardIndex]] = {t: {} for t in pos.tricks}
     for (t, s, c), var in v.play.items():
         if value(var):
@@ -915,8 +1086,16 @@ def decode(enc: Encoding, value: Callable[[Lit], bool]) -> tuple[tuple[CardIndex
         for s in seats_from(leader, p):
             if t == pos.first and s in pos.fixed:
                 continue
+            if s not in by_seat:
+                raise BackendError(f"the model has no card for seat {s} in trick {t + 1}")
             line.append(by_seat[s])
-        leader = next(s for s in range(p) if value(v.winner[(t, s)]))
+        leader = _the_seat(p, lambda s: value(v.winner[(t, s)]), f"the winner of trick {t + 1}")
+    if pos.passing is not None:
+        try:
+            inst = replace(inst, hands=passed_hands(inst, pos.passing.direction, passes_of(enc, value)),
+                           distress=None)
+        except InvalidDealError as e:
+            raise BackendError(f"the model's distress passes make no deal: {e}") from None
     state = inst.state()
     plays: list[CardIndex] = []
     for c in line:
@@ -931,9 +1110,28 @@ def decode(enc: Encoding, value: Callable[[Lit], bool]) -> tuple[tuple[CardIndex
     if pos.quotas is not None:
         seats = list(pos.history_owners or (-1,) * len(inst.tasks))
         for k in pos.tasks:
-            seats[k] = next(s for s in range(p) if value(v.owner[(k, s)]))
+            seats[k] = _the_seat(p, lambda s: value(v.owner[(k, s)]), f"the seat of task {k}")
         assignment = tuple(seats)
     return tuple(plays), assignment
+
+
+def _the_seat(players: int, is_it: Callable[[Seat], bool], what: str) -> Seat:
+    """The one seat ``is_it`` says yes to (a model of the encoding has exactly one)."""
+    for s in range(players):
+        if is_it(s):
+            return s
+    raise BackendError(f"the model names no seat as {what}")
+
+
+def passes_of(enc: Encoding, value: Callable[[Lit], bool]) -> tuple[CardIndex, ...]:
+    """A distress signal's passes in a model: the card each seat passes (``-1``: none)."""
+    passing = enc.position.passing
+    assert passing is not None
+    out = []
+    for s in range(len(passing.own)):
+        given = [c for c in iter_bits(passing.out[s]) if value(enc.vars.passes[(s, c)])]
+        out.append(given[0] if given else -1)
+    return tuple(out)
 
 
 def describe_tasks(instance: Instance, tasks: Iterable[int]) -> str:
@@ -986,6 +1184,24 @@ def minimise_core(core: Sequence[int], is_unsat: Callable[[list[int]], Sequence[
         else:
             i += 1
     return keep
+
+
+def first_violated(formula: Formula, value: Callable[[int], bool]) -> Constraint | None:
+    """The first constraint of ``formula`` that the assignment ``value(var)`` breaks, or
+    ``None`` when it is a model (checked before decoding a model given from outside)."""
+
+    def val(x: Lit) -> bool:
+        return bool(value(x)) if x > 0 else not value(-x)
+
+    for con in formula.constraints:
+        if con.enforce and not all(val(e) for e in con.enforce):
+            continue
+        n = sum(1 for x in con.lits if val(x))
+        ok = {"or": n >= 1, "and": n == len(con.lits), "exactly_one": n == 1, "at_most_one": n <= 1,
+              "at_most": n <= con.bound, "at_least": n >= con.bound}[con.kind]
+        if not ok:
+            return con
+    return None
 
 
 def iter_lits(c: Constraint) -> Iterator[Lit]:
