@@ -45,7 +45,7 @@ from typing import Any, ClassVar
 from crewcheck.errors import BackendError
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Deadline
-from crewcheck.solvers.encoding import ENCODED_KINDS, Encoding, Formula, size_limit
+from crewcheck.solvers.encoding import CHECK_EVERY, ENCODED_KINDS, Encoding, Formula, size_limit
 from crewcheck.solvers.logic import Shrink, Solved, decide_encoded
 
 __all__ = ["CpSatSolver", "CpSatOptions", "to_cp_model", "add_task_count_constraints"]
@@ -66,8 +66,9 @@ class CpSatOptions:
     """Explanations may take this many times the decision's time, plus one second."""
 
 
-def to_cp_model(formula: Formula) -> tuple[Any, list[Any]]:
-    """A ``CpModel`` for ``formula`` and its ``BoolVar`` per variable id (index 0 unused)."""
+def to_cp_model(formula: Formula, deadline: Deadline | None = None) -> tuple[Any, list[Any]]:
+    """A ``CpModel`` for ``formula`` and its ``BoolVar`` per variable id (index 0 unused);
+    ``deadline`` is checked as it goes (:class:`~crewcheck.solvers.base.BudgetExceeded`)."""
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
@@ -77,7 +78,9 @@ def to_cp_model(formula: Formula) -> tuple[Any, list[Any]]:
     def lit(x: int) -> Any:
         return bools[x] if x > 0 else bools[-x].Not()
 
-    for con in formula.constraints:
+    for count, con in enumerate(formula.constraints):
+        if deadline is not None and not count % CHECK_EVERY:
+            deadline.check()
         lits = [lit(x) for x in con.lits]
         enforce = [lit(x) for x in con.enforce]
         ct: Any
@@ -148,13 +151,14 @@ class CpSatSolver:
     def _solve(self, enc: Encoding, deadline: Deadline, stats: dict[str, Any], start: float) -> Solved:
         from ortools.sat.python import cp_model
 
-        model, bools = to_cp_model(enc.formula)
+        model, bools = to_cp_model(enc.formula, deadline)
         # The decision fixes the tasks as facts (presolve uses them; assumptions would
         # keep them open): the explanation builds its own model with assumptions.
         model.add_bool_and([bools[v] for v in enc.assumptions])
         add_task_count_constraints(model, bools, enc)
         stats.update(variables=enc.formula.pool.top, constraints=len(enc.formula.constraints),
                      build_seconds=round(time.perf_counter() - start, 4))
+        deadline.check()
         solver = self._solver(deadline, None, self.options.workers)
         status = solver.solve(model)
         if status == cp_model.MODEL_INVALID:

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from crewcheck.errors import InvalidInputError
-from crewcheck.solvers.encoding import Constraint, Encoding, Formula, IDPool, Lit
+from crewcheck.solvers.base import Deadline
+from crewcheck.solvers.encoding import CHECK_EVERY, Constraint, Encoding, Formula, IDPool, Lit
 
 __all__ = ["CNF", "PAIRWISE_MAX", "to_cnf", "write_dimacs", "write_smt2", "parse_model", "describe_var"]
 
@@ -51,13 +52,16 @@ class CNF:
         return self.pool.top
 
 
-def to_cnf(formula: Formula, *, assume: Iterable[Lit] = ()) -> CNF:
-    """Expand ``formula`` into clauses; ``assume`` literals are added as unit clauses."""
+def to_cnf(formula: Formula, *, assume: Iterable[Lit] = (), deadline: Deadline | None = None) -> CNF:
+    """Expand ``formula`` into clauses; ``assume`` literals are added as unit clauses.
+    ``deadline`` is checked as it goes (:class:`~crewcheck.solvers.base.BudgetExceeded`)."""
     pool = formula.pool
     cnf = CNF(pool, formula_vars=pool.top)
     out = cnf.clauses
-    for con in formula.constraints:
+    for n, con in enumerate(formula.constraints):
         _expand(con, pool, out)
+        if deadline is not None and not n % CHECK_EVERY:
+            deadline.check()
     for lit in assume:
         out.append([lit])
     return cnf

@@ -44,6 +44,9 @@ from crewcheck.solvers.logic import Shrink, Solved, decide_encoded
 
 __all__ = ["SatSolver", "SatOptions", "POLL_SECONDS"]
 
+LOAD_BLOCK = 50_000
+"""Clauses handed to the solver between two looks at the deadline."""
+
 POLL_SECONDS = 0.005
 """How often a running solve checks its deadline and the budget's ``cancel``."""
 
@@ -88,9 +91,10 @@ class SatSolver:
             return Solved(None)
         # The decision gets the tasks as unit clauses (the solver simplifies with them);
         # the explanation uses a second solver with the tasks as assumptions.
-        cnf = to_cnf(enc.formula, assume=enc.assumptions)
-        stats.update(variables=cnf.nv, clauses=len(cnf.clauses), build_seconds=round(time.perf_counter() - start, 4))
-        with self._solver(cnf.clauses) as sat:
+        cnf = to_cnf(enc.formula, assume=enc.assumptions, deadline=deadline)
+        with self._solver(cnf.clauses, deadline) as sat:
+            stats.update(variables=cnf.nv, clauses=len(cnf.clauses),
+                         build_seconds=round(time.perf_counter() - start, 4))
             result = self._solve_until(sat, [], deadline, None)
             if result is True:
                 model = {abs(x): x > 0 for x in sat.get_model() or ()}
@@ -111,10 +115,22 @@ class SatSolver:
 
             yield shrink
 
-    def _solver(self, clauses: list[list[int]]) -> Any:
+    def _solver(self, clauses: list[list[int]], deadline: Deadline | None = None) -> Any:
+        """A solver holding ``clauses``; with a ``deadline``, handed over in blocks between
+        looks at it (two million clauses take a second to load)."""
         from pysat.solvers import Solver  # type: ignore[import-untyped]
 
-        return Solver(name=self.options.solver, bootstrap_with=clauses)
+        if deadline is None:
+            return Solver(name=self.options.solver, bootstrap_with=clauses)
+        sat = Solver(name=self.options.solver)
+        try:
+            for i in range(0, len(clauses), LOAD_BLOCK):
+                deadline.check()
+                sat.append_formula(clauses[i:i + LOAD_BLOCK])
+        except BaseException:
+            sat.delete()
+            raise
+        return sat
 
     @staticmethod
     def _solve_until(sat: Any, assumptions: list[int], deadline: Deadline, cap: Deadline | None) -> bool | None:

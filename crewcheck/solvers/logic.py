@@ -11,7 +11,9 @@ those tasks is already lost, and dropping any one of them makes that sub-deal wi
 
 ``solve(enc, deadline, stats, start) -> Solved``
     Build its model of ``enc.formula`` (recording its size and ``build_seconds``, counted
-    from ``start``, in ``stats``) and solve it until ``deadline``.
+    from ``start``, in ``stats``) and solve it until ``deadline``. The build checks the
+    deadline as it goes (:class:`~crewcheck.solvers.base.BudgetExceeded`: the answer is
+    unknown), so a limit holds on a deal whose formula alone takes seconds to build.
 ``shrinker(enc, kept, deadline, cap)``
     A context manager giving ``shrink(tasks)``: is the formula unsatisfiable under these
     task assumptions? ``False`` if not (or out of time), else the solver's core of them
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias
 
 from crewcheck.model.instance import Instance
-from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
+from crewcheck.solvers.base import Answer, Budget, BudgetExceeded, Deadline, Verdict
 from crewcheck.solvers.encoding import Encoding, decode, encode, explain_core, minimise_core
 
 __all__ = ["Solved", "Shrink", "ExplainOptions", "decide_encoded"]
@@ -72,9 +74,13 @@ def decide_encoded(instance: Instance, budget: Budget, options: ExplainOptions, 
     """Decide ``instance`` through its encoding (see the module docstring)."""
     start = time.perf_counter()
     deadline = budget.start()
-    enc = encode(instance)
     stats: dict[str, Any] = {}
-    solved = solve(enc, deadline, stats, start)
+    try:  # building a large deal's formula takes seconds: it checks the deadline too
+        enc = encode(instance, deadline=deadline)
+        solved = solve(enc, deadline, stats, start)
+    except BudgetExceeded:
+        stats.setdefault("build_seconds", round(time.perf_counter() - start, 4))
+        return Answer(Verdict.UNKNOWN, extra={**stats, "stopped": "while building the formula"})
     if solved.satisfiable is None:
         return Answer(Verdict.UNKNOWN, extra=stats)
     if solved.satisfiable:
