@@ -36,6 +36,7 @@ References
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -49,6 +50,8 @@ from crewcheck.solvers.logic import Shrink, Solved, decide_encoded
 
 __all__ = ["Z3Solver", "Z3Options", "to_smt2"]
 
+POLL_SECONDS = 0.01
+"""How often a running check looks at its deadline and the budget's ``cancel``."""
 PARSE_BLOCK = 20_000
 """Assertions Z3 reads between two looks at the deadline."""
 
@@ -128,6 +131,29 @@ def smt2_lines(formula: Formula, deadline: Deadline | None = None) -> tuple[list
     return declarations, out
 
 
+def _check(solver: Any, ctx: Any, deadline: Deadline, cap: Deadline | None, *assumptions: Any) -> Any:
+    """``solver.check(*assumptions)``, interrupted from a watcher thread once ``deadline``
+    or ``cap`` expires (or the budget's ``cancel`` says stop): Z3's own ``timeout`` is
+    not looked at during its preprocessing, which on a 200-card deal runs for tens of
+    seconds past it."""
+    if deadline.until is None and deadline.cancel is None and cap is None:
+        return solver.check(*assumptions)
+    finished = threading.Event()
+
+    def watch() -> None:
+        while not finished.wait(POLL_SECONDS):
+            if deadline.expired() or (cap is not None and cap.expired()):
+                ctx.interrupt()
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        return solver.check(*assumptions)
+    finally:
+        finished.set()
+        watcher.join()
+
+
 class Z3Solver:
     """Z3 on the shared winnability encoding; see the module docstring."""
 
@@ -170,7 +196,7 @@ class Z3Solver:
         left = deadline.remaining()
         if left is not None:
             solver.set("timeout", max(1, int(left * 1000)))
-        result = solver.check()
+        result = _check(solver, ctx, deadline, None)
         if result == z3.sat:
             # one C call and a regex: walking model.decls() costs ~0.2 ms per variable
             true = set(_TRUE.findall(solver.model().sexpr()))
@@ -196,7 +222,7 @@ class Z3Solver:
             lefts = [x for x in (deadline.remaining(), limit.remaining()) if x is not None]
             if lefts:
                 solver.set("timeout", max(1, int(min(lefts) * 1000)))
-            if solver.check(*[assume[k] for k in tasks]) != z3.unsat:
+            if _check(solver, ctx, deadline, limit, *[assume[k] for k in tasks]) != z3.unsat:
                 return False
             return sorted(names[str(x)] for x in solver.unsat_core()) or True
 
