@@ -94,7 +94,7 @@ from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance, Seat, seats_from
 from crewcheck.model.tasks import TokenKind, token_kind
 from crewcheck.model.variants import Choice, passed_hands
-from crewcheck.solvers.base import Deadline
+from crewcheck.solvers.base import BudgetExceeded, Deadline, discard
 
 __all__ = [
     "IDPool", "Constraint", "Formula", "Position", "Variables", "Encoding",
@@ -1054,13 +1054,17 @@ def encode(instance: Instance, *, deadline: Deadline | None = None, direction: i
     """
     pos = position_of(instance, direction=direction)
     model = Formula(deadline=deadline)
-    if deadline is not None:
-        deadline.check()
-    v = add_variables(model, pos)
-    for add in ENCODERS:
-        add(model, v, pos)
+    try:
         if deadline is not None:
             deadline.check()
+        v = add_variables(model, pos)
+        for add in ENCODERS:
+            add(model, v, pos)
+            if deadline is not None:
+                deadline.check()
+    except BudgetExceeded:
+        discard(model.constraints)  # (freeing them is not the caller's time)
+        raise
     return Encoding(pos, model, v)
 
 

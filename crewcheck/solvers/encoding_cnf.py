@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from crewcheck.errors import InvalidInputError
-from crewcheck.solvers.base import Deadline
+from crewcheck.solvers.base import BudgetExceeded, Deadline, discard
 from crewcheck.solvers.encoding import CHECK_EVERY, Constraint, Encoding, Formula, IDPool, Lit
 
 __all__ = ["CNF", "PAIRWISE_MAX", "to_cnf", "write_dimacs", "write_smt2", "parse_model", "describe_var"]
@@ -58,10 +58,14 @@ def to_cnf(formula: Formula, *, assume: Iterable[Lit] = (), deadline: Deadline |
     pool = formula.pool
     cnf = CNF(pool, formula_vars=pool.top)
     out = cnf.clauses
-    for n, con in enumerate(formula.constraints):
-        _expand(con, pool, out)
-        if deadline is not None and not n % CHECK_EVERY:
-            deadline.check()
+    try:
+        for n, con in enumerate(formula.constraints):
+            _expand(con, pool, out)
+            if deadline is not None and not n % CHECK_EVERY:
+                deadline.check()
+    except BudgetExceeded:
+        discard(out)
+        raise
     for lit in assume:
         out.append([lit])
     return cnf

@@ -37,10 +37,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
-from crewcheck.solvers.base import Answer, Budget, Deadline
+from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict, discard
 from crewcheck.solvers.encoding import ENCODED_KINDS, Encoding, size_limit
 from crewcheck.solvers.encoding_cnf import to_cnf
-from crewcheck.solvers.logic import Shrink, Solved, decide_encoded
+from crewcheck.solvers.logic import Shrink, Solved, decide_encoded, earliest
 
 __all__ = ["SatSolver", "SatOptions", "POLL_SECONDS"]
 
@@ -65,6 +65,11 @@ class SatOptions:
     """Explanations may take this many times the decision's time, plus one second."""
 
 
+def _refuted(enc: Encoding, deadline: Deadline, stats: dict[str, Any], start: float) -> Solved:
+    """The solve step once the child process has refuted the encoding."""
+    return Solved(False)
+
+
 class SatSolver:
     """A CDCL solver (Glucose 4.2 by default, via PySAT) on the pure CNF of the encoding;
     see the module docstring."""
@@ -83,7 +88,36 @@ class SatSolver:
         return size_limit(instance)
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
-        return decide_encoded(instance, budget, self.options, self._solve, self._shrinker)
+        if budget.seconds is None and budget.cancel is None:
+            return decide_encoded(instance, budget, self.options, self._solve, self._shrinker)
+        return self._decide_in_child(instance, budget)
+
+    def _decide_in_child(self, instance: Instance, budget: Budget) -> Answer:
+        """Under a time limit (or a ``cancel``) the decision runs in a child process
+        (:class:`~crewcheck.solvers.sat_process.SatProcess`) that is killed when the
+        budget runs out: Glucose looks at an interrupt only between search steps, and on a
+        200-card deal's two million clauses its first steps ran 2 s past one. An
+        unsatisfiable answer is then explained here, within what is left of the budget."""
+        from crewcheck.solvers.sat_process import SatProcess
+
+        deadline = budget.start()
+        start = time.perf_counter()
+        with SatProcess(instance, self.options.solver) as child:
+            while not child.ready():
+                if deadline.expired():
+                    child.stop(reap=False)
+                    return Answer(Verdict.UNKNOWN, extra={"stopped": "at the time limit (the SAT process was stopped)",
+                                                          "sat_seconds": round(time.perf_counter() - start, 4)})
+                child.wait_ready(POLL_SECONDS)
+            answer = child.wait(0)
+        if answer.verdict is not Verdict.UNWINNABLE or not self.options.explain:
+            return answer
+        left = deadline.remaining()
+        rest = Budget(seconds=left, cancel=budget.cancel)
+        explained = decide_encoded(instance, rest, self.options, _refuted, self._shrinker)
+        return Answer(Verdict.UNWINNABLE, extra={**answer.extra, **{k: v for k, v in explained.extra.items()
+                                                                      if k == "core"}},
+                      explanation=explained.explanation)
 
     def _solve(self, enc: Encoding, deadline: Deadline, stats: dict[str, Any], start: float) -> Solved:
         if deadline.expired():
@@ -92,9 +126,13 @@ class SatSolver:
         # The decision gets the tasks as unit clauses (the solver simplifies with them);
         # the explanation uses a second solver with the tasks as assumptions.
         cnf = to_cnf(enc.formula, assume=enc.assumptions, deadline=deadline)
-        with self._solver(cnf.clauses, deadline) as sat:
+        try:
+            sat_solver = self._solver(cnf.clauses, deadline)
+        finally:
             stats.update(variables=cnf.nv, clauses=len(cnf.clauses),
                          build_seconds=round(time.perf_counter() - start, 4))
+            discard(cnf.clauses)  # (the solver holds its own copy)
+        with sat_solver as sat:
             result = self._solve_until(sat, [], deadline, None)
             if result is True:
                 model = {abs(x): x > 0 for x in sat.get_model() or ()}
@@ -105,7 +143,13 @@ class SatSolver:
     def _shrinker(self, enc: Encoding, kept: Any, deadline: Deadline, cap: Deadline) -> Iterator[Shrink]:
         """Cores over the task assumptions, from a second solver on the CNF without the units."""
         task_of = {v: k for k, v in enc.vars.task.items()}
-        with self._solver(to_cnf(enc.formula).clauses) as sat:
+        both = earliest(deadline, cap)
+        cnf = to_cnf(enc.formula, deadline=both)
+        try:
+            sat_solver = self._solver(cnf.clauses, both)
+        finally:
+            discard(cnf.clauses)
+        with sat_solver as sat:
 
             def shrink(tasks: list[int]) -> list[int] | bool:
                 got = self._solve_until(sat, [enc.vars.task[k] for k in tasks], deadline, cap)

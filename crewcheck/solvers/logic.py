@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias
 
 from crewcheck.model.instance import Instance
-from crewcheck.solvers.base import Answer, Budget, BudgetExceeded, Deadline, Verdict
+from crewcheck.solvers.base import Answer, Budget, BudgetExceeded, Deadline, Verdict, discard
 from crewcheck.solvers.encoding import Encoding, decode, encode, explain_core, minimise_core
 
-__all__ = ["Solved", "Shrink", "ExplainOptions", "decide_encoded"]
+__all__ = ["Solved", "Shrink", "ExplainOptions", "decide_encoded", "earliest"]
 
 Shrink: TypeAlias = Callable[[list[int]], "list[int] | bool"]
 """``shrink(tasks)``: ``False`` when satisfiable (or unknown) under those task
@@ -77,10 +77,25 @@ def decide_encoded(instance: Instance, budget: Budget, options: ExplainOptions, 
     stats: dict[str, Any] = {}
     try:  # building a large deal's formula takes seconds: it checks the deadline too
         enc = encode(instance, deadline=deadline)
+    except BudgetExceeded:
+        return _stopped(stats, start)
+    try:
+        return _decide(instance, enc, deadline, stats, start, options, solve, shrinker)
+    finally:
+        discard(enc.formula.constraints)
+
+
+def _stopped(stats: dict[str, Any], start: float) -> Answer:
+    stats.setdefault("build_seconds", round(time.perf_counter() - start, 4))
+    return Answer(Verdict.UNKNOWN, extra={**stats, "stopped": "while building the formula"})
+
+
+def _decide(instance: Instance, enc: Encoding, deadline: Deadline, stats: dict[str, Any], start: float,
+            options: ExplainOptions, solve: SolveFn, shrinker: ShrinkerFn) -> Answer:
+    try:
         solved = solve(enc, deadline, stats, start)
     except BudgetExceeded:
-        stats.setdefault("build_seconds", round(time.perf_counter() - start, 4))
-        return Answer(Verdict.UNKNOWN, extra={**stats, "stopped": "while building the formula"})
+        return _stopped(stats, start)
     if solved.satisfiable is None:
         return Answer(Verdict.UNKNOWN, extra=stats)
     if solved.satisfiable:
@@ -90,12 +105,22 @@ def decide_encoded(instance: Instance, budget: Budget, options: ExplainOptions, 
     explanation = None
     if options.explain and enc.position.tasks:
         cap = Budget(seconds=options.explain_factor * (time.perf_counter() - start) + 1.0).start()
-        with shrinker(enc, solved.kept, deadline, cap) as shrink:
-            core = _minimised_core(enc, shrink, deadline, cap)
+        try:
+            with shrinker(enc, solved.kept, deadline, cap) as shrink:
+                core = _minimised_core(enc, shrink, deadline, cap)
+        except BudgetExceeded:  # (building the explanation's solver ran out of time)
+            core = None
         if core is not None:
             stats["core"] = len(core[0])
             explanation = explain_core(instance, core[0]) + ("" if core[1] else " (core not minimised)")
     return Answer(Verdict.UNWINNABLE, extra=stats, explanation=explanation)
+
+
+def earliest(deadline: Deadline, cap: Deadline) -> Deadline:
+    """A deadline that expires with the first of ``deadline`` and ``cap`` (or the budget's
+    ``cancel``), for a build that both bound."""
+    lefts = [x for x in (deadline.remaining(), cap.remaining()) if x is not None]
+    return Budget(seconds=min(lefts) if lefts else None, cancel=deadline.cancel).start()
 
 
 def _minimised_core(enc: Encoding, shrink: Shrink, deadline: Deadline,

@@ -190,7 +190,7 @@ class Z3Solver:
             deadline.check()
             solver.from_string("\n".join(assertions[i:i + PARSE_BLOCK]))
         solver.from_string("\n".join(units))
-        deadline.check()
+        deadline.check()  # (on expiry the lines are freed with the frame: they are a tenth of the formula)
         stats.update(variables=pool.top, constraints=len(enc.formula.constraints),
                      build_seconds=round(time.perf_counter() - start, 4))
         left = deadline.remaining()
