@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 from crewcheck import __version__
 
 __all__ = ["main", "SUBCOMMANDS", "EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_UNKNOWN", "EXIT_BACKEND",
-           "UsageError", "seconds_arg", "int_arg", "parse_whole", "json_error", "one_line"]
+           "UsageError", "seconds_arg", "int_arg", "fraction_arg", "parse_whole", "json_error", "one_line"]
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_BACKEND = 0, 1, 2, 3, 4
 
@@ -86,6 +86,19 @@ def int_arg(low: int | None = None, high: int | None = None) -> Callable[[str], 
 
     parse.__name__ = "whole number"
     return parse
+
+
+def fraction_arg(text: str) -> float:
+    """argparse type of a number in ``(0, 1]`` written in ASCII (``0.1``)."""
+    try:
+        if not text.isascii():
+            raise ValueError(text)
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}")
+    return value
 
 
 def parse_whole(text: str) -> int:
