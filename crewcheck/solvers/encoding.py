@@ -99,7 +99,7 @@ from crewcheck.solvers.base import BudgetExceeded, Deadline, discard
 __all__ = [
     "IDPool", "Constraint", "Formula", "Position", "Variables", "Encoding",
     "position_of", "size_limit", "MAX_VARIABLES", "encode", "decode", "describe_tasks", "explain_core", "minimise_core",
-    "Passing", "passes_of", "key_name", "CHECK_EVERY", "Branch", "first_violated",
+    "Passing", "passes_of", "key_name", "CHECK_EVERY", "Branch", "first_violated", "variables_estimate",
 ]
 
 Lit = int
@@ -1018,18 +1018,27 @@ MAX_VARIABLES = 2_000_000
 """The logic back-ends refuse deals whose encoding would need more variables than this."""
 
 
+def variables_estimate(instance: Instance) -> int:
+    """About how many variables the encoding of ``instance`` needs: (cards in hands) x
+    (tricks left) x 4 (play, done, higher, win)."""
+    p = instance.players
+    done = len(instance.history) // p
+    cards = sum(h.bit_count() for h in instance.hands) - done * p
+    return 4 * cards * max(0, instance.tricks - done)
+
+
 def size_limit(instance: Instance, *, branches: int = 1) -> str | None:
     """``None`` if the encoding of ``instance`` has a workable size, else why not (one line).
 
     The variables are about (tricks left) x (cards in hands) x 4 (play, done, higher, win),
     times ``branches`` (the crew's choices held in one formula).
     """
-    p = instance.players
-    done = len(instance.history) // p
-    cards = sum(h.bit_count() for h in instance.hands) - done * p
-    left = max(0, instance.tricks - done)
-    estimate = 4 * cards * left * branches
+    estimate = variables_estimate(instance) * branches
     if estimate > MAX_VARIABLES:
+        p = instance.players
+        done = len(instance.history) // p
+        cards = sum(h.bit_count() for h in instance.hands) - done * p
+        left = max(0, instance.tricks - done)
         times = f" x {branches:,} choices" if branches > 1 else ""
         return (f"the encoding would need about {estimate:,} variables ({cards} cards x "
                 f"{left} tricks{times}); the logic back-ends stop at {MAX_VARIABLES:,}")

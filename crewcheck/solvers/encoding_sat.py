@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
-from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict, discard
+from crewcheck.solvers.base import Answer, Budget, Deadline, discard
 from crewcheck.solvers.encoding import ENCODED_KINDS, Encoding, size_limit
 from crewcheck.solvers.encoding_cnf import to_cnf
 from crewcheck.solvers.logic import Shrink, Solved, decide_encoded, earliest
@@ -65,11 +65,6 @@ class SatOptions:
     """Explanations may take this many times the decision's time, plus one second."""
 
 
-def _refuted(enc: Encoding, deadline: Deadline, stats: dict[str, Any], start: float) -> Solved:
-    """The solve step once the child process has refuted the encoding."""
-    return Solved(False)
-
-
 class SatSolver:
     """A CDCL solver (Glucose 4.2 by default, via PySAT) on the pure CNF of the encoding;
     see the module docstring."""
@@ -88,36 +83,7 @@ class SatSolver:
         return size_limit(instance)
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
-        if budget.seconds is None and budget.cancel is None:
-            return decide_encoded(instance, budget, self.options, self._solve, self._shrinker)
-        return self._decide_in_child(instance, budget)
-
-    def _decide_in_child(self, instance: Instance, budget: Budget) -> Answer:
-        """Under a time limit (or a ``cancel``) the decision runs in a child process
-        (:class:`~crewcheck.solvers.sat_process.SatProcess`) that is killed when the
-        budget runs out: Glucose looks at an interrupt only between search steps, and on a
-        200-card deal's two million clauses its first steps ran 2 s past one. An
-        unsatisfiable answer is then explained here, within what is left of the budget."""
-        from crewcheck.solvers.sat_process import SatProcess
-
-        deadline = budget.start()
-        start = time.perf_counter()
-        with SatProcess(instance, self.options.solver) as child:
-            while not child.ready():
-                if deadline.expired():
-                    child.stop(reap=False)
-                    return Answer(Verdict.UNKNOWN, extra={"stopped": "at the time limit (the SAT process was stopped)",
-                                                          "sat_seconds": round(time.perf_counter() - start, 4)})
-                child.wait_ready(POLL_SECONDS)
-            answer = child.wait(0)
-        if answer.verdict is not Verdict.UNWINNABLE or not self.options.explain:
-            return answer
-        left = deadline.remaining()
-        rest = Budget(seconds=left, cancel=budget.cancel)
-        explained = decide_encoded(instance, rest, self.options, _refuted, self._shrinker)
-        return Answer(Verdict.UNWINNABLE, extra={**answer.extra, **{k: v for k, v in explained.extra.items()
-                                                                      if k == "core"}},
-                      explanation=explained.explanation)
+        return decide_encoded(instance, budget, self.options, self._solve, self._shrinker)
 
     def _solve(self, enc: Encoding, deadline: Deadline, stats: dict[str, Any], start: float) -> Solved:
         if deadline.expired():

@@ -151,7 +151,6 @@ class SatProcess:
         sender.close()
         _preload()
         self._answer: Answer | None = None
-        self._killed = False
         self.error: str | None = None
         """Why the child gave no verdict (it crashed or was killed), once :meth:`answer` says so."""
 
@@ -184,12 +183,6 @@ class SatProcess:
             self.stop()
         return self._answer
 
-    def wait_ready(self, seconds: float) -> bool:
-        """Block up to ``seconds`` until the child answers or dies; whether it has."""
-        if not self._conn.closed:
-            self._conn.poll(seconds)
-        return self.ready()
-
     def wait(self, seconds: float | None = None) -> Answer:
         """Block until the child answers (or ``seconds`` pass: then UNKNOWN); a child that
         dies without an answer raises :class:`BackendError`."""
@@ -202,18 +195,11 @@ class SatProcess:
             return Answer(Verdict.UNKNOWN)
         return got
 
-    def stop(self, *, reap: bool = True) -> None:
-        """Kill the child now (if it still runs) and reap it; ``reap=False`` leaves the
-        reaping to multiprocessing (the next child started, or the interpreter's exit):
-        the kernel takes a few tenths of a second to take back a large child's memory."""
-        if self._killed:
-            return
+    def stop(self) -> None:
+        """Kill the child now (if it still runs) and reap it."""
         if self._proc.is_alive():
             self._proc.kill()
-        if reap:
-            self._proc.join()
-        else:
-            self._killed = True
+        self._proc.join()
         self._conn.close()
 
     def __enter__(self) -> SatProcess:
