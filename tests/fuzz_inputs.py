@@ -256,6 +256,17 @@ def documented_codes(readme: str) -> dict[str, set[int]]:
     return out
 
 
+def big_deal(seed: int = 7) -> dict[str, Any]:
+    """Two seats, four suits of 50 values (200 cards, 100 each), six fixed tasks: a valid
+    deal whose encoding has 80,608 variables and 1.7 million constraints."""
+    rng = random.Random(seed)
+    cards = [f"{s}{v}" for s in "BGPY" for v in range(1, 51)]
+    rng.shuffle(cards)
+    hands = [sorted(cards[:100]), sorted(cards[100:])]
+    tasks = [{"card": hands[i % 2][rng.randrange(100)], "seat": (i + 1) % 2} for i in range(6)]
+    return {"deck": {s: 50 for s in "BGPY"}, "hands": hands, "lead": 0, "tasks": tasks}
+
+
 # -- web requests ------------------------------------------------------------------------
 @dataclass
 class Request:
