@@ -130,18 +130,18 @@ def decode_deal(enc: Encoding, value: Callable[[int], bool]) -> tuple[
     :func:`crewcheck.decide`: every task's under the commander's decision, none under
     fixed assignment. :class:`BackendError` if the model does not decode."""
     if not enc.branches:
-        plays, assignment = decode(enc, value)
-        return plays, assignment, None
+        return (*decode(enc, value), None)
     chosen = [b for b in enc.branches if value(b.selector)]
     if len(chosen) != 1:
         raise BackendError(f"the model takes {len(chosen)} of the crew's choices, not one")
     b = chosen[0]
     choice = b.choice
+    plays: tuple[CardIndex, ...]
     if b.encoding is None:
         state = b.instance.state()
         if state.end is None or not state.end.won:
             raise BackendError("the model takes a choice that cannot be won")
-        plays: tuple[CardIndex, ...] = ()
+        plays = ()
         assignment = state.owners
     else:
         ids = b.ids
