@@ -139,6 +139,8 @@ class Deadline:
 
 DISCARD_SLICE = 4096
 """Items a background free releases between two chances for other threads to run."""
+DISCARD_MIN = 200_000
+"""Shorter lists are freed by the caller (about 50 ms at most: not worth a thread)."""
 
 
 def discard(*lists: list[Any]) -> None:
@@ -146,7 +148,7 @@ def discard(*lists: list[Any]) -> None:
     is not charged for freeing them: the constraints of a 200-card deal's formula take
     half a second to free, which would overrun the time limit that stopped its build.
     Call it once nothing reads the lists any more."""
-    big = [x for x in lists if len(x) > DISCARD_SLICE]
+    big = [x for x in lists if len(x) >= DISCARD_MIN]
     if not big:
         return
 
