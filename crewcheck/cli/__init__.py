@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 from crewcheck import __version__
 
 __all__ = ["main", "SUBCOMMANDS", "EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_UNKNOWN", "EXIT_BACKEND",
-           "UsageError", "seconds_arg", "int_arg", "json_error", "one_line"]
+           "UsageError", "seconds_arg", "int_arg", "fraction_arg", "parse_whole", "json_error", "one_line"]
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_BACKEND = 0, 1, 2, 3, 4
 
@@ -65,6 +65,8 @@ def seconds_arg(text: str) -> float | None:
     if text.strip().lower() == "none":
         return None
     try:
+        if not text.isascii():  # float() reads Arabic-Indic and other Unicode digits
+            raise ValueError(text)
         return time_limit(float(text))
     except (ValueError, InvalidInputError):
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds or 'none', got {text!r}") from None
@@ -75,7 +77,7 @@ def int_arg(low: int | None = None, high: int | None = None) -> Callable[[str], 
 
     def parse(text: str) -> int:
         try:
-            value = int(text.strip(), 10)
+            value = parse_whole(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
         if (low is not None and value < low) or (high is not None and value > high):
@@ -85,6 +87,29 @@ def int_arg(low: int | None = None, high: int | None = None) -> Callable[[str], 
 
     parse.__name__ = "whole number"
     return parse
+
+
+def fraction_arg(text: str) -> float:
+    """argparse type of a number in ``(0, 1]`` written in ASCII (``0.1``)."""
+    try:
+        if not text.isascii():
+            raise ValueError(text)
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}")
+    return value
+
+
+def parse_whole(text: str) -> int:
+    """``text`` as a whole number written in ASCII digits (``int()`` alone also reads
+    ``"٣"`` and other Unicode digits, and ``"1_000"``); :class:`ValueError` otherwise."""
+    body = text.strip()
+    digits = body[1:] if body[:1] in "+-" else body
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 30:
+        raise ValueError(f"not a whole number: {text!r}")
+    return int(body, 10)
 
 
 def json_error(error_type: str, message: str, field: str = "") -> str:

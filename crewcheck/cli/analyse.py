@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
+from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, one_line, seconds_arg
 from crewcheck.errors import CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
 from crewcheck.formats import deal_json
 from crewcheck.formats.deal_json import history_index
+from crewcheck.formats.reading import decode, parse_json, read_bytes
 from crewcheck.model.instance import Instance
 from crewcheck.analysis.analyse import analyse
 from crewcheck.reports.results import analysis_lines, analysis_to_dict, describe_deal, error_result, position_text
@@ -37,7 +37,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("deal", help="deal JSON file, or - for standard input")
     p.add_argument("--backend", default="auto", metavar="NAME",
                    help=f"back-end for each decision: {names} (default: auto)")
-    p.add_argument("--timeout", type=float, metavar="S",
+    p.add_argument("--timeout", type=seconds_arg, metavar="S",
                    help="seconds per decision; then that verdict is 'unknown' (default: no limit)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(func=run_analyse)
@@ -47,14 +47,7 @@ def add_parsers(sub: Any) -> None:
 def load_game(path: str) -> Instance:
     """Load a deal file; an illegal card in its history is reported with its index in
     the game (``... (card 10 of the game)``) and the error's ``index`` attribute."""
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise InvalidInputError(f"cannot read deal file: {e.strerror}", field=path) from None
-    return loads_game(text)
+    return loads_game(decode(read_bytes(path), path))
 
 
 def loads_game(text: str) -> Instance:
@@ -63,7 +56,7 @@ def loads_game(text: str) -> Instance:
         return deal_json.loads(text)
     except InvalidDealError as e:
         try:
-            index = history_index(json.loads(text), e.field)
+            index = history_index(parse_json(text), e.field)
         except ValueError:
             index = None
         if index is None:
@@ -81,7 +74,7 @@ def fail(args: argparse.Namespace, error: Exception) -> int:
     where = ""
     if isinstance(error, InvalidInputError) and not str(error).startswith(args.deal):
         where = f"{args.deal}: "
-    print(f"crewcheck: error: {where}{error}", file=sys.stderr)
+    print(f"crewcheck: error: {one_line(f'{where}{error}')}", file=sys.stderr)
     return code
 
 

@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Any
 
-from crewcheck.cli import EXIT_OK, EXIT_USAGE, int_arg, seconds_arg
+from crewcheck.cli import EXIT_OK, EXIT_USAGE, fraction_arg, int_arg, seconds_arg
 from crewcheck.errors import CrewcheckError, InvalidInputError
 from crewcheck.runtime.paths import CACHE_ENV, user_cache_dir
 
@@ -46,7 +46,7 @@ def add_parsers(subparsers: Any) -> None:
                         description="Agents' wins against winnable deals, per number of tasks. Results "
                                     "are kept as they come, so an interrupted run resumes; an 'unknown' "
                                     "oracle verdict is tried again with a larger --oracle-timeout.")
-    p.add_argument("--players", type=int, choices=(3, 4, 5), default=3, help="seats (default 3)")
+    p.add_argument("--players", type=int_arg(3, 5), default=3, help="seats (default 3)")
     p.add_argument("--tasks", default="1..10", help="task counts, e.g. 1..20 or 1,3,5 (default 1..10)")
     p.add_argument("--deals", type=int_arg(1), default=10, help="seeded deals per task count (default 10)")
     p.add_argument("--task-agent", default="tactical", help=_AGENT_HELP + " (default tactical)")
@@ -79,7 +79,7 @@ def add_parsers(subparsers: Any) -> None:
     d.add_argument("--rtu", default="teammates,all",
                    help="readings of Teammates(r) to sweep: teammates (the agent in one seat, three teammates "
                         "of reliability r), all (all four seats), none (default teammates,all)")
-    d.add_argument("--r-step", type=float, default=0.1, help="reliability step of the sweep (default 0.1)")
+    d.add_argument("--r-step", type=fraction_arg, default=0.1, help="reliability step of the sweep (default 0.1)")
     d.add_argument("--r4-absent", choices=("seat0", "redeal"), default="seat0",
                    help="captain when R4 is out of play: seat 0, or deal again (default seat0)")
     d.add_argument("--hv5", choices=("separate", "together"), default="separate",
@@ -107,7 +107,7 @@ def add_parsers(subparsers: Any) -> None:
                               description="Play one seeded game: the task agent picks the tasks, the "
                                           "play agent plays every seat; prints the hands, the tasks "
                                           "taken and each trick.")
-    s.add_argument("--players", type=int, choices=(3, 4, 5), default=3, help="seats (default 3)")
+    s.add_argument("--players", type=int_arg(3, 5), default=3, help="seats (default 3)")
     s.add_argument("--tasks", type=int_arg(0), default=4, help="number of tasks (default 4)")
     s.add_argument("--seed", type=int_arg(), default=0, help="seed of the deal and the agents, a whole "
                                                             "number (default 0)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import sys
@@ -15,7 +16,7 @@ from crewcheck.api import decide
 from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, one_line, seconds_arg
 from crewcheck.errors import CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
 from crewcheck.formats import deal_json
-from crewcheck.formats.reading import MAX_DEAL_BYTES, decode, parse_json
+from crewcheck.formats.reading import MAX_DEAL_BYTES, decode, open_regular, parse_json, standard_input
 from crewcheck.model.instance import Instance
 from crewcheck.reports.results import (RESULT_SCHEMA, describe_deal, error_result, internal_error_to_dict, result_lines,
                                        result_to_dict)
@@ -111,6 +112,9 @@ def run_decide(args: argparse.Namespace) -> int:
     if args.batch:
         if args.deal:
             return _fail(args, InvalidInputError("give either a deal file or --batch, not both"), EXIT_USAGE)
+        if args.batch.count("-") > 1:
+            return _fail(args, InvalidInputError("standard input (-) given more than once", field="--batch"),
+                         EXIT_USAGE)
         return _run_batch(args)
     if not args.deal:
         return _fail(args, InvalidInputError("missing deal file (or use --batch DEALS.jsonl)"), EXIT_USAGE)
@@ -194,25 +198,21 @@ def _cell_summary(rows: dict[str, list[tuple[Verdict, float, int]]]) -> list[str
 
 def _open_batch(source: str) -> BinaryIO:
     """A batch file opened for reading bytes: standard input for ``-``, else a regular file
-    (``/dev/urandom`` or a directory is refused, as for a deal file)."""
+    (``/dev/urandom``, a named pipe or a directory is refused, as for a deal file)."""
     if source == "-":
-        return sys.stdin.buffer
-    import os
-    import stat
+        return standard_input()
+    return open_regular(source)
 
-    try:
-        stream = open(source, "rb")  # noqa: SIM115
-    except OSError as e:
-        raise InvalidInputError(f"cannot read batch file: {e.strerror}", field=source) from None
-    if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
-        stream.close()
-        raise InvalidInputError("not a regular file (give a file, or - for standard input)", field=source)
-    return stream
+
+MAX_SKIPPED_BYTES = 64 * MAX_DEAL_BYTES
+"""An over-long batch line is skipped up to this many bytes; past that the rest of its
+input is given up (an endless stream without a newline must not run forever)."""
 
 
 def _lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
     """``(line number, bytes)`` per line; ``None`` for a line longer than
-    :data:`~crewcheck.formats.reading.MAX_DEAL_BYTES` (skipped without being held in memory)."""
+    :data:`~crewcheck.formats.reading.MAX_DEAL_BYTES` (skipped without being held in memory).
+    Raises :class:`InvalidInputError` after skipping :data:`MAX_SKIPPED_BYTES` of one line."""
     lineno = 0
     while True:
         line = stream.readline(MAX_DEAL_BYTES + 1)
@@ -220,10 +220,15 @@ def _lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
             return
         lineno += 1
         if len(line) > MAX_DEAL_BYTES and not line.endswith(b"\n"):
+            skipped = len(line)
             while True:
                 rest = stream.readline(1 << 16)
+                skipped += len(rest)
                 if not rest or rest.endswith(b"\n"):
                     break
+                if skipped > MAX_SKIPPED_BYTES:
+                    raise InvalidInputError(f"line {lineno} is longer than {MAX_SKIPPED_BYTES:,} bytes; "
+                                            f"the rest of this input is not read")
             yield lineno, None
         else:
             yield lineno, line
@@ -271,39 +276,50 @@ def _batch_file(args: argparse.Namespace, source: str, counts: dict[Verdict, int
         print(json.dumps({**error_result(e), "file": source}), flush=True)
         return
     default_cell = "stdin" if source == "-" else Path(source).stem
-    with stream:
-        for lineno, raw in _lines(stream):
-            if raw is not None and not raw.strip():
-                continue
-            t0 = time.perf_counter()
-            ident = None
-            out: dict[str, Any]
-            try:
-                if raw is None:
-                    raise InvalidInputError(f"line longer than the limit of {MAX_DEAL_BYTES:,} bytes")
-                ident, instance = _batch_line(decode(raw))
-                result = decide(instance, backend=args.backend, timeout=args.timeout)
-                out = result_to_dict(instance, result)
-                if args.certificate:
-                    out["certificate"], failed = _certificate(args, instance, result, ident, lineno)
-                    if failed:
-                        tally["errors" if failed == EXIT_USAGE else "failures"] += 1
-                counts[result.verdict] += 1
-                cell = ident.split("/")[0] if ident and "/" in ident else default_cell
-                cells.setdefault(cell, []).append((result.verdict, result.stats.seconds, result.stats.nodes))
-            except CrewcheckError as e:
-                out = error_result(e)
-                out["seconds"] = round(time.perf_counter() - t0, 6)
-                tally["errors" if _code_for(e) == EXIT_USAGE else "failures"] += 1
-            except Exception as e:  # a bug on one line must not lose the others
-                out = {"schema": RESULT_SCHEMA, "error": internal_error_to_dict(e)}
-                tally["failures"] += 1
-            if ident is not None:
-                out["id"] = ident
-            if len(args.batch) > 1:
-                out["file"] = source
-            out["line"] = lineno
-            print(json.dumps(out), flush=True)
+    with contextlib.nullcontext(stream) if source == "-" else stream:
+        try:
+            _batch_lines(args, source, _lines(stream), default_cell, counts, tally, cells)
+        except CrewcheckError as e:  # the input itself broke off (an endless line)
+            tally["errors"] += 1
+            print(json.dumps({**error_result(e), "file": source}), flush=True)
+
+
+def _batch_lines(args: argparse.Namespace, source: str, lines: Iterator[tuple[int, bytes | None]],
+                 default_cell: str, counts: dict[Verdict, int], tally: dict[str, int],
+                 cells: dict[str, list[tuple[Verdict, float, int]]]) -> None:
+    """Decide each line of one input, printing one JSON object per line."""
+    for lineno, raw in lines:
+        if raw is not None and not raw.strip():
+            continue
+        t0 = time.perf_counter()
+        ident = None
+        out: dict[str, Any]
+        try:
+            if raw is None:
+                raise InvalidInputError(f"line longer than the limit of {MAX_DEAL_BYTES:,} bytes")
+            ident, instance = _batch_line(decode(raw))
+            result = decide(instance, backend=args.backend, timeout=args.timeout)
+            out = result_to_dict(instance, result)
+            if args.certificate:
+                out["certificate"], failed = _certificate(args, instance, result, ident, lineno)
+                if failed:
+                    tally["errors" if failed == EXIT_USAGE else "failures"] += 1
+            counts[result.verdict] += 1
+            cell = ident.split("/")[0] if ident and "/" in ident else default_cell
+            cells.setdefault(cell, []).append((result.verdict, result.stats.seconds, result.stats.nodes))
+        except CrewcheckError as e:
+            out = error_result(e)
+            out["seconds"] = round(time.perf_counter() - t0, 6)
+            tally["errors" if _code_for(e) == EXIT_USAGE else "failures"] += 1
+        except Exception as e:  # a bug on one line must not lose the others
+            out = {"schema": RESULT_SCHEMA, "error": internal_error_to_dict(e)}
+            tally["failures"] += 1
+        if ident is not None:
+            out["id"] = ident
+        if len(args.batch) > 1:
+            out["file"] = source
+        out["line"] = lineno
+        print(json.dumps(out), flush=True)
 
 
 def _batch_summary(counts: dict[Verdict, int], tally: dict[str, int],
@@ -322,7 +338,9 @@ def run_validate(args: argparse.Namespace) -> int:
         instance = deal_json.load(args.deal)
     except CrewcheckError as e:
         return _fail(args, e, EXIT_USAGE, _where(args.deal, e))
-    state = instance.state()
+    from crewcheck.model.variants import play_state
+
+    state = play_state(instance)  # (a deal with a seat still to choose has no single state)
     status = "" if state.end is None else f"; the played history has already ended the game ({state.end.describe(instance)})"
     if args.json:
         print(json.dumps({"valid": True, "players": instance.players, "cards": instance.deck.size,

@@ -22,6 +22,7 @@ from crewcheck.errors import BackendError, CrewcheckError, InvalidInputError
 from crewcheck.formats import deal_json
 from crewcheck.model.instance import Instance
 from crewcheck.reports.results import error_result, result_lines, result_to_dict
+from crewcheck.solvers.logic.position import Encoding
 
 __all__ = ["add_parsers", "run_encode", "run_decode"]
 
@@ -42,9 +43,10 @@ def add_parsers(sub: Any) -> None:
         "decode", help="turn a solver's model of the encoding into a checked winning line",
         description="Read a SAT solver's output ('s SATISFIABLE' / 'v ...' lines, or signed "
                     "literals) or an SMT model ('(define-fun name () Bool true)') for the "
-                    "encoding of DEAL, decode the winning line and replay it. Exit code: 0 a "
-                    "checked win, 1 the solver said unsatisfiable (unwinnable), 2 bad input, "
-                    "4 the model does not decode to a win.")
+                    "encoding of DEAL, check it against the encoding, decode the winning line and "
+                    "replay it. Exit code: 0 a checked win, 1 the solver said unsatisfiable "
+                    "(unwinnable), 2 bad input (including a model that is not a model of the "
+                    "encoding), 4 a model that does not decode to a win (a bug).")
     d.add_argument("deal", help="deal JSON file the encoding was made from")
     d.add_argument("model", help="solver output file, or - for standard input")
     d.add_argument("--json", action="store_true", help="print one JSON result object")
@@ -64,29 +66,35 @@ MAX_MODEL_BYTES = 1 << 26
 """Largest solver model read by ``decode`` (64 MiB: a value per variable)."""
 
 
-def _load(path: str) -> Instance:
+def _load(path: str) -> tuple[Instance, Encoding]:
+    """The deal at ``path`` and its encoding (every choice the crew has included)."""
+    from crewcheck.api import unsupported_conditions
+    from crewcheck.solvers.logic.choices import encode_deal
     from crewcheck.solvers.logic.encoding import size_limit
+    from crewcheck.solvers.logic.sat import SatSolver
 
     instance = deal_json.load(path)
-    state = instance.state()
-    if state.end is not None:
-        raise InvalidInputError(f"the played history has already ended the game "
-                                f"({state.end.describe(instance)}); nothing to encode")
+    if instance.is_concrete():
+        state = instance.state()
+        if state.end is not None:
+            raise InvalidInputError(f"the played history has already ended the game "
+                                    f"({state.end.describe(instance)}); nothing to encode")
+    missing = unsupported_conditions(SatSolver, instance)
+    if missing is not None:
+        raise InvalidInputError(f"the encoding has no clauses for this deal: {missing}", field="conditions")
     too_big = size_limit(instance)
     if too_big is not None:  # a 4,096-card deal would take minutes and gigabytes
         raise InvalidInputError(too_big)
-    return instance
+    return instance, encode_deal(instance)
 
 
 def run_encode(args: argparse.Namespace) -> int:
-    from crewcheck.solvers.logic.encoding import encode
     from crewcheck.solvers.logic.export import to_cnf, write_dimacs, write_smt2
 
     try:
-        instance = _load(args.deal)
+        _, enc = _load(args.deal)
     except CrewcheckError as e:
         return _fail(args, e, EXIT_USAGE, args.deal)
-    enc = encode(instance)
     cnf = to_cnf(enc.formula, assume=enc.assumptions)
     write = write_dimacs if args.format == "dimacs" else write_smt2
     source = "<stdin>" if args.deal == "-" else Path(args.deal).name
@@ -105,21 +113,21 @@ def run_encode(args: argparse.Namespace) -> int:
 
 def run_decode(args: argparse.Namespace) -> int:
     from crewcheck.solvers.base import Result, Stats, Verdict
-    from crewcheck.solvers.logic.decode import decode
-    from crewcheck.solvers.logic.encoding import encode
+    from crewcheck.solvers.logic.choices import decode_deal
+    from crewcheck.solvers.logic.export import describe_var
+    from crewcheck.solvers.logic.formula import first_violated
     from crewcheck.formats.reading import decode as read_decode
     from crewcheck.formats.reading import read_bytes
     from crewcheck.solvers.logic.export import parse_model
 
     try:
-        instance = _load(args.deal)
+        instance, enc = _load(args.deal)
     except CrewcheckError as e:
         return _fail(args, e, EXIT_USAGE, args.deal)
     try:
         text = read_decode(read_bytes(args.model, limit=MAX_MODEL_BYTES), args.model)
     except CrewcheckError as e:
         return _fail(args, e, EXIT_USAGE, args.model)
-    enc = encode(instance)
     try:
         values = parse_model(text, enc)
     except CrewcheckError as e:
@@ -129,13 +137,20 @@ def run_decode(args: argparse.Namespace) -> int:
                         "the solver reports the encoding unsatisfiable")
         code = EXIT_NO
     else:
-        missing = [enc.formula.pool.name(v) for v in enc.assumptions if not values.get(v, False)]
+        def value(v: int) -> bool:
+            return values.get(v, False)
+
+        missing = [enc.formula.pool.name(v) for v in enc.assumptions if not value(v)]
+        broken = first_violated(enc.formula, value)
+        if missing or broken is not None:
+            why = (f"task {missing[0]} is false" if missing else "it breaks a constraint over "
+                   + ", ".join(f"{enc.formula.pool.name(abs(x))} ({describe_var(enc, abs(x))})"
+                               for x in (*broken.enforce, *broken.lits)[:3]))  # type: ignore[union-attr]
+            return _fail(args, InvalidInputError(f"not a model of this deal's encoding: {why}"), EXIT_USAGE,
+                         args.model)
         try:
-            if missing:
-                raise BackendError(f"the model does not assume every task ({', '.join(missing[:3])} "
-                                   f"false); it is not a model of the encoding")
-            plays, assignment = decode(enc, lambda v: values.get(v, False))
-            witness = check_witness(instance, instance.history + plays, assignment, "decode")
+            plays, assignment, choice = decode_deal(enc, value)
+            witness = check_witness(instance, instance.history + plays, assignment, "decode", choice)
         except BackendError as e:
             return _fail(args, e, EXIT_BACKEND, args.model)
         result = Result(Verdict.WINNABLE, witness, "decode", instance.rules, Stats(),

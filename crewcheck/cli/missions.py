@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from crewcheck.cli import EXIT_OK, EXIT_USAGE
+from crewcheck.cli import EXIT_OK, EXIT_USAGE, parse_whole
 from crewcheck.errors import InvalidInputError
 from crewcheck.missions.logbook import ASSIGNMENTS, DISTRESS, PLAYERS, Mission, deal_mission, logbook, missions, \
     not_modelled
@@ -61,7 +61,7 @@ _FLAGS = {"players": "--players", "seed": "--seed", "assignment": "--assignment"
 
 def _int(text: str, what: str) -> int:
     try:
-        return int(text)
+        return parse_whole(text)
     except ValueError:
         expected = "a mission number 1..50" if what == "mission" else "an integer"
         raise InvalidInputError(f"expected {expected}, got {text!r}", field=what) from None

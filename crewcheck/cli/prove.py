@@ -29,6 +29,7 @@ from typing import Any
 
 from crewcheck.claims.record import CHECKOUT_ESTABLISHED
 from crewcheck.claims.records import CHECKOUT_RECORDS
+from crewcheck.cli import int_arg
 from crewcheck.errors import UnknownClaimError
 from crewcheck.runtime.paths import CACHE_ENV
 from crewcheck.runtime.store import ResultStore
@@ -64,7 +65,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="the real thing: large enumerations and samples, run through Dask")
     parser.set_defaults(mode=None)
     parser.add_argument("--json", action="store_true", help="write one JSON object to stdout")
-    parser.add_argument("--workers", type=int, default=None, metavar="N",
+    parser.add_argument("--workers", type=int_arg(0, 1024), default=None, metavar="N",
                         help="Dask workers of the local cluster (default: one per core with "
                         "--full; --quick runs in-process unless N > 1)")
     parser.add_argument("--scheduler", default=None, metavar="ADDR",
@@ -95,6 +96,8 @@ def _select(names: list[str]) -> list[Any]:
         return list(CLAIMS)
     chosen = []
     for name in names:
+        if not name.strip():
+            raise UnknownClaimError("empty claim name; give a claim id or its prefix (see 'crewcheck prove --list')")
         matches = [c for c in CLAIMS if c.id == name] or [c for c in CLAIMS if c.id.startswith(name)]
         if not matches:
             raise UnknownClaimError(f"unknown claim '{name}'; available: {', '.join(c.id for c in CLAIMS)}")

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from crewcheck.cli import EXIT_BACKEND, EXIT_OK, EXIT_USAGE
+from crewcheck.cli import EXIT_BACKEND, EXIT_OK, EXIT_USAGE, one_line
 from crewcheck.errors import CrewcheckError, InvalidInputError
 from crewcheck.formats.reading import decode, parse_json, read_bytes
 from crewcheck.model.limits import MAX_PLAYERS
@@ -104,7 +104,8 @@ def _check_node_link(data: dict[str, Any]) -> None:
 
 
 def _node(text: str) -> Any:
-    return int(text) if text.lstrip("-").isdigit() else text
+    body = text[1:] if text.startswith("-") else text
+    return int(text) if body.isascii() and body.isdigit() and len(body) <= 30 else text
 
 
 def _has_edges_kw() -> bool:
@@ -134,7 +135,7 @@ def run_hampath(args: argparse.Namespace) -> int:
         deal = reduce_hampath(graph, junk=args.junk, trumps=args.trumps, tokens=args.tokens)
     except CrewcheckError as e:
         prefix = "" if str(e).startswith(where) else f"{where}: "
-        print(f"crewcheck: error: {prefix}{e}", file=sys.stderr)
+        print(f"crewcheck: error: {one_line(f'{prefix}{e}')}", file=sys.stderr)
         return EXIT_USAGE
     variant = Variant(args.junk, args.trumps, args.tokens)
     order = vertex_order(graph)

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from crewcheck.cli import EXIT_NO, EXIT_OK, EXIT_UNKNOWN
+from crewcheck.cli import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, seconds_arg
 from crewcheck.cli.analyse import fail, load_game, load_kernel, loading
 from crewcheck.errors import CrewcheckError
 from crewcheck.analysis.review import review
@@ -29,7 +29,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("deal", metavar="GAME", help="deal JSON file with its history, or - for standard input")
     p.add_argument("--backend", default="auto", metavar="NAME",
                    help=f"back-end for each decision: {names} (default: auto)")
-    p.add_argument("--timeout", type=float, metavar="S",
+    p.add_argument("--timeout", type=seconds_arg, metavar="S",
                    help="seconds per decision; then that verdict is 'unknown' (default: no limit)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(func=run_review)

@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from crewcheck.cli import EXIT_BACKEND, EXIT_OK, EXIT_USAGE
+from crewcheck.cli import EXIT_BACKEND, EXIT_OK, EXIT_USAGE, int_arg, seconds_arg
 
 __all__ = ["add_parsers"]
 
@@ -21,13 +21,13 @@ def add_parsers(sub: Any) -> None:
                     "hands and tasks typed as card names), laid out, decided, analysed card by card at "
                     "any point of its winning line, and a played game reviewed. Needs Flask: "
                     "pip install \"crewcheck[web]\". Stop with Ctrl-C.")
-    p.add_argument("--port", type=int, default=8765, help="port (default: 8765; 0 picks a free one)")
+    p.add_argument("--port", type=int_arg(0, 65535), default=8765, help="port (default: 8765; 0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default: 127.0.0.1, this machine only; anything else "
                         "lets other machines use your processors)")
-    p.add_argument("--workers", type=int, default=1, metavar="N",
+    p.add_argument("--workers", type=int_arg(1, 64), default=1, metavar="N",
                    help="decisions run at once across all pages (default: 1); one per page at most")
-    p.add_argument("--timeout", type=float, metavar="S",
+    p.add_argument("--timeout", type=seconds_arg, metavar="S",
                    help="seconds per decision; then 'unknown' (default: until decided or cancelled)")
     p.add_argument("--examples", metavar="DIR", help="directory of example deal files offered on the page "
                    "(default: models/deals of the source tree)")

@@ -23,7 +23,6 @@ from crewcheck.errors import InvalidDealError
 from crewcheck.model.cards import Card, Deck
 from crewcheck.model.instance import Instance, Lead
 from crewcheck.model.outcome import Trick
-from crewcheck.model.replay import replay
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
 
@@ -124,14 +123,30 @@ def format_deal(instance: Instance) -> str:
         lines.append(f"seat {seat} ({hand.bit_count():>2}): " + " | ".join(groups))
     lines.append("tasks: " + format_tasks(instance))
     if instance.history:
-        outcome = replay(instance, instance.history)
-        for n, trick in enumerate(outcome.tricks):
-            lines.append(f"{n + 1:>3}. {format_trick(instance, trick)}")
-        p = instance.players
-        rest = instance.history[len(outcome.tricks) * p:]
+        # walked card by card, as the loader checks a history: the replay checker wants a
+        # whole game's task seats, and a seat still to choose has no single state
+        from crewcheck.model.state import State
+
+        state = State.initial(instance.without_choices())
+        done = 0
+        for c in instance.history:
+            lead = state.leader if state.leader is not None else instance.holder[c]
+            trick = (*state.trick, c)
+            state = state.apply(c)
+            if len(trick) == instance.players:
+                done += 1
+                winner = _winner(instance, lead, trick)
+                lines.append(f"{done:>3}. {format_trick(instance, Trick(lead, trick, winner))}")
+        rest = instance.history[done * instance.players:]
         if rest:
             lines.append("now:  " + " ".join(str(deck.card(c)) for c in rest))
-        state = instance.state()
         if state.end is not None:
             lines.append(f"game over: {state.end.describe(instance)}")
     return "\n".join(lines)
+
+
+def _winner(instance: Instance, lead: int, cards: tuple[int, ...]) -> int:
+    """The seat that wins a complete trick led by ``lead``."""
+    from crewcheck.model.rules import trick_winner
+
+    return (lead + trick_winner(instance.deck, instance.trump_suit, cards)) % instance.players

@@ -36,8 +36,8 @@ from typing import Any, BinaryIO
 
 from crewcheck.errors import InvalidInputError
 
-__all__ = ["MAX_DEAL_BYTES", "MAX_DEPTH", "MAX_INT_DIGITS", "read_bytes", "decode", "parse_json",
-           "json_path", "short_repr"]
+__all__ = ["MAX_DEAL_BYTES", "MAX_DEPTH", "MAX_INT_DIGITS", "read_bytes", "open_regular", "standard_input",
+           "decode", "parse_json", "json_path", "short_repr"]
 
 MAX_DEAL_BYTES = 1 << 20
 """Largest deal file (or ``--batch`` line) read: 1 MiB. A Classic deal with its whole
@@ -59,7 +59,21 @@ def read_bytes(path: str | Path, *, limit: int = MAX_DEAL_BYTES) -> bytes:
     """
     where = str(path)
     if where == "-":
-        return _read_limited(sys.stdin.buffer, limit, "standard input")
+        return _read_limited(standard_input(), limit, "standard input")
+    with open_regular(where, limit=limit) as f:
+        try:
+            return _read_limited(f, limit, where)
+        except OSError as e:
+            raise InvalidInputError(f"cannot read file: {e.strerror}", field=where) from None
+
+
+def open_regular(path: str | Path, *, limit: int | None = None) -> BinaryIO:
+    """The regular file ``path`` opened for reading bytes, without waiting on a named pipe.
+
+    Raises :class:`InvalidInputError` (field: the path) if it cannot be opened, is not a
+    regular file (a directory, ``/dev/zero``, a FIFO) or is larger than ``limit`` bytes.
+    """
+    where = str(path)
     try:
         # O_NONBLOCK: opening a named pipe must not wait for a writer
         fd = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
@@ -69,18 +83,34 @@ def read_bytes(path: str | Path, *, limit: int = MAX_DEAL_BYTES) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise InvalidInputError("not a regular file (give a file, or - for standard input)", field=where)
-        if info.st_size > limit:
+        if limit is not None and info.st_size > limit:
             raise InvalidInputError(f"file of {info.st_size:,} bytes is larger than the limit of "
                                     f"{limit:,} bytes", field=where)
         # left non-blocking: a "regular" file that would block (/proc/kmsg) fails at once
-        with os.fdopen(fd, "rb", closefd=True) as f:
-            fd = -1
-            return _read_limited(f, limit, where)
+        stream = os.fdopen(fd, "rb", closefd=True)
     except OSError as e:
+        os.close(fd)
         raise InvalidInputError(f"cannot read file: {e.strerror}", field=where) from None
-    finally:
-        if fd >= 0:
-            os.close(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+    return stream
+
+
+def standard_input() -> BinaryIO:
+    """Standard input as bytes; refused when it is a device other than a terminal
+    (``< /dev/zero``, ``< /dev/urandom``: endless input). A pipe is read (bounded by the
+    caller)."""
+    stream = sys.stdin.buffer
+    try:
+        mode = os.fstat(stream.fileno()).st_mode
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's replacement)
+        return stream
+    if stat.S_ISCHR(mode) and not stream.isatty():
+        raise InvalidInputError("standard input is a device, not a file or a pipe")
+    if stat.S_ISDIR(mode):
+        raise InvalidInputError("standard input is a directory")
+    return stream
 
 
 def _read_limited(stream: BinaryIO, limit: int, where: str) -> bytes:

@@ -79,8 +79,12 @@ class ExhaustiveSolver:
         left = instance.state().hands
         cards = sum(h.bit_count() for h in left)
         if cards > MAX_CARDS:
+            from crewcheck.solvers.search.driver import MAX_CARDS as SEARCH_MAX_CARDS
+
+            # (the search takes decks of at most 63 cards; the logic back-ends any deck)
+            other = "search" if instance.deck.size <= SEARCH_MAX_CARDS else "sat, z3 or cpsat"
             return (f"the exhaustive oracle handles at most {MAX_CARDS} cards in play; this deal "
-                    f"has {cards} (use --backend search)")
+                    f"has {cards} (use --backend {other})")
         if instance.rules.assignment == "free" and _count_assignments(instance) > MAX_ASSIGNMENTS:
             return (f"the exhaustive oracle tries at most {MAX_ASSIGNMENTS} task assignments; this "
                     f"deal has {_count_assignments(instance)}")

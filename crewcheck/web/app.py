@@ -14,12 +14,15 @@ another site cannot send without the browser asking this server first):
 ``POST /api/jobs``
     ``{"kind": "decide" | "analyse" | "review", "deal"/"fields": ..., "history": [...]}``
     (``history``: analyse at another point of the game): starts the job, ``202``; ``409``
-    while the same client has a job queued or running.
+    while the same client has a job queued or running, ``429`` while the server holds
+    as many unfinished jobs as it accepts (:attr:`Jobs.max_active`).
 ``GET /api/jobs/ID``, ``POST /api/jobs/ID/cancel``
     Poll (state, seconds, progress, then the result as the command line's ``--json``
     writes it) and cancel.
 
-Requests larger than :data:`MAX_REQUEST_BYTES` are refused with ``413``, and a request
+Every error is a JSON object ``{"error": {...}}`` (a bad request a ``4xx``). A body is
+read by the same hardened reader as a deal file (:mod:`crewcheck.formats.reading`), the
+``deal`` string too. Requests larger than :data:`MAX_REQUEST_BYTES` are refused with ``413``, and a request
 whose ``Host`` is not this machine's loopback name is refused with ``403`` when the
 server listens on loopback (against DNS rebinding).
 """
@@ -32,24 +35,34 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, jsonify, request, send_from_directory
+from werkzeug.exceptions import HTTPException
 
 from crewcheck.api import decide
 from crewcheck.errors import CrewcheckError, InvalidInputError
+from crewcheck.formats.reading import decode, parse_json, read_bytes, short_repr
 from crewcheck.model.instance import Instance
 from crewcheck.analysis.analyse import analyse
 from crewcheck.analysis.review import review
 from crewcheck.reports.results import analysis_to_dict, error_to_dict, result_to_dict, review_to_dict, summary
 from crewcheck.solvers.base import Budget
 from crewcheck.web import forms
-from crewcheck.web.jobs import Busy, Jobs, Work
+from crewcheck.web.jobs import Busy, Jobs, QueueFull, Work
 
 __all__ = ["create_app", "loopback_hosts", "MAX_REQUEST_BYTES", "COOKIE", "default_examples"]
 
 MAX_REQUEST_BYTES = 64 * 1024
 """The largest request body accepted (a Classic deal with its history is under 3 KB)."""
+MAX_EXAMPLE_NAME = 100
+"""The longest example name looked up (longer ones are no example: 404)."""
 COOKIE = "crewcheck_client"
 STATIC = Path(__file__).resolve().parent / "static"
 KINDS = ("decide", "analyse", "review")
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` on one line of at most about ``limit`` characters (an error message)."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[:limit - 3] + "..."
 
 
 def default_examples() -> Path | None:
@@ -97,9 +110,10 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
         return request.cookies.get(COOKIE) or f"addr:{request.remote_addr}"
 
     def body() -> dict[str, Any]:
-        data = request.get_json(silent=True)
+        # the hardened reader, as for a deal file: depth, digits, duplicate keys, UTF-8
+        data = parse_json(decode(request.get_data(cache=True), "request"), "request")
         if not isinstance(data, dict):
-            raise InvalidInputError("expected a JSON object")
+            raise InvalidInputError("expected a JSON object", field="request")
         return data
 
     @app.before_request
@@ -117,7 +131,18 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
 
     @app.errorhandler(404)
     def not_found(_: Exception) -> tuple[Response, int]:
-        return plain_error(f"no such page: {request.path}", 404)
+        return plain_error(f"no such page: {one_line(request.path, 120)}", 404)
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException) -> tuple[Response, int]:
+        code = e.code or 400
+        return plain_error(one_line(f"{e.name}: {e.description}"), code)
+
+    @app.errorhandler(Exception)
+    def internal_error(e: Exception) -> tuple[Response, int]:  # a bug: JSON too, never an HTML page
+        app.logger.exception("internal error")
+        return jsonify({"error": {"type": "InternalError", "field": "", "message": one_line(f"{type(e).__name__}: {e}"),
+                                  "line": "internal error", "input": None, "input_error": False}}), 500
 
     @app.get("/")
     def index() -> Response:
@@ -137,8 +162,10 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
         if example_dir is not None:
             for path in sorted(example_dir.glob("*.json")):
                 try:
-                    data = json.loads(path.read_text(encoding="utf-8"))
-                except (OSError, ValueError):
+                    data = parse_json(decode(read_bytes(path), str(path)))
+                except InvalidInputError:
+                    continue
+                if not isinstance(data, dict):
                     continue
                 out.append({"name": path.stem, "comment": data.get("comment", ""),
                             "expected": data.get("expected")})
@@ -146,12 +173,15 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
 
     @app.get("/api/examples/<name>")
     def example(name: str) -> tuple[Response, int] | Response:
-        if example_dir is None or not all(ch.isalnum() or ch in "-_" for ch in name):
-            return plain_error(f"no example {name!r}", 404)
-        path = example_dir / f"{name}.json"
-        if not path.is_file():
-            return plain_error(f"no example {name!r}", 404)
-        return jsonify({"name": name, "text": path.read_text(encoding="utf-8")})
+        shown = short_repr(name)
+        if (example_dir is None or len(name) > MAX_EXAMPLE_NAME
+                or not all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in name)):
+            return plain_error(f"no example {shown}", 404)
+        try:
+            text = decode(read_bytes(example_dir / f"{name}.json"), name)
+        except InvalidInputError:
+            return plain_error(f"no example {shown}", 404)
+        return jsonify({"name": name, "text": text})
 
     @app.post("/api/deal")
     def deal() -> tuple[Response, int] | Response:
@@ -184,6 +214,9 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
         except Busy as e:
             return jsonify({"error": {"type": "Busy", "field": "", "message": str(e), "line": str(e),
                                       "input": None, "job": e.job.id}}), 409
+        except QueueFull as e:
+            return jsonify({"error": {"type": "QueueFull", "field": "", "message": str(e), "line": str(e),
+                                      "input": None}}), 429
         return jsonify(job.to_dict()), 202
 
     @app.get("/api/jobs/<job_id>")

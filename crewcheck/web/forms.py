@@ -20,6 +20,7 @@ from typing import Any
 from crewcheck.errors import CrewcheckError, InvalidCardError, InvalidDealError, InvalidInputError
 from crewcheck.formats import deal_json
 from crewcheck.formats.deal_json import history_index
+from crewcheck.formats.reading import parse_json
 from crewcheck.model.cards import Card
 from crewcheck.model.instance import Instance
 from crewcheck.model.variants import play_state, play_variant
@@ -63,7 +64,7 @@ def fields_to_dict(fields: Mapping[str, Any]) -> dict[str, Any]:
         data["trump"] = trump.upper()
     lead = str(fields.get("lead", "")).strip().lower()
     if lead:
-        data["lead"] = int(lead) if lead.isdigit() else lead
+        data["lead"] = int(lead) if lead.isascii() and lead.isdigit() and len(lead) <= 30 else lead
     for key in ("assignment", "order_rule"):
         value = str(fields.get(key, "")).strip()
         if value:
@@ -71,9 +72,9 @@ def fields_to_dict(fields: Mapping[str, Any]) -> dict[str, Any]:
     conditions = str(fields.get("conditions", "")).strip()
     if conditions:
         try:
-            data["conditions"] = json.loads(conditions)
-        except json.JSONDecodeError as e:
-            raise InvalidDealError(f"malformed JSON: {e.msg} (column {e.colno})", field="conditions") from None
+            data["conditions"] = parse_json(conditions, "conditions")
+        except InvalidInputError as e:
+            raise InvalidDealError(e.reason, field="conditions") from None
     played = _cards(str(fields.get("played", "")))
     if played:
         data.update(_tricks(data, played))
@@ -161,11 +162,8 @@ def load(body: Mapping[str, Any]) -> tuple[Instance, str]:
     else:
         mode = "json"
         deal = body.get("deal")
-        if isinstance(deal, str):
-            try:
-                data = json.loads(deal)
-            except json.JSONDecodeError as e:
-                raise InvalidInputError(f"malformed JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+        if isinstance(deal, str):  # the deal file's text: read as a file is
+            data = parse_json(deal)
         else:
             data = deal
         if not isinstance(data, dict):

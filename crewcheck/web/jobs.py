@@ -23,10 +23,18 @@ from typing import Any
 from crewcheck.errors import CrewcheckError
 from crewcheck.reports.results import error_to_dict, internal_error_to_dict
 
-__all__ = ["Job", "Jobs", "Busy", "Work"]
+__all__ = ["Job", "Jobs", "Busy", "QueueFull", "Work"]
 
 Work = Callable[[Callable[[], bool], Callable[[int, int, str], None]], dict[str, Any]]
 """A job's work: ``work(cancelled, progress) -> JSON-ready result``."""
+
+
+class QueueFull(Exception):
+    """The server already holds as many unfinished jobs as it accepts."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the server is busy ({limit} decisions queued or running); try again later")
+        self.limit = limit
 
 
 class Busy(Exception):
@@ -81,9 +89,14 @@ class Jobs:
         Seconds without a poll after which a running job is cancelled.
     keep
         Finished jobs kept for their clients to read.
+    max_active
+        Jobs queued or running at once, all clients together (default: four per
+        worker); a client rotating its cookie gets :class:`QueueFull` past it.
     """
 
-    def __init__(self, workers: int = 1, *, abandon_after: float = 30.0, keep: int = 64) -> None:
+    def __init__(self, workers: int = 1, *, abandon_after: float = 30.0, keep: int = 64,
+                 max_active: int | None = None) -> None:
+        self.max_active = max_active if max_active is not None else 4 * workers
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="crewcheck-job")
         self._lock = threading.Lock()
         self._jobs: dict[str, Job] = {}
@@ -97,6 +110,8 @@ class Jobs:
             for job in self._jobs.values():
                 if job.client == client and job.active:
                     raise Busy(job)
+            if sum(1 for job in self._jobs.values() if job.active) >= self.max_active:
+                raise QueueFull(self.max_active)
             job = Job(secrets.token_hex(8), client, kind)
             self._jobs[job.id] = job
         self._pool.submit(self._run, job, work)

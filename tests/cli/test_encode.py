@@ -83,12 +83,62 @@ def test_smt2_round_trip_with_z3(tmp_path: Path, capsys) -> None:
 
 
 def test_a_wrong_model_is_rejected(tmp_path: Path, capsys) -> None:
-    """A model that is not a winning line fails with exit 4, never 'winnable'."""
+    """A model that is not a model of the deal's encoding is bad input (exit 2, one
+    line), never 'winnable'."""
     deal_path = write(tmp_path, "deal.json", WINNABLE)
     model = tmp_path / "bad.model"
     model.write_text("v " + " ".join(str(-i) for i in range(1, 200)) + " 0\n")
-    assert main(["decode", deal_path, str(model)]) == 4
-    assert "crewcheck: error:" in capsys.readouterr().err
+    assert main(["decode", deal_path, str(model)]) == 2
+    err = capsys.readouterr().err
+    assert "not a model of this deal's encoding" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_model_with_flipped_literals_is_not_a_model(tmp_path: Path, capsys, seed: int) -> None:
+    """A solver's model with a few literals flipped: one line, exit 2 (it was a KeyError
+    or StopIteration, exit 4)."""
+    import random
+
+    deal_path = write(tmp_path, "deal.json", FREE)
+    cnf, model = str(tmp_path / "deal.cnf"), str(tmp_path / "deal.model")
+    assert main(["encode", deal_path, "-o", cnf]) == 0
+    assert solve_dimacs(cnf, model, "glucose4")
+    lits = Path(model).read_text().split("\n")[1].split()[1:-1]
+    rng = random.Random(seed)
+    for i in rng.sample(range(len(lits)), 1 + seed):
+        lits[i] = str(-int(lits[i]))
+    Path(model).write_text("s SATISFIABLE\nv " + " ".join(lits) + " 0\n")
+    capsys.readouterr()
+    code = main(["decode", deal_path, model])
+    err = capsys.readouterr().err
+    assert code in (0, 2), err  # a flip of a free auxiliary can leave a model
+    if code == 2:
+        assert "not a model of this deal's encoding" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("number, players, seed, extra", [
+    (16, 3, 102, ["--distress", "left"]),  # decide: winnable; the encoding dropped the signal
+    (5, 4, 0, []),                          # a "choose" seat
+    (50, 4, 0, []),                         # a "choose" seat
+    (20, 4, 1, []),                         # the commander's decision
+    (24, 4, 1, []),                         # the commander's distribution
+])
+def test_mission_deals_encode_and_decode_like_decide(tmp_path: Path, capsys, number: int, players: int,
+                                                     seed: int, extra: list[str]) -> None:
+    """validate, encode and decode take crewcheck's own mission deals, and the decoded
+    answer is decide's."""
+    deal_path = str(tmp_path / "deal.json")
+    assert main(["mission", str(number), "--players", str(players), "--seed", str(seed), *extra,
+                 "-o", deal_path]) == 0
+    assert main(["validate", deal_path]) == 0
+    cnf, model = str(tmp_path / "deal.cnf"), str(tmp_path / "deal.model")
+    assert main(["encode", deal_path, "-o", cnf]) == 0
+    sat = solve_dimacs(cnf, model, "glucose4")
+    capsys.readouterr()
+    decided = main(["decide", deal_path, "--timeout", "60"])
+    assert decided in (0, 1)
+    assert main(["decode", deal_path, model]) == decided
+    assert sat == (decided == 0)
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys) -> None:

@@ -29,7 +29,8 @@ def test_bad_arguments_are_one_line_errors(tmp_path, capsys):
     assert main(["serve", "--port", "70000"]) == 2
     assert main(["serve", "--examples", str(tmp_path / "missing")]) == 2
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 2 and all(line.startswith("crewcheck: error: ") for line in err)
+    assert len(err) == 2 and err[0].startswith("crewcheck serve: error: argument --port: ")
+    assert err[1].startswith("crewcheck: error: --examples: ")
 
 
 def test_serve_answers_on_loopback_and_stops_on_ctrl_c():

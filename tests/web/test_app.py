@@ -214,3 +214,80 @@ def test_requests_are_limited(app, client):
     loopback_hosts(app, 8765)
     assert client.get("/api/examples", headers={"Host": "127.0.0.1:8765"}).status_code == 200
     assert client.get("/api/examples", headers={"Host": "attacker.example:8765"}).status_code == 403
+
+
+# -- hostile requests: every error a JSON 4xx -------------------------------------------
+def _error(r, status):
+    assert r.status_code == status, r.data[:200]
+    body = r.get_json()
+    assert isinstance(body, dict) and "error" in body, r.data[:200]
+    assert "\n" not in body["error"]["message"]
+    return body["error"]
+
+
+def test_a_long_example_name_is_a_json_404(client):
+    _error(client.get("/api/examples/" + "a" * 5000), 404)
+    _error(client.get("/api/examples/%D9%A3"), 404)
+
+
+@pytest.mark.parametrize("route", ["/api/deal", "/api/jobs"])
+def test_a_deeply_nested_body_is_a_json_400(client, route):
+    text = '{"kind": "decide", "deal": ' + "[" * 5000 + "]" * 5000 + "}"
+    err = _error(client.post(route, data=text, content_type="application/json"), 400)
+    assert "nested" in err["message"]
+
+
+@pytest.mark.parametrize("deal", [
+    "[" * 5000 + "]" * 5000,                                             # deeply nested deal string
+    '{"hands": [["B1"], ["B2"]], "lead": ' + "9" * 5000 + ', "tasks": []}',  # a 5,000-digit integer
+    '{"hands": [["B1"], ["B2"]], "lead": 0, "lead": 1, "tasks": []}',      # a duplicate key
+    '{"hands": [["B1"], ["B2"]], "lead": NaN, "tasks": []}',
+])
+@pytest.mark.parametrize("route", ["/api/deal", "/api/jobs"])
+def test_the_deal_string_goes_through_the_hardened_reader(client, route, deal):
+    """The pasted deal text is read as the command line reads a file: the same refusals."""
+    err = _error(client.post(route, json={"kind": "decide", "deal": deal}), 400)
+    assert err["input_error"] is True
+    if '"lead": 0, "lead"' in deal:
+        assert "duplicate key 'lead'" in err["message"]
+
+
+def test_a_body_with_a_duplicate_key_or_bad_utf8_is_a_json_400(client):
+    _error(client.post("/api/deal", data='{"deal": {}, "deal": {}}', content_type="application/json"), 400)
+    _error(client.post("/api/deal", data=b'{"deal": "\xc3"}', content_type="application/json"), 400)
+
+
+def test_the_conditions_field_goes_through_the_hardened_reader(client):
+    fields = {"hands": ["B1 B2", "B3 B4"], "tasks": "B4@0", "conditions": "[" * 100 + "]" * 100}
+    err = _error(client.post("/api/deal", json={"fields": fields}), 400)
+    assert err["field"] == "conditions"
+
+
+def test_unicode_digits_in_the_lead_field_are_not_a_seat(client):
+    fields = {"hands": ["B1 B2", "B3 B4"], "tasks": "B4@0", "lead": "²"}
+    _error(client.post("/api/deal", json={"fields": fields}), 400)
+
+
+def test_the_job_queue_has_a_global_bound(app):
+    """One client rotating its cookie cannot queue jobs without end: past the bound, 429."""
+    app.extensions["crewcheck_jobs"].max_active = 3
+    hold = threading.Event()
+    codes = []
+    try:
+        real = web_app._work
+
+        def slow(kind, instance, timeout):
+            def run(cancelled, progress):
+                hold.wait(30)
+                return {}
+            return run
+
+        web_app._work = slow
+        for n in range(6):
+            c = app.test_client()
+            c.set_cookie(COOKIE, f"client-{n}")
+            codes.append(c.post("/api/jobs", json={"kind": "decide", "deal": MIDGAME}).status_code)
+    finally:
+        web_app._work = real
+        hold.set()
+    assert codes == [202, 202, 202, 429, 429, 429]

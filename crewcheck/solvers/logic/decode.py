@@ -4,14 +4,16 @@ assignment, the seat of every task (:func:`decode`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
-from crewcheck.errors import BackendError, IllegalPlayError
-from crewcheck.model.cards import CardIndex
+from crewcheck.errors import BackendError, IllegalPlayError, InvalidDealError
+from crewcheck.model.cards import CardIndex, iter_bits
 from crewcheck.model.instance import Seat, seats_from
+from crewcheck.model.variants import passed_hands
 from crewcheck.solvers.logic.formula import Lit
 from crewcheck.solvers.logic.position import Encoding
 
-__all__ = ["decode"]
+__all__ = ["decode", "passes_of"]
 
 
 def decode(enc: Encoding, value: Callable[[Lit], bool]) -> tuple[tuple[CardIndex, ...], tuple[Seat, ...] | None]:
@@ -25,7 +27,7 @@ def decode(enc: Encoding, value: Callable[[Lit], bool]) -> tuple[tuple[CardIndex
     line: list[CardIndex] = []
     leader = pos.leader
     if leader is None:
-        leader = next(s for s in range(p) if value(v.lead[(pos.first, s)]))
+        leader = _the_seat(p, lambda s: value(v.lead[(pos.first, s)]), f"the leader of trick {pos.first + 1}")
     played: dict[int, dict[Seat, CardIndex]] = {t: {} for t in pos.tricks}
     for (t, s, c), var in v.play.items():
         if value(var):
@@ -35,8 +37,16 @@ def decode(enc: Encoding, value: Callable[[Lit], bool]) -> tuple[tuple[CardIndex
         for s in seats_from(leader, p):
             if t == pos.first and s in pos.fixed:
                 continue
+            if s not in by_seat:
+                raise BackendError(f"the model has no card for seat {s} in trick {t + 1}")
             line.append(by_seat[s])
-        leader = next(s for s in range(p) if value(v.winner[(t, s)]))
+        leader = _the_seat(p, lambda s: value(v.winner[(t, s)]), f"the winner of trick {t + 1}")
+    if pos.passing is not None:
+        try:
+            inst = replace(inst, hands=passed_hands(inst, pos.passing.direction, passes_of(enc, value)),
+                           distress=None)
+        except InvalidDealError as e:
+            raise BackendError(f"the model's distress passes make no deal: {e}") from None
     state = inst.state()
     plays: list[CardIndex] = []
     for c in line:
@@ -51,6 +61,25 @@ def decode(enc: Encoding, value: Callable[[Lit], bool]) -> tuple[tuple[CardIndex
     if pos.quotas is not None:
         seats = list(pos.history_owners or (-1,) * len(inst.tasks))
         for k in pos.tasks:
-            seats[k] = next(s for s in range(p) if value(v.owner[(k, s)]))
+            seats[k] = _the_seat(p, lambda s: value(v.owner[(k, s)]), f"the seat of task {k}")
         assignment = tuple(seats)
     return tuple(plays), assignment
+
+
+def _the_seat(players: int, is_it: Callable[[Seat], bool], what: str) -> Seat:
+    """The one seat ``is_it`` says yes to (a model of the encoding has exactly one)."""
+    for s in range(players):
+        if is_it(s):
+            return s
+    raise BackendError(f"the model names no seat as {what}")
+
+
+def passes_of(enc: Encoding, value: Callable[[Lit], bool]) -> tuple[CardIndex, ...]:
+    """A distress signal's passes in a model: the card each seat passes (``-1``: none)."""
+    passing = enc.position.passing
+    assert passing is not None
+    out = []
+    for s in range(len(passing.own)):
+        given = [c for c in iter_bits(passing.out[s]) if value(enc.vars.passes[(s, c)])]
+        out.append(given[0] if given else -1)
+    return tuple(out)

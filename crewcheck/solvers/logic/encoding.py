@@ -94,6 +94,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from crewcheck.model.instance import Instance
+from crewcheck.solvers.base import BudgetExceeded, Deadline, discard
 from crewcheck.solvers.logic.condition_clauses import CONDITION_CLAUSES, add_condition_constraints
 from crewcheck.solvers.logic.formula import Formula
 from crewcheck.solvers.logic.position import Encoding, Position, Variables, add_variables, position_of
@@ -103,7 +104,7 @@ from crewcheck.solvers.logic.rule_clauses import (
     add_symmetry_constraints, add_task_constraints, add_winner_constraints,
 )
 
-__all__ = ["ENCODERS", "ENCODED_KINDS", "MAX_VARIABLES", "size_limit", "encode"]
+__all__ = ["ENCODERS", "ENCODED_KINDS", "MAX_VARIABLES", "variables_estimate", "size_limit", "encode"]
 
 
 ENCODERS: tuple[Callable[[Formula, Variables, Position], None], ...] = (
@@ -132,23 +133,41 @@ MAX_VARIABLES = 2_000_000
 """The logic back-ends refuse deals whose encoding would need more variables than this."""
 
 
-def size_limit(instance: Instance) -> str | None:
+def variables_estimate(instance: Instance) -> int:
+    """About how many variables the encoding of ``instance`` needs: (cards in hands) x
+    (tricks left) x 4 (play, done, higher, win)."""
+    p = instance.players
+    done = len(instance.history) // p
+    cards = sum(h.bit_count() for h in instance.hands) - done * p
+    return 4 * cards * max(0, instance.tricks - done)
+
+
+def size_limit(instance: Instance, *, branches: int = 1) -> str | None:
     """``None`` if the encoding of ``instance`` has a workable size, else why not (one line).
 
-    The variables are about (tricks left) x (cards in hands) x 4 (play, done, higher, win).
+    The variables are about (tricks left) x (cards in hands) x 4 (play, done, higher, win),
+    times ``branches`` (the crew's choices held in one formula).
     """
-    state = instance.state()
-    cards = sum(h.bit_count() for h in state.hands) + len(state.trick)
-    estimate = 4 * cards * max(0, instance.tricks - state.tricks_played)
+    estimate = variables_estimate(instance) * branches
     if estimate > MAX_VARIABLES:
+        p = instance.players
+        done = len(instance.history) // p
+        cards = sum(h.bit_count() for h in instance.hands) - done * p
+        left = max(0, instance.tricks - done)
+        times = f" x {branches:,} choices" if branches > 1 else ""
         return (f"the encoding would need about {estimate:,} variables ({cards} cards x "
-                f"{instance.tricks - state.tricks_played} tricks); the logic back-ends stop at "
-                f"{MAX_VARIABLES:,}")
+                f"{left} tricks{times}); the logic back-ends stop at {MAX_VARIABLES:,}")
     return None
 
 
-def encode(instance: Instance) -> Encoding:
+def encode(instance: Instance, *, deadline: Deadline | None = None, direction: int | None = None) -> Encoding:
     """The :class:`Encoding` of "the position after ``instance.history`` can be won".
+
+    ``deadline``: checked while the formula is built
+    (:class:`~crewcheck.solvers.base.BudgetExceeded` once expired). ``direction``: a
+    distress signal in that direction comes first (:func:`.position.position_of`). A deal
+    that leaves the crew other choices is encoded by
+    :func:`crewcheck.solvers.logic.choices.encode_deal`.
 
     Examples
     --------
@@ -157,9 +176,17 @@ def encode(instance: Instance) -> Encoding:
     >>> enc.formula.pool.name(enc.vars.play[(0, 0, 0)]), len(enc.assumptions)
     ('play_t0_s0_c0', 1)
     """
-    pos = position_of(instance)
-    model = Formula()
-    v = add_variables(model, pos)
-    for add in ENCODERS:
-        add(model, v, pos)
+    pos = position_of(instance, direction=direction)
+    model = Formula(deadline=deadline)
+    try:
+        if deadline is not None:
+            deadline.check()
+        v = add_variables(model, pos)
+        for add in ENCODERS:
+            add(model, v, pos)
+            if deadline is not None:
+                deadline.check()
+    except BudgetExceeded:
+        discard(model.constraints)  # (freeing them is not the caller's time)
+        raise
     return Encoding(pos, model, v)

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from crewcheck.errors import InvalidInputError
-from crewcheck.solvers.logic.formula import Constraint, Formula, IDPool, Lit
+from crewcheck.solvers.base import BudgetExceeded, Deadline, discard
+from crewcheck.solvers.logic.formula import CHECK_EVERY, Constraint, Formula, IDPool, Lit
 from crewcheck.solvers.logic.position import Encoding
 
 __all__ = ["CNF", "PAIRWISE_MAX", "to_cnf", "write_dimacs", "write_smt2", "parse_model", "describe_var"]
@@ -52,13 +53,20 @@ class CNF:
         return self.pool.top
 
 
-def to_cnf(formula: Formula, *, assume: Iterable[Lit] = ()) -> CNF:
-    """Expand ``formula`` into clauses; ``assume`` literals are added as unit clauses."""
+def to_cnf(formula: Formula, *, assume: Iterable[Lit] = (), deadline: Deadline | None = None) -> CNF:
+    """Expand ``formula`` into clauses; ``assume`` literals are added as unit clauses.
+    ``deadline`` is checked as it goes (:class:`~crewcheck.solvers.base.BudgetExceeded`)."""
     pool = formula.pool
     cnf = CNF(pool, formula_vars=pool.top)
     out = cnf.clauses
-    for con in formula.constraints:
-        _expand(con, pool, out)
+    try:
+        for n, con in enumerate(formula.constraints):
+            _expand(con, pool, out)
+            if deadline is not None and not n % CHECK_EVERY:
+                deadline.check()
+    except BudgetExceeded:
+        discard(out)
+        raise
     for lit in assume:
         out.append([lit])
     return cnf
@@ -127,6 +135,21 @@ def describe_var(enc: Encoding, var: int) -> str:
     inst = enc.position.instance
     card = inst.deck.card
     kind = key[0]
+    if kind == "choice":
+        choice = enc.branches[int(key[1])].choice  # type: ignore[call-overload]
+        parts = [choice.describe(inst)] if not choice.is_empty() else []
+        if choice.direction is not None:
+            parts.append(f"distress signal to the {'left' if choice.direction == 1 else 'right'}")
+        return f"the crew's choice {key[1]}: {'; '.join(p for p in parts if p) or 'as dealt'}"
+    if kind == "in":
+        branch = enc.branches[int(key[1])]  # type: ignore[call-overload]
+        assert branch.encoding is not None
+        inner = branch.encoding.formula.pool.id(tuple(key[2:]))
+        return f"under choice {key[1]}: {describe_var(branch.encoding, inner)}"
+    if kind == "pass":
+        return f"distress signal: seat {key[1]} passes {card(int(key[2]))}"  # type: ignore[call-overload]
+    if kind == "played":
+        return f"trick {int(key[1]) + 1}: {card(int(key[2]))} is played"  # type: ignore[call-overload]
     if kind == "play":
         t, s, c = key[1:]
         return f"trick {int(t) + 1}: seat {s} plays {card(int(c))}"  # type: ignore[call-overload]
@@ -164,6 +187,9 @@ def write_dimacs(enc: Encoding, cnf: CNF, out: TextIO, *, source: str = "") -> N
               f"{len(pos.tasks)} open tasks; rules {pos.instance.rules}\n")
     aux = (f"; {cnf.formula_vars + 1}..{cnf.nv} are cardinality auxiliaries"
            if cnf.nv > cnf.formula_vars else "")
+    if enc.branches:
+        out.write(f"c the crew chooses before play: {len(enc.branches)} choices, exactly one choice<i> "
+                  f"is true; v<i>_ variables belong to choice i\n")
     out.write(f"c variables 1..{cnf.formula_vars} are named below{aux}\n")
     out.write("c satisfiable <=> winnable; decode a model with: crewcheck decode DEAL.json MODEL\n")
     for var in range(1, cnf.formula_vars + 1):

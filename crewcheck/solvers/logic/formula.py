@@ -5,11 +5,13 @@ natively; :mod:`.export` expands them into CNF."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["Lit", "IDPool", "Kind", "Constraint", "Formula"]
+from crewcheck.solvers.base import Deadline
+
+__all__ = ["Lit", "IDPool", "Kind", "Constraint", "Formula", "key_name", "CHECK_EVERY", "first_violated"]
 
 Lit = int
 """A literal: a positive variable id, or its negation (PySAT / DIMACS convention)."""
@@ -30,6 +32,9 @@ _NAMES: dict[str, str] = {
     "cond": "cond{}_t{}",
     "balance": "balance{}_t{}_s{}_ge{}",
     "false": "false_{}",
+    "pass": "pass_s{}_c{}",
+    "played": "played_t{}_c{}",
+    "choice": "choice{}",
 }
 
 
@@ -58,8 +63,7 @@ class IDPool:
 
     def name(self, var: int) -> str:
         """The readable name of ``var``, e.g. ``"play_t0_s1_c5"``."""
-        key = self._keys[var]
-        return _NAMES[str(key[0])].format(*key[1:])
+        return key_name(self._keys[var])
 
     @property
     def top(self) -> int:
@@ -69,6 +73,17 @@ class IDPool:
     def __contains__(self, key: object) -> bool:
         return key in self._ids
 
+
+def key_name(key: tuple[object, ...]) -> str:
+    """The readable name of a variable's domain tuple; ``("in", i, *key)`` is ``key``
+    in the encoding of the crew's choice ``i`` (:mod:`crewcheck.solvers.logic.choices`)."""
+    if key[0] == "in":
+        return f"v{key[1]}_{key_name(key[2:])}"
+    return _NAMES[str(key[0])].format(*key[1:])
+
+
+CHECK_EVERY = 2048
+"""Constraints added between two looks at a build's deadline."""
 
 Kind = Literal["or", "and", "exactly_one", "at_most_one", "at_most", "at_least"]
 
@@ -100,32 +115,59 @@ class Formula:
 
     pool: IDPool = field(default_factory=IDPool)
     constraints: list[Constraint] = field(default_factory=list)
+    deadline: Deadline | None = None
+    """Checked every :data:`CHECK_EVERY` constraints while the formula is built:
+    :class:`~crewcheck.solvers.base.BudgetExceeded` once it has expired (a large deal's
+    encoding takes seconds to build)."""
+
+    def _add(self, con: Constraint) -> None:
+        self.constraints.append(con)
+        if self.deadline is not None and not len(self.constraints) % CHECK_EVERY:
+            self.deadline.check()
 
     def new_bool(self, key: tuple[object, ...]) -> Lit:
         return self.pool.id(key)
 
     def add_bool_or(self, lits: Iterable[Lit], *, enforce: Iterable[Lit] = ()) -> None:
         """At least one of ``lits`` (a clause)."""
-        self.constraints.append(Constraint("or", tuple(lits), 0, tuple(enforce)))
+        self._add(Constraint("or", tuple(lits), 0, tuple(enforce)))
 
     def add_bool_and(self, lits: Iterable[Lit], *, enforce: Iterable[Lit] = ()) -> None:
         """All of ``lits``."""
-        self.constraints.append(Constraint("and", tuple(lits), 0, tuple(enforce)))
+        self._add(Constraint("and", tuple(lits), 0, tuple(enforce)))
 
     def add_implication(self, a: Lit, b: Lit) -> None:
         """``a`` implies ``b``."""
-        self.constraints.append(Constraint("and", (b,), 0, (a,)))
+        self._add(Constraint("and", (b,), 0, (a,)))
 
     def add_exactly_one(self, lits: Iterable[Lit]) -> None:
-        self.constraints.append(Constraint("exactly_one", tuple(lits)))
+        self._add(Constraint("exactly_one", tuple(lits)))
 
     def add_at_most_one(self, lits: Iterable[Lit]) -> None:
-        self.constraints.append(Constraint("at_most_one", tuple(lits)))
+        self._add(Constraint("at_most_one", tuple(lits)))
 
     def add_at_most(self, lits: Iterable[Lit], k: int, *, enforce: Iterable[Lit] = ()) -> None:
         """At most ``k`` of ``lits`` are true."""
-        self.constraints.append(Constraint("at_most", tuple(lits), k, tuple(enforce)))
+        self._add(Constraint("at_most", tuple(lits), k, tuple(enforce)))
 
     def add_at_least(self, lits: Iterable[Lit], k: int, *, enforce: Iterable[Lit] = ()) -> None:
         """At least ``k`` of ``lits`` are true."""
-        self.constraints.append(Constraint("at_least", tuple(lits), k, tuple(enforce)))
+        self._add(Constraint("at_least", tuple(lits), k, tuple(enforce)))
+
+
+def first_violated(formula: Formula, value: Callable[[int], bool]) -> Constraint | None:
+    """The first constraint of ``formula`` that the assignment ``value(var)`` breaks, or
+    ``None`` when it is a model (checked before decoding a model given from outside)."""
+
+    def val(x: Lit) -> bool:
+        return bool(value(x)) if x > 0 else not value(-x)
+
+    for con in formula.constraints:
+        if con.enforce and not all(val(e) for e in con.enforce):
+            continue
+        n = sum(1 for x in con.lits if val(x))
+        ok = {"or": n >= 1, "and": n == len(con.lits), "exactly_one": n == 1, "at_most_one": n <= 1,
+              "at_most": n <= con.bound, "at_least": n >= con.bound}[con.kind]
+        if not ok:
+            return con
+    return None

@@ -5,14 +5,33 @@ ids are reproducible) and the :class:`Encoding` that ties them to a :class:`Form
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from crewcheck.model.cards import CardIndex, Mask, iter_bits
 from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance, Seat
+from crewcheck.model.variants import Choice
 from crewcheck.solvers.logic.formula import Formula, Lit
 
-__all__ = ["Position", "position_of", "Variables", "add_variables", "Encoding"]
+__all__ = ["Passing", "Position", "position_of", "Variables", "add_variables", "Encoding", "Branch"]
+
+
+@dataclass(frozen=True)
+class Passing:
+    """The distress signal's passes, in one direction: seat ``s`` passes one card of
+    ``out[s]`` (none when ``out[s]`` is empty: it holds only trumps) to seat
+    ``(s + direction) % players``."""
+
+    own: tuple[Mask, ...]
+    """The hands before the passes."""
+    out: tuple[Mask, ...]
+    """Per seat, the cards it may pass (its cards that are no trump)."""
+    direction: int
+    """``+1`` to the left (the next seat), ``-1`` to the right."""
+
+    def giver(self, s: Seat) -> Seat:
+        """The seat that passes to ``s``."""
+        return (s - self.direction) % len(self.own)
 
 
 @dataclass(frozen=True)
@@ -41,6 +60,10 @@ class Position:
     """Free assignment: the seat of every task (``-1`` for the tasks still open)."""
     memos: tuple[Hashable, ...] = ()
     """Each condition's memo after the history's complete tricks."""
+    passing: Passing | None = None
+    """A distress signal still to give (before the first card): every seat passes one
+    card that is no trump to its neighbour; :attr:`hands` are then the cards each seat
+    *may* hold, and the ``pass`` variables say which it does."""
 
     @property
     def tricks(self) -> range:
@@ -54,8 +77,14 @@ class Position:
         return m
 
 
-def position_of(instance: Instance) -> Position:
-    """The :class:`Position` after ``instance.history`` (which must not end the game)."""
+def position_of(instance: Instance, *, direction: int | None = None) -> Position:
+    """The :class:`Position` after ``instance.history`` (which must not end the game).
+
+    ``direction``: a distress signal in that direction comes first (``instance`` has no
+    history; its hands are those before the passes; see :class:`Passing`).
+    """
+    if direction is not None:
+        return _passing_position(instance, direction)
     state = instance.state()
     p = instance.players
     fixed: dict[Seat, CardIndex] = {}
@@ -68,6 +97,21 @@ def position_of(instance: Instance) -> Position:
     quotas = quotas_left(state)
     return Position(instance, state.tricks_played, instance.tricks, state.leader, fixed, hands,
                     open_tasks, state.done.bit_count(), quotas, state.owners, state.memos)
+
+
+def _passing_position(instance: Instance, direction: int) -> Position:
+    if instance.history:
+        raise ValueError("a distress signal comes before the first card")
+    p = instance.players
+    trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)
+    own = tuple(instance.hands)
+    out = tuple(h & ~trumps for h in own)
+    passing = Passing(own, out, direction)
+    hands = tuple(own[s] | out[passing.giver(s)] for s in range(p))
+    # hand sizes after the passes: one card out (if it has one), one in (if its giver has one)
+    sizes = [own[s].bit_count() - (out[s] != 0) + (out[passing.giver(s)] != 0) for s in range(p)]
+    base = position_of(instance)
+    return replace(base, end=base.first + min(sizes), hands=hands, passing=passing)
 
 
 @dataclass
@@ -85,6 +129,20 @@ class Variables:
     owner: dict[tuple[int, Seat], Lit] = field(default_factory=dict)
     task: dict[int, Lit] = field(default_factory=dict)
     completed: dict[tuple[int, int], Lit] = field(default_factory=dict)
+    passes: dict[tuple[Seat, CardIndex], Lit] = field(default_factory=dict)
+    """Distress signal: seat ``s`` passes card ``c``."""
+
+    def holds(self, pos: Position, s: Seat, c: CardIndex) -> Lit | None:
+        """The literal "seat ``s`` holds card ``c``" after a distress signal's passes;
+        ``None`` when it holds it in every case (no passing, or a trump of its own)."""
+        passing = pos.passing
+        if passing is None:
+            return None
+        if passing.out[s] >> c & 1:
+            return -self.passes[(s, c)]
+        if passing.own[s] >> c & 1:
+            return None
+        return self.passes[(passing.giver(s), c)]
 
     def played_by(self, t: int, c: CardIndex) -> Lit:
         """``play`` literal of card ``c`` in trick ``t`` whatever the seat."""
@@ -96,16 +154,44 @@ class Variables:
 
 @dataclass
 class Encoding:
-    """A position, its :class:`Formula` and variables, and the task assumptions."""
+    """A position, its :class:`Formula` and variables, and the task assumptions.
+
+    A deal that leaves the crew a choice (:mod:`crewcheck.solvers.logic.choices`) has
+    one :class:`Branch` per choice: the formula is "exactly one ``choice{i}`` is true,
+    and the encoding of choice ``i`` holds"; :attr:`position` and :attr:`vars` are then
+    those of the first branch, for headers only.
+    """
 
     position: Position
     formula: Formula
     vars: Variables
+    branches: tuple[Branch, ...] = ()
 
     @property
     def assumptions(self) -> list[Lit]:
-        """One literal per open task, all to be assumed true (see :func:`minimise_core`)."""
+        """One literal per open task, all to be assumed true (see
+        :func:`~crewcheck.solvers.logic.cores.minimise_core`); none for a deal with
+        choices (each branch requires its tasks itself)."""
+        if self.branches:
+            return []
         return [self.vars.task[k] for k in self.position.tasks]
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One of the crew's choices inside a deal's encoding."""
+
+    choice: Choice
+    """What the crew chose (the distress passes are read from a model)."""
+    instance: Instance
+    """The deal under that choice (before any distress passes)."""
+    selector: Lit
+    """``choice{i}``: this choice is taken."""
+    encoding: Encoding | None
+    """The choice's own encoding (its variables renamed by :attr:`ids`); ``None`` when
+    the history has already ended the game under this choice."""
+    ids: tuple[int, ...] = ()
+    """Variable ``x`` of :attr:`encoding` is variable ``ids[x]`` of the whole formula."""
 
 
 def add_variables(model: Formula, pos: Position) -> Variables:
@@ -116,6 +202,15 @@ def add_variables(model: Formula, pos: Position) -> Variables:
         for s in range(p):
             for c in iter_bits(pos.hands[s]):
                 v.play[(t, s, c)] = v._by_card[(t, c)] = model.new_bool(("play", t, s, c))
+    if pos.passing is not None:
+        for s in range(p):
+            for c in iter_bits(pos.passing.out[s]):
+                v.passes[(s, c)] = model.new_bool(("pass", s, c))
+        # a card two seats may hold: "played in trick t" is its own variable
+        for t in pos.tricks:
+            for c in iter_bits(pos.cards):
+                if sum(pos.hands[s] >> c & 1 for s in range(p)) > 1:
+                    v._by_card[(t, c)] = model.new_bool(("played", t, c))
     for t in pos.tricks:
         for u in range(len(inst.deck.suits)):
             v.led[(t, u)] = model.new_bool(("led", t, u))

@@ -22,6 +22,8 @@ def add_play_constraints(model: Formula, v: Variables, pos: Position) -> None:
     for t in pos.tricks:
         for s in range(p):
             model.add_exactly_one(v.play[(t, s, c)] for c in iter_bits(pos.hands[s]))
+    if pos.passing is not None:
+        _add_passing_constraints(model, v, pos)
     # Cards already played to the trick in progress stay where they are.
     for s, c in pos.fixed.items():
         model.add_bool_and([v.play[(pos.first, s, c)]])
@@ -42,11 +44,40 @@ def add_play_constraints(model: Formula, v: Variables, pos: Position) -> None:
     # by the end it has played as many cards as there are tricks; with a hand as long as
     # the game every card is played. (CDCL cannot derive this pigeonhole count itself.)
     last = pos.end - 1
+    if pos.passing is not None:  # (the hands are not known: not implied)
+        return
     for s in range(p):
         model.add_at_least([v.done[(last, c)] for c in iter_bits(pos.hands[s])], pos.end - pos.first)
 
 
+def _add_passing_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    """A distress signal: every seat with a card that is no trump passes exactly one; a
+    seat plays only cards it holds after the passes; ``played_t_c`` of a card two seats
+    may hold is "one of them plays it in trick t"."""
+    assert pos.passing is not None
+    p = pos.instance.players
+    for s in range(p):
+        mine = [v.passes[(s, c)] for c in iter_bits(pos.passing.out[s])]
+        if mine:
+            model.add_exactly_one(mine)
+    for t in pos.tricks:
+        for s in range(p):
+            for c in iter_bits(pos.hands[s]):
+                hold = v.holds(pos, s, c)
+                if hold is not None:
+                    model.add_implication(v.play[(t, s, c)], hold)
+        for c in iter_bits(pos.cards):
+            by = [v.play[(t, s, c)] for s in range(p) if pos.hands[s] >> c & 1]
+            if len(by) > 1:
+                x = v.played_by(t, c)
+                for y in by:
+                    model.add_implication(y, x)
+                model.add_bool_or(by, enforce=[x])
+
+
 def add_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    if pos.passing is not None:  # (the hands are not known before the passes)
+        return
     inst = pos.instance
     deck = inst.deck
     # What a card "is" for the rules: a plain card, a task of a given seat (fixed), or a
@@ -119,7 +150,9 @@ def add_follow_suit_constraints(model: Formula, v: Variables, pos: Position) -> 
                         continue
                     for other in iter_bits(hand & deck.suit_mask(u)):
                         gone = [v.done[(t - 1, other)]] if t > pos.first else []
-                        model.add_bool_or(gone, enforce=[v.play[(t, s, c)], v.led[(t, u)]])
+                        hold = v.holds(pos, s, other)  # (after a distress signal's passes)
+                        held = [] if hold is None else [hold]
+                        model.add_bool_or(gone, enforce=[v.play[(t, s, c)], v.led[(t, u)], *held])
 
 
 def add_winner_constraints(model: Formula, v: Variables, pos: Position) -> None:
@@ -169,8 +202,11 @@ def add_winner_constraints(model: Formula, v: Variables, pos: Position) -> None:
         # A seat wins the trick if and only if one of its cards does.
         for s in range(inst.players):
             mine = [v.win[(t, c)] for c in iter_bits(pos.hands[s])]
-            for w in mine:
-                model.add_implication(w, v.winner[(t, s)])
+            for c, w in zip(iter_bits(pos.hands[s]), mine):
+                if pos.passing is not None and v.holds(pos, s, c) is not None:
+                    model.add_bool_or([v.winner[(t, s)]], enforce=[w, v.play[(t, s, c)]])
+                else:
+                    model.add_implication(w, v.winner[(t, s)])
             model.add_bool_or(mine, enforce=[v.winner[(t, s)]])
 
 
@@ -277,6 +313,8 @@ def add_order_constraints(model: Formula, v: Variables, pos: Position) -> None:
 
 
 def add_precedence_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    if pos.passing is not None:  # (implied only when the hands are known)
+        return
     inst = pos.instance
     deck, trump = inst.deck, inst.trump_suit
     task_at = {inst.tasks[k].card: k for k in pos.tasks}
@@ -316,6 +354,8 @@ def add_count_constraints(model: Formula, v: Variables, pos: Position) -> None:
     # trick" (precedence, follow suit) into a conflict. Only for the first half of each
     # hand, where the bound is tightest and the counter (cards x bound) cheapest: over
     # every trick it cost more propagation than it saved.
+    if pos.passing is not None:  # (the hands are not known before the passes)
+        return
     for s in range(pos.instance.players):
         hand = list(iter_bits(pos.hands[s]))
         for t in pos.tricks:

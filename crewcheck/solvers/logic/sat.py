@@ -37,13 +37,16 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from crewcheck.model.instance import Instance
-from crewcheck.solvers.base import Answer, Budget, Deadline
+from crewcheck.solvers.base import Answer, Budget, Deadline, discard
 from crewcheck.solvers.logic.encoding import ENCODED_KINDS, size_limit
 from crewcheck.solvers.logic.position import Encoding
 from crewcheck.solvers.logic.export import to_cnf
-from crewcheck.solvers.logic.decide import Shrink, Solved, decide_encoded
+from crewcheck.solvers.logic.decide import Shrink, Solved, decide_encoded, earliest
 
 __all__ = ["SatSolver", "SatOptions", "POLL_SECONDS"]
+
+LOAD_BLOCK = 50_000
+"""Clauses handed to the solver between two looks at the deadline."""
 
 POLL_SECONDS = 0.005
 """How often a running solve checks its deadline and the budget's ``cancel``."""
@@ -89,9 +92,14 @@ class SatSolver:
             return Solved(None)
         # The decision gets the tasks as unit clauses (the solver simplifies with them);
         # the explanation uses a second solver with the tasks as assumptions.
-        cnf = to_cnf(enc.formula, assume=enc.assumptions)
-        stats.update(variables=cnf.nv, clauses=len(cnf.clauses), build_seconds=round(time.perf_counter() - start, 4))
-        with self._solver(cnf.clauses) as sat:
+        cnf = to_cnf(enc.formula, assume=enc.assumptions, deadline=deadline)
+        try:
+            sat_solver = self._solver(cnf.clauses, deadline)
+        finally:
+            stats.update(variables=cnf.nv, clauses=len(cnf.clauses),
+                         build_seconds=round(time.perf_counter() - start, 4))
+            discard(cnf.clauses)  # (the solver holds its own copy)
+        with sat_solver as sat:
             result = self._solve_until(sat, [], deadline, None)
             if result is True:
                 model = {abs(x): x > 0 for x in sat.get_model() or ()}
@@ -102,7 +110,13 @@ class SatSolver:
     def _shrinker(self, enc: Encoding, kept: Any, deadline: Deadline, cap: Deadline) -> Iterator[Shrink]:
         """Cores over the task assumptions, from a second solver on the CNF without the units."""
         task_of = {v: k for k, v in enc.vars.task.items()}
-        with self._solver(to_cnf(enc.formula).clauses) as sat:
+        both = earliest(deadline, cap)
+        cnf = to_cnf(enc.formula, deadline=both)
+        try:
+            sat_solver = self._solver(cnf.clauses, both)
+        finally:
+            discard(cnf.clauses)
+        with sat_solver as sat:
 
             def shrink(tasks: list[int]) -> list[int] | bool:
                 got = self._solve_until(sat, [enc.vars.task[k] for k in tasks], deadline, cap)
@@ -112,10 +126,22 @@ class SatSolver:
 
             yield shrink
 
-    def _solver(self, clauses: list[list[int]]) -> Any:
+    def _solver(self, clauses: list[list[int]], deadline: Deadline | None = None) -> Any:
+        """A solver holding ``clauses``; with a ``deadline``, handed over in blocks between
+        looks at it (two million clauses take a second to load)."""
         from pysat.solvers import Solver  # type: ignore[import-untyped]
 
-        return Solver(name=self.options.solver, bootstrap_with=clauses)
+        if deadline is None:
+            return Solver(name=self.options.solver, bootstrap_with=clauses)
+        sat = Solver(name=self.options.solver)
+        try:
+            for i in range(0, len(clauses), LOAD_BLOCK):
+                deadline.check()
+                sat.append_formula(clauses[i:i + LOAD_BLOCK])
+        except BaseException:
+            sat.delete()
+            raise
+        return sat
 
     @staticmethod
     def _solve_until(sat: Any, assumptions: list[int], deadline: Deadline, cap: Deadline | None) -> bool | None:

@@ -36,6 +36,7 @@ References
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,11 +46,16 @@ from typing import Any, ClassVar
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Deadline
 from crewcheck.solvers.logic.encoding import ENCODED_KINDS, size_limit
-from crewcheck.solvers.logic.formula import Formula
+from crewcheck.solvers.logic.formula import CHECK_EVERY, Formula
 from crewcheck.solvers.logic.position import Encoding
 from crewcheck.solvers.logic.decide import Shrink, Solved, decide_encoded
 
 __all__ = ["Z3Solver", "Z3Options", "to_smt2"]
+
+POLL_SECONDS = 0.01
+"""How often a running check looks at its deadline and the budget's ``cancel``."""
+PARSE_BLOCK = 20_000
+"""Assertions Z3 reads between two looks at the deadline."""
 
 _TRUE = re.compile(r"\(define-fun (\S+) \(\) Bool\s+true\)")
 
@@ -73,6 +79,13 @@ def to_smt2(formula: Formula) -> str:
     Building Z3 terms through the Python API costs tens of microseconds per term; one
     string parsed by Z3's own reader is an order of magnitude faster.
     """
+    declarations, assertions = smt2_lines(formula)
+    return "\n".join(declarations + assertions)
+
+
+def smt2_lines(formula: Formula, deadline: Deadline | None = None) -> tuple[list[str], list[str]]:
+    """:func:`to_smt2` as its declarations and its assertions, one per line; ``deadline``
+    is checked as it goes (:class:`~crewcheck.solvers.base.BudgetExceeded`)."""
     pool = formula.pool
     name = [""] + [pool.name(v) for v in range(1, pool.top + 1)]
 
@@ -87,8 +100,11 @@ def to_smt2(formula: Formula) -> str:
     def disj(items: list[str]) -> str:
         return "false" if not items else items[0] if len(items) == 1 else f"(or {' '.join(items)})"
 
-    out = [f"(declare-const {n} Bool)" for n in name[1:]]
-    for con in formula.constraints:
+    declarations = [f"(declare-const {n} Bool)" for n in name[1:]]
+    out: list[str] = []
+    for count, con in enumerate(formula.constraints):
+        if deadline is not None and not count % CHECK_EVERY:
+            deadline.check()
         if con.kind == "or":
             # a clause: enforcement literals join it negated
             items = [neg[x] if x > 0 else name[-x] for x in con.enforce]
@@ -114,7 +130,30 @@ def to_smt2(formula: Formula) -> str:
         if con.enforce:
             body = f"(=> {conj([lit(e) for e in con.enforce])} {body})"
         out.append(f"(assert {body})")
-    return "\n".join(out)
+    return declarations, out
+
+
+def _check(solver: Any, ctx: Any, deadline: Deadline, cap: Deadline | None, *assumptions: Any) -> Any:
+    """``solver.check(*assumptions)``, interrupted from a watcher thread once ``deadline``
+    or ``cap`` expires (or the budget's ``cancel`` says stop): Z3's own ``timeout`` is
+    not looked at during its preprocessing, which on a 200-card deal runs for tens of
+    seconds past it."""
+    if deadline.until is None and deadline.cancel is None and cap is None:
+        return solver.check(*assumptions)
+    finished = threading.Event()
+
+    def watch() -> None:
+        while not finished.wait(POLL_SECONDS):
+            if deadline.expired() or (cap is not None and cap.expired()):
+                ctx.interrupt()
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        return solver.check(*assumptions)
+    finally:
+        finished.set()
+        watcher.join()
 
 
 class Z3Solver:
@@ -141,23 +180,30 @@ class Z3Solver:
 
         ctx = z3.Context()
         pool = enc.formula.pool
-        text = to_smt2(enc.formula)
+        declarations, assertions = smt2_lines(enc.formula, deadline)
         # The decision asserts the tasks as facts: the solver simplifies with them, which
         # assumptions would prevent (a refutation runs up to 1.5x faster this way).
-        units = "\n".join(f"(assert {pool.name(v)})" for v in enc.assumptions)
+        units = [f"(assert {pool.name(v)})" for v in enc.assumptions]
         solver = self._solver(z3, ctx)
-        solver.from_string(text + "\n" + units)
+        # Z3 keeps the declarations between reads: the assertions go in blocks, with a
+        # look at the deadline between them (a 200-card deal is 100 MB of text)
+        solver.from_string("\n".join(declarations))
+        for i in range(0, len(assertions), PARSE_BLOCK):
+            deadline.check()
+            solver.from_string("\n".join(assertions[i:i + PARSE_BLOCK]))
+        solver.from_string("\n".join(units))
+        deadline.check()  # (on expiry the lines are freed with the frame: they are a tenth of the formula)
         stats.update(variables=pool.top, constraints=len(enc.formula.constraints),
                      build_seconds=round(time.perf_counter() - start, 4))
         left = deadline.remaining()
         if left is not None:
             solver.set("timeout", max(1, int(left * 1000)))
-        result = solver.check()
+        result = _check(solver, ctx, deadline, None)
         if result == z3.sat:
             # one C call and a regex: walking model.decls() costs ~0.2 ms per variable
             true = set(_TRUE.findall(solver.model().sexpr()))
             return Solved(True, lambda v: pool.name(v) in true)
-        return Solved(False if result == z3.unsat else None, kept=(ctx, text))
+        return Solved(False if result == z3.unsat else None, kept=(ctx, declarations, assertions))
 
     def _solver(self, z3: Any, ctx: Any) -> Any:
         return z3.SolverFor(self.options.logic, ctx=ctx) if self.options.logic else z3.Solver(ctx=ctx)
@@ -167,9 +213,9 @@ class Z3Solver:
         """Unsat cores over the task assumptions, in the decision's context and formula."""
         import z3
 
-        ctx, text = kept
+        ctx, declarations, assertions = kept
         solver = self._solver(z3, ctx)
-        solver.from_string(text)
+        solver.from_string("\n".join(declarations + assertions))
         pool = enc.formula.pool
         assume = {k: z3.Bool(pool.name(v), ctx) for k, v in enc.vars.task.items()}
         names = {str(b): k for k, b in assume.items()}
@@ -178,7 +224,7 @@ class Z3Solver:
             lefts = [x for x in (deadline.remaining(), limit.remaining()) if x is not None]
             if lefts:
                 solver.set("timeout", max(1, int(min(lefts) * 1000)))
-            if solver.check(*[assume[k] for k in tasks]) != z3.unsat:
+            if _check(solver, ctx, deadline, limit, *[assume[k] for k in tasks]) != z3.unsat:
                 return False
             return sorted(names[str(x)] for x in solver.unsat_core()) or True
 

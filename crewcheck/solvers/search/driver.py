@@ -180,7 +180,8 @@ class SearchSolver:
 
     def supports(self, instance: Instance) -> str | None:
         if instance.deck.size > MAX_CARDS:
-            return f"search handles decks of at most {MAX_CARDS} cards; this deal has {instance.deck.size}"
+            return (f"search handles decks of at most {MAX_CARDS} cards; this deal has {instance.deck.size} "
+                    f"(use --backend sat, z3 or cpsat)")
         return None
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:

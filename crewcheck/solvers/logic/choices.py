@@ -1,0 +1,162 @@
+"""The winnability encoding of a deal that leaves the crew a choice before play.
+
+What it is
+    A deal with a ``"choose"`` condition seat, the commander's decision or distribution
+    (``"assignment": "decision"`` / ``"distribution"``) or a distress signal is winnable
+    when one of the crew's choices can be won (:mod:`crewcheck.model.variants`). The
+    deciders try the choices one by one; a single formula for an outside solver holds
+    them all: one selector ``choice{i}`` per choice of seats, recipient, split and
+    signal direction (exactly one is true), and under each selector the encoding of
+    that choice (:func:`crewcheck.solvers.logic.encoding.encode`, its variables renamed
+    ``v{i}_...``, every constraint enforced by the selector). The distress signal's
+    passes are not enumerated (a seat with 12 cards that are no trump has 12 choices,
+    and four seats 20,736): they are variables of each branch
+    (:class:`~crewcheck.solvers.logic.position.Passing`).
+Exact
+    Yes: satisfiable if and only if some choice can be won, which is the deciders'
+    definition; a model decodes (:func:`decode_deal`) to the choice, the passes, the
+    winning line and the task seats, which ``crewcheck decode`` replays against the
+    original rules.
+Cost
+    The sum of the branches: at most ``seats x 4 x 10`` branches (choose, decision,
+    distribution), each the size of one deal's encoding; the passes add one variable
+    per card that is no trump and a ``played`` variable per trick for every card two
+    seats may hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+from crewcheck.errors import BackendError, InvalidInputError
+from crewcheck.model.cards import CardIndex
+from crewcheck.model.instance import Instance, Seat
+from crewcheck.model.variants import Choice, variants
+from crewcheck.solvers.base import Deadline
+from crewcheck.solvers.logic.decode import decode, passes_of
+from crewcheck.solvers.logic.encoding import MAX_VARIABLES, encode, size_limit
+from crewcheck.solvers.logic.formula import Constraint, Formula, Lit
+from crewcheck.solvers.logic.position import Branch, Encoding, Variables, position_of
+
+__all__ = ["encode_deal", "decode_deal", "choices_of", "MAX_BRANCHES"]
+
+MAX_BRANCHES = 1024
+"""The most choices one formula holds (choose seats x recipient x split x direction)."""
+
+_DIRECTIONS = {"left": (1,), "right": (-1,), "choose": (1, -1)}
+
+
+def choices_of(instance: Instance) -> Iterator[tuple[Choice, Instance]]:
+    """Each of the crew's choices but the distress passes: the choice (with its signal
+    direction) and the deal under it (with the hands before the passes)."""
+    if instance.distress is None:
+        yield from variants(instance)
+        return
+    base = replace(instance, distress=None)
+    for direction in _DIRECTIONS[instance.distress]:
+        for choice, concrete in variants(base):
+            yield replace(choice, direction=direction), concrete
+
+
+def encode_deal(instance: Instance, *, deadline: Deadline | None = None) -> Encoding:
+    """The encoding of "``instance`` can be won", whatever choices it leaves the crew.
+
+    A deal without a choice is :func:`~crewcheck.solvers.logic.encoding.encode`'s. Raises
+    :class:`InvalidInputError` when the formula would be too large or the history has
+    already ended the game under every choice (nothing to encode).
+    """
+    if instance.is_concrete():
+        return encode(instance, deadline=deadline)
+    options = list(choices_of(instance))
+    if len(options) > MAX_BRANCHES:
+        raise InvalidInputError(f"the crew has {len(options):,} choices; one formula holds at most {MAX_BRANCHES:,}")
+    too_big = size_limit(options[0][1], branches=len(options)) if options else None
+    if too_big is not None:
+        raise InvalidInputError(too_big)
+    merged = Formula(deadline=deadline)
+    branches: list[Branch] = []
+    first: Encoding | None = None
+    for i, (choice, concrete) in enumerate(options):
+        sel = merged.new_bool(("choice", i))
+        state = concrete.state()
+        if state.end is not None:
+            if not state.end.won:
+                merged.add_bool_or([], enforce=[sel])
+            branches.append(Branch(choice, concrete, sel, None))
+            continue
+        if choice.direction is not None and _empties_a_hand(concrete, choice.direction):
+            merged.add_bool_or([], enforce=[sel])  # as the deciders: no such variant
+            branches.append(Branch(choice, concrete, sel, None))
+            continue
+        sub = encode(concrete, deadline=deadline, direction=choice.direction)
+        first = first or sub
+        pool = sub.formula.pool
+        ids = (0, *(merged.new_bool(("in", i, *pool.key(x))) for x in range(1, pool.top + 1)))
+
+        def lit(x: Lit, ids: tuple[int, ...] = ids) -> Lit:
+            return ids[x] if x > 0 else -ids[-x]
+
+        for con in sub.formula.constraints:
+            merged._add(Constraint(con.kind, tuple(lit(x) for x in con.lits), con.bound,
+                                   (sel, *(lit(x) for x in con.enforce))))
+        for a in sub.assumptions:
+            merged.add_bool_and([lit(a)], enforce=[sel])
+        branches.append(Branch(choice, concrete, sel, sub, ids))
+    merged.add_exactly_one(b.selector for b in branches)
+    if merged.pool.top > MAX_VARIABLES:
+        raise InvalidInputError(f"the encoding needs {merged.pool.top:,} variables; the limit is {MAX_VARIABLES:,}")
+    if first is not None:
+        return Encoding(first.position, merged, Variables(), tuple(branches))
+    # no choice left to play (every signal empties a hand, or the history ended the game)
+    open_ = [b.instance for b in branches if b.instance.state().end is None]
+    if not open_:
+        raise InvalidInputError("the played history has already ended the game under every choice of the "
+                                "crew; nothing to encode")
+    return Encoding(position_of(open_[0]), merged, Variables(), tuple(branches))
+
+
+def _empties_a_hand(instance: Instance, direction: int) -> bool:
+    """Whether a distress signal in ``direction`` leaves some hand empty (a seat with one
+    card passes it and, its giver holding only trumps, gets none)."""
+    trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)
+    p = instance.players
+    out = [h & ~trumps != 0 for h in instance.hands]
+    return any(h.bit_count() - out[s] + out[(s - direction) % p] == 0 for s, h in enumerate(instance.hands))
+
+
+def decode_deal(enc: Encoding, value: Callable[[int], bool]) -> tuple[
+        tuple[CardIndex, ...], tuple[Seat, ...] | None, Choice | None]:
+    """The winning continuation, the task seats and the crew's choice in a model of
+    :func:`encode_deal`'s formula (``value(var)``: the model's value). The seats follow
+    :func:`crewcheck.decide`: every task's under the commander's decision, none under
+    fixed assignment. :class:`BackendError` if the model does not decode."""
+    if not enc.branches:
+        return (*decode(enc, value), None)
+    chosen = [b for b in enc.branches if value(b.selector)]
+    if len(chosen) != 1:
+        raise BackendError(f"the model takes {len(chosen)} of the crew's choices, not one")
+    b = chosen[0]
+    choice = b.choice
+    plays: tuple[CardIndex, ...]
+    if b.encoding is None:
+        state = b.instance.state()
+        if state.end is None or not state.end.won:
+            raise BackendError("the model takes a choice that cannot be won")
+        plays = ()
+        assignment = state.owners
+    else:
+        ids = b.ids
+
+        def inner(x: int) -> bool:
+            return value(ids[x])
+
+        plays, assignment = decode(b.encoding, inner)
+        if b.encoding.position.passing is not None:
+            choice = replace(choice, passes=passes_of(b.encoding, inner))
+    instance = b.instance
+    if choice.recipient is not None:
+        assignment = (choice.recipient,) * len(instance.tasks)
+    elif instance.rules.assignment == "fixed":
+        assignment = None
+    return plays, assignment, None if choice.is_empty() else choice
