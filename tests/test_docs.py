@@ -6,6 +6,8 @@ import contextlib
 import io
 import os
 import re
+
+import pytest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,3 +45,21 @@ def test_docs_name_the_store_that_is_used() -> None:
 def test_readme_says_how_long_the_test_suite_takes() -> None:
     quickstart = (ROOT / "README.md").read_text().split("## Deciding a deal", 1)[0]
     assert re.search(r"test suite .*takes about \d+ minutes", quickstart.replace("\n", " "))
+
+
+def test_no_merge_conflict_markers() -> None:
+    """No tracked text file keeps a merge's conflict markers (a lost block of a merge)."""
+    import subprocess
+
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=False).stdout.split()
+    if not files:
+        pytest.skip("not a git checkout")
+    bad = []
+    for name in files:
+        path = ROOT / name
+        if path.suffix not in {".py", ".md", ".toml", ".json", ".txt", ".html", ".js", ".css", ""} or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "\n<<<<<<< " in "\n" + text or "\n>>>>>>> " in "\n" + text:
+            bad.append(name)
+    assert not bad, bad
