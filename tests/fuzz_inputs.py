@@ -1,6 +1,6 @@
 """Hostile inputs for every command and web route, from a seed: the generator shared by
 the bounded fuzz test in CI (``tests/test_fuzz_commands.py``) and the long run outside
-it (``benchmarks/fuzz_commands.py``).
+it (``benchmarks/scripts/fuzz_commands.py``).
 
 Everything is drawn from a :class:`random.Random`, so a failure is reproduced by its seed.
 A case is an argument list for ``crewcheck`` plus the files it names (written by the

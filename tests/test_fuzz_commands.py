@@ -5,7 +5,7 @@ Each command of the README's exit-code table runs in this process on inputs draw
 models, graphs, numbers in forms ``int()`` would take): it must exit with a code its
 row lists, print no traceback and no "internal error", and write at most one line on
 stderr when it fails. Every web route answers below 500 with JSON, an ``error`` object
-for a 4xx. ``benchmarks/fuzz_commands.py`` runs the same generator much longer, as real
+for a 4xx. ``benchmarks/scripts/fuzz_commands.py`` runs the same generator much longer, as real
 processes with a time limit each (hangs included).
 """
 

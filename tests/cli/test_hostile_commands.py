@@ -119,7 +119,7 @@ def test_over_63_cards_the_message_points_at_a_back_end_that_takes_it(tmp_path: 
 def test_a_short_limit_stops_the_formula_being_built(backend: str) -> None:
     """The encoding's build was not interruptible: ``--backend sat --timeout 20`` ran
     186 s on this deal. (Whether within T + 0.5 s is measured by
-    benchmarks/run_timeouts.py; here only that the answer is unknown and says where it
+    benchmarks/scripts/run_timeouts.py; here only that the answer is unknown and says where it
     stopped.)"""
     pytest.importorskip({"sat": "pysat", "z3": "z3", "cpsat": "ortools"}[backend])
     result = decide(from_dict(big_deal()), backend=backend, timeout=0.3)

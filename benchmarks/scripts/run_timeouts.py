@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    python benchmarks/run_timeouts.py [--timeouts 0.5,2,10] [--backends sat,z3,...] [--out FILE]
+    python benchmarks/scripts/run_timeouts.py [--timeouts 0.5,2,10] [--backends sat,z3,...] [--out FILE]
 
 The deal: two seats, four suits of 50 values (200 cards, 100 each), six fixed tasks,
 dealt from seed 7 (:func:`tests.fuzz_inputs.big_deal`); its encoding has 80,608 variables and 1.7 million
@@ -13,7 +13,7 @@ deal is not counted, as documented for ``--timeout``), and the same back-end is 
 ``python -m crewcheck decide DEAL --backend B --timeout T`` for the command's whole wall
 time. A back-end that refuses the deal says why (exit 2 at once). The target: the call
 returns within ``T + 0.5`` s. Results are printed as a Markdown table and written to
-``--out`` (default ``benchmarks/results_timeouts.md``).
+``--out`` (default ``benchmarks/results/timeouts.md``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.fuzz_inputs import big_deal  # noqa: E402
@@ -68,7 +68,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--timeouts", default="0.5,2,10", help="limits in seconds (default 0.5,2,10)")
     ap.add_argument("--backends", default=None, help="back-ends (default: every installed one)")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results_timeouts.md"))
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "timeouts.md"))
     args = ap.parse_args()
     from crewcheck.solvers import registry
 
@@ -97,7 +97,7 @@ def main() -> int:
                              f"{row['cli_exit']} |")
                 print(lines[-1], flush=True)
     text = ("# Time limits on a 200-card, 2-seat deal\n\n"
-            f"`python benchmarks/run_timeouts.py --timeouts {args.timeouts}`; the command's wall includes "
+            f"`python benchmarks/scripts/run_timeouts.py --timeouts {args.timeouts}`; the command's wall includes "
             "starting Python, importing crewcheck and reading the deal (about 0.7 s here: "
             "`crewcheck validate` of the deal alone).\n\n" + "\n".join(lines) + "\n")
     Path(args.out).write_text(text)

@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    python benchmarks/fuzz_commands.py [--runs N] [--seconds S] [--seed K] [--limit T] [--out DIR]
+    python benchmarks/scripts/fuzz_commands.py [--runs N] [--seconds S] [--seed K] [--limit T] [--out DIR]
 
 Each run draws a case from :mod:`tests.fuzz_inputs` (the generator of the CI fuzz test,
 ``tests/test_fuzz_commands.py``) for every command of the README's exit-code table in
@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.fuzz_inputs import COMMANDS, Case, case, documented_codes, request  # noqa: E402
