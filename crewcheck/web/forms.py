@@ -39,7 +39,7 @@ def fields_to_dict(fields: Mapping[str, Any]) -> dict[str, Any]:
     """The deal file's dict for the typed fields (see the module docstring); raises
     :class:`InvalidDealError` for a field that cannot be read at all."""
     hands_text = fields.get("hands")
-    if not isinstance(hands_text, list) or not all(isinstance(h, str) for h in hands_text):
+    if not isinstance(hands_text, list) or not hands_text or not all(isinstance(h, str) for h in hands_text):
         raise InvalidDealError("expected one line of cards per seat", field="hands")
     data: dict[str, Any] = {"hands": [_cards(h) for h in hands_text]}
     tasks = []

@@ -291,3 +291,9 @@ def test_the_job_queue_has_a_global_bound(app):
         web_app._work = real
         hold.set()
     assert codes == [202, 202, 202, 429, 429, 429]
+
+
+def test_typed_fields_without_hands_but_with_played_cards_is_a_json_400(client):
+    """Found by the fuzz test: no seats and played cards divided the cards by zero seats (500)."""
+    err = _error(client.post("/api/deal", json={"fields": {"hands": [], "played": "B1"}}), 400)
+    assert err["field"] == "hands"
