@@ -182,6 +182,28 @@ def _fmt_rate(k: int, n: int) -> str:
     return f"{k / n:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
+def _classify(label: str, significant: Sequence[set[int]], detail: str) -> tuple[str, str]:
+    """One reading's outcome over its training seeds (the N at which each seed differs
+    significantly): ``reproduces`` (no seed differs), ``contradicts`` (some N differs for
+    every seed) or ``mixed``, with the line the row prints."""
+    if all(not sig for sig in significant):
+        return "reproduces", f"{label}: reproduces every N {detail}"
+    always = set.intersection(*significant)
+    if always:
+        return "contradicts", f"{label}: differs at N = {', '.join(map(str, sorted(always)))} for every seed {detail}"
+    return "mixed", f"{label}: differs for some seeds only {detail}"
+
+
+def _result(values: list[Value], tried: list[str], not_tried: list[str], reproducing: list[str],
+            contradicting: int, readings_run: int, failure: str) -> Computation:
+    """The computation of an empirical row: reproduced when some reading reproduces it."""
+    readings = Readings(tried=tuple(tried), not_tried=tuple(not_tried), reproducing=tuple(reproducing),
+                        contradicted=readings_run > 0 and contradicting == readings_run)
+    values.append(Value("reproduced", bool(reproducing), "some reading reproduces every N"))
+    evidence = f"reproduced under: {', '.join(reproducing)}" if reproducing else failure
+    return Computation(tuple(values), holds=None, readings=readings, evidence=evidence)
+
+
 def _column(mode: Mode, column: str, what: str) -> Computation:
     """Judge one rate column (``stochastic`` or ``mcts``) against every reading."""
     pub = published()
@@ -210,33 +232,20 @@ def _column(mode: Mode, column: str, what: str) -> Computation:
                     f"{_fmt_rate(*run.per_n[n])}{tag}: diff {c.difference:+.3f} "
                     f"[{c.interval[0]:+.3f}, {c.interval[1]:+.3f}], Holm p {p:.3g}")
         table[label] = {k: "; ".join(v) for k, v in sorted(cells.items())}
-        reproduces = all(not sig for sig in significant_per_seed)
-        always = set.intersection(*significant_per_seed) if significant_per_seed else set()
-        seeds_txt = f"{len(seeds)} seed(s), {seeds[0].size}"
-        if reproduces:
-            reproducing.append(label)
-            tried.append(f"{label}: reproduces every N ({seeds_txt}) — {seeds[0].description}")
-        elif always:
-            contradicting += 1
-            tried.append(f"{label}: differs at N = {', '.join(map(str, sorted(always)))} for every seed "
-                         f"({seeds_txt}) — {seeds[0].description}")
-        else:
-            tried.append(f"{label}: differs for some seeds only ({seeds_txt}) — {seeds[0].description}")
+        verdict, text = _classify(label, significant_per_seed, f"({len(seeds)} seed(s), {seeds[0].size}) — "
+                                  f"{seeds[0].description}")
+        tried.append(text)
+        reproducing += [label] if verdict == "reproduces" else []
+        contradicting += verdict == "contradicts"
     values = [Value(f"{column}_by_reading", table,
                     f"per reading: our rate [95 % Wilson], its difference from the published {what} "
                     f"[95 % Newcombe interval] and the Holm-adjusted two-sample p-value over N = 3..6 "
                     f"(published rates taken as {PUBLISHED_GAMES:,}-game estimates)"),
               Value("published", {str(n): pub[n][column] for n in sorted(pub)},
-                    "Table 1 (crewcheck/data/deepsea_table1.json), for the comparison only"),
+                    "Table 1 (crewcheck/missions/data/deepsea_table1.json), for the comparison only"),
               Value("reproducing_readings", reproducing, f"readings under which no N differs (Holm, {ALPHA:.0%})")]
-    readings = Readings(tried=tuple(tried), not_tried=tuple(not_tried), reproducing=tuple(reproducing),
-                        contradicted=bool(by_reading) and contradicting == len(by_reading))
-    values.append(Value("reproduced", bool(reproducing), "some reading reproduces every N"))
-    if reproducing:
-        return Computation(tuple(values), holds=None, readings=readings,
-                           evidence=f"reproduced under: {', '.join(reproducing)}")
-    return Computation(tuple(values), holds=None, readings=readings,
-                       evidence=f"no reading of {len(by_reading)} tried reproduces the published {what} at every N")
+    return _result(values, tried, not_tried, reproducing, contradicting, len(by_reading),
+                   f"no reading of {len(by_reading)} tried reproduces the published {what} at every N")
 
 
 def stochastic_rates(mode: Mode) -> Computation:
@@ -287,30 +296,19 @@ def ratios(mode: Mode) -> Computation:
         if not sig_sets or not cells:
             continue
         table[label] = {k: "; ".join(v) for k, v in sorted(cells.items())}
-        if all(not s for s in sig_sets):
-            reproducing.append(label)
-            tried.append(f"{label}: reproduces every N ({len(seeds)} seed(s))")
-        elif set.intersection(*sig_sets):
-            contradicting += 1
-            tried.append(f"{label}: differs at N = {', '.join(map(str, sorted(set.intersection(*sig_sets))))} "
-                         f"for every seed ({len(seeds)} seed(s))")
-        else:
-            tried.append(f"{label}: differs for some seeds only ({len(seeds)} seed(s))")
+        verdict, text = _classify(label, sig_sets, f"({len(seeds)} seed(s))")
+        tried.append(text)
+        reproducing += [label] if verdict == "reproduces" else []
+        contradicting += verdict == "contradicts"
     values = [Value("ratio_by_reading", table, "per reading: the agent's rate / the stochastic rate of the same "
                     "set-up, the "
                     "difference of its log from the published log ratio [95 %, delta method, both sides' "
                     "binomial noise] and the Holm-adjusted p-value over N = 3..6"),
               Value("published", {str(n): pub[n]["ratio"] for n in sorted(pub)},
-                    "Table 1 (crewcheck/data/deepsea_table1.json), for the comparison only"),
+                    "Table 1 (crewcheck/missions/data/deepsea_table1.json), for the comparison only"),
               Value("reproducing_readings", reproducing, f"readings under which no N differs (Holm, {ALPHA:.0%})")]
-    readings = Readings(tried=tuple(tried), not_tried=tuple(not_tried), reproducing=tuple(reproducing),
-                        contradicted=bool(groups) and contradicting == len(groups))
-    values.append(Value("reproduced", bool(reproducing), "some reading reproduces every N"))
-    if reproducing:
-        return Computation(tuple(values), holds=None, readings=readings,
-                           evidence=f"reproduced under: {', '.join(reproducing)}")
-    return Computation(tuple(values), holds=None, readings=readings,
-                       evidence="no reading tried reproduces the published ratio at every N")
+    return _result(values, tried, not_tried, reproducing, contradicting, len(groups),
+                   "no reading tried reproduces the published ratio at every N")
 
 
 def rtu_values(mode: Mode) -> Computation:
@@ -338,7 +336,7 @@ def rtu_values(mode: Mode) -> Computation:
               Value("rtu_interval", interval, "95 % parametric bootstrap interval (null: the self-play gain is "
                     "not distinguishable from 0, so RTU is undefined)"),
               Value("published", {str(n): pub[n]["rtu"] for n in sorted(pub)},
-                    "Table 1 (crewcheck/data/deepsea_table1.json), for the comparison only")]
+                    "Table 1 (crewcheck/missions/data/deepsea_table1.json), for the comparison only")]
     tried = (f"as built, seed 0: RTU defined at N = {', '.join(sorted(set(value) - set(undefined))) or 'none'}, "
              f"undefined at N = {', '.join(undefined) or 'none'} (no significant self-play gain)",)
     readings = Readings(tried=tried, not_tried=tuple(not_tried) + (
