@@ -151,7 +151,7 @@ def curve_counts(mode: Mode, objectives: str) -> tuple[str, dict[int, dict[str, 
     the curve (as far as decided: with ``--records-only`` a missing count is left out),
     unwinnable free examples, and the slowest deal's seconds."""
     backend = "engine" if mode == "full" else choose_backend(among=BACKENDS)
-    deciding = DECIDING[objectives] if mode == "full" else (1, 23) if objectives == "free" else (1, 23)
+    deciding = DECIDING[objectives] if mode == "full" else (1, 23)
     rest = tuple(k for k in (FULL_COUNTS if mode == "full" else (4,)) if k not in deciding)
     namespace = f"dejong-fig3/{objectives}/{backend}/{'v3' if mode == 'full' else 'v1'}"
     examples: list[Any] = []
