@@ -18,6 +18,7 @@ const S = {
   verdicts: new Map(),  // history key -> the analysis (crewcheck analyse --json)
   reviews: new Map(),   // game key -> the review (crewcheck review --json)
   job: null,         // {id, key, kind}: the job being polled
+  pending: null,     // the key of the position whose verdicts are being asked for
   seq: 0,            // bumps on every position shown: answers for older ones are dropped
   missions: [],
 };
@@ -83,8 +84,9 @@ function address() {
   const q = new URLSearchParams();
   if (S.game) for (const [k, v] of Object.entries(S.game.params)) { if (v !== "" && v !== null) q.set(k, v); }
   else q.set("deal", b64encode(JSON.stringify(S.base)));
-  if (S.history.length) q.set("play", S.history.join(","));
-  return `${location.pathname}?${q.toString()}`;
+  // card names are letters and digits: the cards read as they are, commas unescaped
+  const play = S.history.length ? `&play=${S.history.join(",")}` : "";
+  return `${location.pathname}?${q.toString()}${play}`;
 }
 
 function remember(push) {
@@ -105,19 +107,23 @@ async function newGame(params, history, future, push) {
   clearErrors();
   const { status, data } = await call("POST", "/api/new", params);
   if (status !== 200) { showError(data.error); return false; }
+  const base = withoutHistory(data.game.deal);
+  const same = S.base && JSON.stringify(base) === JSON.stringify(S.base);
   S.game = data.game;
-  S.base = withoutHistory(data.game.deal);
+  S.base = base;
   fillPicker(data.game);
-  return start(history || [], future || [], push);
+  return same ? go(history || [], future || [], push) : start(history || [], future || [], push);
 }
 
 async function fileGame(deal, history, push) {
   clearErrors();
   const { status, data } = await call("POST", "/api/deal", { deal });
   if (status !== 200) { showError(data.error); return false; }
+  const base = withoutHistory(data.layout.deal);
+  const same = S.base && JSON.stringify(base) === JSON.stringify(S.base);
   S.game = null;
-  S.base = withoutHistory(data.layout.deal);
-  return start(history || data.layout.history, [], push);
+  S.base = base;
+  return same ? go(history || data.layout.history, [], push) : start(history || data.layout.history, [], push);
 }
 
 async function start(history, future, push) {
@@ -170,8 +176,10 @@ async function go(history, future, push) {
   S.future = future;
   S.layout = data.layout;
   remember(push);
+  const asking = !S.layout.over && !S.verdicts.has(key(history));
+  S.pending = asking ? key(history) : null;
   draw();
-  if (!S.layout.over && !S.verdicts.has(key(history))) ask("analyse", history, seq);
+  if (asking) ask("analyse", history, seq);
   else stopThinking();
   return true;
 }
@@ -198,7 +206,7 @@ async function ask(kind, history, seq) {
   const { status, data } = await call("POST", "/api/jobs", { kind, deal: S.base, history, replace: true });
   if (seq !== S.seq && kind !== "review") return;
   if (status === 429) { setTimeout(() => { if (seq === S.seq) ask(kind, history, seq); }, 300); return; }
-  if (status !== 202) { stopThinking(); showError(data.error); return; }
+  if (status !== 202) { stopThinking(); S.pending = null; showError(data.error); draw(); return; }
   S.job = { id: data.id, key: key(history), kind };
   poll(S.job, seq, 40);
 }
@@ -216,7 +224,8 @@ async function poll(job, seq, delay) {
   }
   S.job = null;
   stopThinking();
-  if (data.state === "error") { showError(data.error); return; }
+  if (job.kind === "analyse" && S.pending === job.key) S.pending = null;
+  if (data.state === "error") { showError(data.error); draw(); return; }
   if (data.state === "cancelled") { if (job.kind === "analyse") draw(); return; }
   if (job.kind === "analyse") { S.verdicts.set(job.key, data.result.analyse); if (job.key === key(S.history)) draw(); }
   else { S.reviews.set(job.key, data.result.review); drawReview(); drawMoves(); }
@@ -238,7 +247,7 @@ async function cancel() {
 // -- drawing --------------------------------------------------------------------------
 function verdictOf(card) {
   const a = S.verdicts.get(key(S.history));
-  if (!a) return S.job && S.job.kind === "analyse" ? "thinking" : "unknown";
+  if (!a) return S.pending === key(S.history) ? "thinking" : "unknown";
   const c = a.cards.find((x) => x.cards.includes(card));
   return c ? c.verdict : "unknown";
 }
@@ -296,13 +305,14 @@ function trickBox() {
   let shown = L.current;
   let last = null;
   if (!shown && L.tricks.length) { shown = L.tricks[L.tricks.length - 1]; last = shown; }
-  box.append(el("div", { class: "small", text: L.over ? "game over" : `trick ${L.current ? n : n + 1}` }));
+  box.append(el("div", { class: "small", text: last ? `trick ${n}` : `trick ${n + 1}` }));
   if (shown) {
     const cards = el("div", { class: "trick-cards" });
     shown.cards.forEach((c, i) => cards.append(el("div", { class: "played" },
-      el("div", { class: "small", text: `seat ${(shown.lead + i) % L.players}` }), cardFace(c, last && i === 0 ? "" : ""))));
+      el("div", { class: "small", text: `seat ${(shown.lead + i) % L.players}` }), cardFace(c))));
     box.append(cards);
-    if (last) box.append(el("div", { class: "small", text: `trick ${L.tricks.length} won by seat ${last.winner}` }));
+    if (last) box.append(el("div", { class: "small", text: L.over ? `won by seat ${last.winner}; the game is over`
+      : `won by seat ${last.winner}, who leads trick ${n + 1}` }));
   } else {
     box.append(el("div", { class: "small", text: L.to_play === null ? "any seat may lead" : `seat ${L.to_play} leads` }));
   }
@@ -352,7 +362,7 @@ function drawPosition() {
   const a = S.verdicts.get(key(S.history));
   if (L.over) {
     p.className = L.won ? "v-winnable" : "v-unwinnable";
-    p.textContent = `${L.won ? "✓ Won" : "✗ Lost"}: ${L.over}`;
+    p.textContent = `${L.won ? "✓ Won" : "✗ Lost"}: ${L.over.replace(/^(won|lost): /, "")}`;
     return;
   }
   const who = L.to_play === null ? "any seat leads" : `seat ${L.to_play} to play`;
