@@ -123,7 +123,7 @@ def new_game(body: Mapping[str, Any]) -> dict[str, Any]:
     and for Deep Sea ``"options"`` (each way the task phase can hand the tasks out;
     ``owners`` picks one)."""
     game = body.get("game")
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise InvalidInputError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}", field="game")
     return GAMES[game](body)
 
