@@ -9,7 +9,7 @@ browser. ``CREWCHECK_CHROMIUM`` and ``CREWCHECK_CHROMEDRIVER`` point to other bi
 
 ``CREWCHECK_SCREENSHOTS=DIR`` also writes the page's screenshots to ``DIR``
 (``serve.png`` at desktop width, ``serve-phone.png`` at a phone's):
-``scripts/serve-screenshots.sh`` refreshes those in ``docs/``.
+``python scripts/serve_screenshot.py`` refreshes those in ``docs/``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ pytest.importorskip("flask")
 IN_CI = os.environ.get("CI") == "true"
 HEADLESS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--disable-dev-shm-usage", "--window-size=1400,1000"]
+            "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1400,1000"]
 DESKTOP = (1400, 1000)
 PHONE = (390, 844)  # a phone's window; the screenshot is as tall as the page
 VERDICTS = {"winnable", "unwinnable", "unknown"}
@@ -146,8 +146,12 @@ def _screenshot(browser: Any, name: str, size: tuple[int, int]) -> None:
     if not folder:
         return
     browser.set_window_size(*size)
-    # as tall as the page, so that the screenshot holds all of it and nothing more
-    browser.set_window_size(size[0], browser.execute_script("return document.body.scrollHeight") + 16)
+    # a phone's: as tall as the page (the window's frame taken into account)
+    for _ in range(3):
+        page, inner = browser.execute_script("return [document.documentElement.scrollHeight, window.innerHeight]")
+        if size != PHONE or inner >= page:
+            break
+        browser.set_window_size(size[0], browser.get_window_size()["height"] + page - inner)
     browser.execute_script("window.scrollTo(0, 0)")
     Path(folder).mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(Path(folder) / name))
@@ -258,7 +262,8 @@ def test_a_pasted_deal_file_with_an_error_shows_the_loader_line(server, browser)
 
 def test_a_bundled_deal_opens_at_its_history_and_its_link_keeps_it(server, browser):
     """The bundled midgame (22 cards played): loaded from the deal-file tab, the board is
-    at card 22, with seat 0 to play, and the address carries the deal itself."""
+    at card 22, with seat 0 to play, and the address carries the deal itself. Its
+    winning line, played a card and then to the end, wins."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -274,3 +279,13 @@ def test_a_bundled_deal_opens_at_its_history_and_its_link_keeps_it(server, brows
     assert browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"] .tag.turn').text == "to play"
     browser.get(browser.current_url)
     assert _settled(browser, 22) == cards
+
+    # the winning line from here: its first card played, the rest to step through
+    browser.find_element(By.ID, "line").click()
+    _settled(browser, 23)
+    assert browser.find_element(By.ID, "redo").is_enabled()
+    browser.find_element(By.ID, "redo").click()
+    _settled(browser, 24)
+    browser.find_element(By.ID, "end").click()
+    _settled(browser, 40)
+    assert browser.find_element(By.ID, "position").text.startswith("✓ Won")
