@@ -224,11 +224,16 @@ async function poll(job, seq, delay) {
   }
   S.job = null;
   stopThinking();
-  if (job.kind === "analyse" && S.pending === job.key) S.pending = null;
+  if (data.state !== "done" || (job.kind === "analyse" && S.pending === job.key)) S.pending = null;
   if (data.state === "error") { showError(data.error); draw(); return; }
-  if (data.state === "cancelled") { if (job.kind === "analyse") draw(); return; }
+  if (data.state === "cancelled") { draw(); return; }
   if (job.kind === "analyse") { S.verdicts.set(job.key, data.result.analyse); if (job.key === key(S.history)) draw(); }
-  else { S.reviews.set(job.key, data.result.review); drawReview(); drawMoves(); }
+  else {
+    S.reviews.set(job.key, data.result.review);
+    draw();
+    // the review replaced the question about this position: ask it again
+    if (!S.layout.over && !S.verdicts.has(key(S.history))) { S.pending = key(S.history); draw(); ask("analyse", S.history, S.seq); }
+  }
 }
 
 function showThinking(what, seconds, step) {
