@@ -195,7 +195,11 @@ def _open(source: str) -> BinaryIO:
     """A batch input opened for reading bytes: standard input for ``-``, else a regular
     file (``/dev/urandom``, a named pipe or a directory is refused, as for a deal file)."""
     if source == "-":
-        return standard_input()
+        stream = standard_input()
+        try:  # a reader of its own: the feeding thread may still wait in it when the run ends
+            return open(os.dup(stream.fileno()), "rb")
+        except (OSError, ValueError, AttributeError):  # not a real file (a test's replacement)
+            return stream
     return open_regular(source)
 
 
@@ -244,7 +248,7 @@ def _input(options: BatchOptions, sources: list[str]) -> Iterator[Line]:
         except CrewcheckError as e:
             yield Line(options, source, 0, None, problem=str(e))
             continue
-        with contextlib.nullcontext(stream) if source == "-" else stream:
+        with stream if stream is not getattr(sys.stdin, "buffer", None) else contextlib.nullcontext(stream):
             try:
                 for lineno, raw in _raw_lines(stream):
                     if raw is not None and not raw.strip():
