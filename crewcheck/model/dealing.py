@@ -109,7 +109,10 @@ class Cell:
             raise bad
         if not (parts[0][:-1].isdigit() and parts[0].endswith("p") and parts[2][:1] == "k" and parts[2][1:].isdigit()):
             raise bad
-        return cls(int(parts[0][:-1]), parts[1], int(parts[2][1:]), len(parts) == 4)
+        try:
+            return cls(int(parts[0][:-1]), parts[1], int(parts[2][1:]), len(parts) == 4)
+        except InvalidInputError as e:
+            raise InvalidInputError(f"bad cell name {name!r}: {e.reason}", field="cell") from None
 
     def seed(self, base: int) -> int:
         """The cell's own seed: a stable hash of the base seed and the cell name."""
