@@ -49,7 +49,7 @@ from typing import Any, Generic, TypeVar
 
 from crewcheck.runtime.processes import die_with_parent
 
-__all__ = ["Workers", "Failure", "Finished", "fan_out", "MEMORY_POLL", "resident_bytes", "parse_bytes",
+__all__ = ["Workers", "Failure", "Finished", "fan_out", "values", "WorkerFailedError", "MEMORY_POLL", "resident_bytes", "parse_bytes",
            "default_workers"]
 
 T = TypeVar("T")
@@ -181,6 +181,30 @@ def fan_out(fn: Callable[[T], R], items: Iterable[T], workers: Workers, *,
     if workers.count == 0:
         return _inline(fn, items)
     return _local(fn, items, workers, window or 32 * workers.count)
+
+
+class WorkerFailedError(RuntimeError):
+    """An item of :func:`values` failed (its :class:`Failure` in ``.failure``)."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+
+
+def values(fn: Callable[[T], R], items: Iterable[T], workers: Workers, *,
+           window: int | None = None) -> Iterator[tuple[T, R, float]]:
+    """``(item, fn(item), seconds)`` in input order, for jobs that cannot go on without an
+    item: the first failure raises :class:`WorkerFailedError` (after stopping the workers)."""
+    results = fan_out(fn, items, workers, window=window)
+    try:
+        for done in results:
+            if done.failure is not None:
+                raise WorkerFailedError(done.failure)
+            yield done.item, done.value, done.seconds  # type: ignore[misc]
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
 
 
 def _timed(fn: Callable[[T], R], item: T) -> tuple[R, float]:
