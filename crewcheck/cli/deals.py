@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+import textwrap
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -34,12 +35,12 @@ the same whatever --start, --count or the other cells are, on every machine.
 def add_parsers(sub: Any) -> None:
     p = sub.add_parser(
         "deals", help="generate seeded random deals as JSONL (for decide --batch)",
-        description="Generate seeded random Classic deals, one JSON deal per line, with an id and "
+        description=textwrap.fill("Generate seeded random Classic deals, one JSON deal per line, with an id and "
                     "the seed that makes it. The deal: the 40-card deck shuffled and dealt one card at "
                     "a time from seat 0, the holder of R4 (the commander) leads, K task cards drawn "
                     "from the 36 colour cards and drafted round-robin from the commander (fixed) or "
                     "left to the crew with the same per-seat counts (free). With --mission, deals of a "
-                    "logbook mission as `crewcheck mission` deals them.",
+                    "logbook mission as `crewcheck mission` deals them."),
         epilog=_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--players", type=int_arg(2, 5), default=4, metavar="P",
                    help="seats, 3..5 (2 for small studies) (default: 4)")

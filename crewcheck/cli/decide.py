@@ -7,6 +7,7 @@ import contextlib
 import json
 import statistics
 import sys
+import textwrap
 import time
 from pathlib import Path
 from collections.abc import Iterator
@@ -57,9 +58,9 @@ def add_parsers(sub: Any) -> None:
     names = ", ".join(["auto", *sorted(registry.BACKENDS)])
     p = sub.add_parser(
         "decide", help="decide whether a deal can be won",
-        description="Decide whether a deal can be won (perfect information, cooperative play). "
+        description=textwrap.fill("Decide whether a deal can be won (perfect information, cooperative play). "
                     "Prints the verdict first, then a winning line one trick per line. Exit code: "
-                    "0 winnable, 1 unwinnable, 2 bad input or usage, 3 unknown (timeout), 4 back-end failure.")
+                    "0 winnable, 1 unwinnable, 2 bad input or usage, 3 unknown (timeout), 4 back-end failure."))
     p.add_argument("deal", nargs="?", help="deal JSON file (a regular file of at most 1 MiB), or - for "
                                            "standard input")
     p.add_argument("--batch", metavar="DEALS.jsonl", nargs="+",
