@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import json
 import os
 import statistics
@@ -33,7 +34,7 @@ from crewcheck.formats import deal_json
 from crewcheck.formats.reading import MAX_DEAL_BYTES, decode, open_regular, parse_json, standard_input
 from crewcheck.model.instance import Instance
 from crewcheck.reports.results import RESULT_SCHEMA, error_result, internal_error_to_dict, result_to_dict
-from crewcheck.runtime.fanout import Failure, Finished, Workers, fan_out
+from crewcheck.runtime.fanout import DASK_MISSING, Finished, Workers, fan_out
 from crewcheck.runtime.progress import Progress
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
@@ -374,6 +375,8 @@ def workers_of(args: argparse.Namespace) -> Workers:
     limit = args.memory_limit
     if limit == "auto":
         limit = _default_memory_limit(max(1, count))
+    if args.scheduler not in (None, "local"):
+        limit = None  # a running cluster's workers keep the limit they were started with
     return Workers(count, args.scheduler, limit)
 
 
@@ -409,6 +412,8 @@ def run_batch(args: argparse.Namespace) -> int:
     options = BatchOptions(args.backend, args.timeout, args.certificate, args.proof_solver, len(args.batch))
     tally = Tally()
     workers = workers_of(args)
+    if workers.scheduler is not None and importlib.util.find_spec("distributed") is None:
+        return _usage(f"--scheduler: {DASK_MISSING}")
     start = time.perf_counter()
     out_path = Path(args.out) if args.out else None
     done = 0
@@ -441,6 +446,9 @@ def run_batch(args: argparse.Namespace) -> int:
         finished = True
     except KeyboardInterrupt:
         return 130
+    except ConnectionError as e:  # the Dask scheduler cannot be reached
+        print(f"crewcheck: error: {one_line(str(e))}", file=sys.stderr)
+        return EXIT_BACKEND
     finally:  # the summary of what was done, however the run ends
         progress.close()
         _summary(tally, time.perf_counter() - start, interrupted=not finished)

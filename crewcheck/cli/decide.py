@@ -86,7 +86,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--memory-limit", type=_memory_arg, default="auto", metavar="SIZE",
                    help="with --batch: memory per worker, e.g. 4GiB or 'none'; a worker going over it "
                         "is stopped, its line gets an error object and the run goes on (default: three "
-                        "quarters of the machine's memory shared by the workers)")
+                        "quarters of the machine's memory shared by the workers; the workers of a running Dask "
+                        "cluster keep their own limit)")
     p.add_argument("--no-progress", action="store_true",
                    help="with --batch: no progress on stderr (default: a bar with rate and ETA on a "
                         "terminal, else a line every 30 s)")

@@ -49,11 +49,14 @@ from typing import Any, Generic, TypeVar
 
 from crewcheck.runtime.processes import die_with_parent
 
-__all__ = ["Workers", "Failure", "Finished", "fan_out", "values", "WorkerFailedError", "MEMORY_POLL", "resident_bytes", "parse_bytes",
+__all__ = ["Workers", "Failure", "Finished", "fan_out", "values", "WorkerFailedError", "MEMORY_POLL", "DASK_MISSING", "resident_bytes", "parse_bytes",
            "default_workers"]
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+DASK_MISSING = 'a Dask scheduler needs "distributed": pip install "crewcheck[prove]"'
+"""What a Dask run says when Dask is not installed."""
 
 MEMORY_POLL = 0.25
 """Seconds between two checks of the workers' memory (local processes)."""
@@ -425,9 +428,7 @@ def _dask(fn: Callable[[T], R], items: Iterable[T], workers: Workers, window: in
         import dask
         from distributed import Client, LocalCluster, as_completed
     except ImportError as e:  # pragma: no cover - depends on the install
-        from crewcheck.errors import BackendUnavailableError
-
-        raise BackendUnavailableError('a Dask scheduler needs "distributed": pip install "crewcheck[prove]"') from e
+        raise ImportError(DASK_MISSING) from e
     cluster: Any = None
     # non-daemonic workers (the engine's race starts a child process in each), and an item
     # that kills its worker is reported at once rather than tried on another worker
@@ -439,7 +440,10 @@ def _dask(fn: Callable[[T], R], items: Iterable[T], workers: Workers, window: in
                 memory_limit=workers.memory_limit or 0)
             client = Client(cluster)  # type: ignore[no-untyped-call, unused-ignore]
         else:
-            client = Client(workers.scheduler)  # type: ignore[no-untyped-call, unused-ignore]
+            try:
+                client = Client(workers.scheduler, timeout="20s")  # type: ignore[no-untyped-call, unused-ignore]
+            except (OSError, TimeoutError) as e:
+                raise ConnectionError(f"cannot reach the Dask scheduler {workers.scheduler!r}: {e}") from None
     source = iter(enumerate(items))
     pending: dict[Any, tuple[int, T]] = {}
     done: dict[int, Finished[T, R]] = {}
