@@ -180,16 +180,19 @@ def test_ctrl_c_leaves_no_process_behind(tmp_path: Path) -> None:
 
 def test_a_worker_over_the_memory_bound_is_one_error_and_the_run_finishes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A bound no worker can keep: the quick deals finish before the first check, the slow
-    one's worker is stopped and its line is an error naming the bound; the next line is decided."""
+    """A bound no worker can keep: the slow deal's worker is stopped and its line is an error
+    naming the bound; a fresh worker takes the next line (the quick deals usually end before
+    the first check; on a loaded machine one may be stopped too, and says so)."""
     path = tmp_path / "deals.jsonl"
     path.write_text("\n".join([SMALL, _slow_line(), SMALL]) + "\n")
     code = main(["decide", "--batch", str(path), "--workers", "1", "--memory-limit", "1MiB", "--no-progress"])
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert code == 4
-    assert [r.get("verdict", "error") for r in rows] == ["winnable", "error", "winnable"]
+    assert [r["line"] for r in rows] == [1, 2, 3]
     assert rows[1]["id"] == SLOW_ID and rows[1]["error"]["type"] == "WorkerLostError"
     assert "memory bound" in rows[1]["error"]["message"]
+    for quick in (rows[0], rows[2]):
+        assert quick.get("verdict") == "winnable" or quick["error"]["type"] == "WorkerLostError"
 
 
 def test_batch_flags_need_batch(capsys: pytest.CaptureFixture[str]) -> None:
