@@ -168,7 +168,7 @@ def _place(out: dict[str, Any], line: Line, ident: str | None) -> dict[str, Any]
     """``out`` with where it comes from: ``id`` (if any), ``file`` (several inputs), ``line``."""
     if ident is not None:
         out["id"] = ident
-    if line.options.files > 1:
+    if line.options.files > 1 or line.problem is not None:
         out["file"] = line.source
     out["line"] = line.lineno
     return out
@@ -451,7 +451,7 @@ def run_batch(args: argparse.Namespace) -> int:
         return EXIT_BACKEND
     finally:  # the summary of what was done, however the run ends
         progress.close()
-        _summary(tally, time.perf_counter() - start, interrupted=not finished)
+        _summary(tally, time.perf_counter() - start, interrupted=not finished, resumed=done)
     if tally.failures:
         return EXIT_BACKEND
     return EXIT_USAGE if tally.errors else EXIT_OK
@@ -482,11 +482,15 @@ def _usage(message: str) -> int:
     return EXIT_USAGE
 
 
-def _summary(tally: Tally, total: float, *, interrupted: bool) -> None:
+def _summary(tally: Tally, total: float, *, interrupted: bool, resumed: int = 0) -> None:
+    """The per-cell lines and the totals (of the whole output file after ``--resume``; the
+    time and rate are this run's)."""
     if tally.cells:
         print("\n".join(tally.cell_lines()), file=sys.stderr)
     v = tally.verdicts
-    rate = f" ({tally.total / total:.3g} deals/s)" if total > 0 and tally.total else ""
-    print(f"crewcheck: {'interrupted after' if interrupted else 'decided'} {tally.total} deal(s) in {total:.2f} s"
-          f"{rate}: {v['winnable']} winnable, {v['unwinnable']} unwinnable, {v['unknown']} unknown, "
+    fresh = tally.total - resumed
+    rate = f" ({fresh / total:.3g} deals/s)" if total > 0 and fresh else ""
+    earlier = f" ({resumed:,} of them by an earlier run)" if resumed else ""
+    print(f"crewcheck: {'interrupted after' if interrupted else 'decided'} {tally.total} deal(s){earlier} in "
+          f"{total:.2f} s{rate}: {v['winnable']} winnable, {v['unwinnable']} unwinnable, {v['unknown']} unknown, "
           f"{tally.errors} bad input, {tally.failures} back-end failure(s)", file=sys.stderr)
