@@ -432,7 +432,9 @@ def run_batch(args: argparse.Namespace) -> int:
     if workers.scheduler is None:
         _load_kernel(args.backend)
     print(f"crewcheck: deciding on {workers.describe()}", file=sys.stderr)
-    progress = Progress("decide", unit="deal", enabled=not args.no_progress)
+    # (results printed on the terminal show the progress themselves; a bar would garble them)
+    shown = out_path is None and getattr(sys.stdout, "isatty", lambda: False)()
+    progress = Progress("decide", unit="deal", enabled=not args.no_progress and not shown)
     finished = False
     try:
         with _output(out_path) as sink, _closing(fan_out(decide_line, lines, workers)) as results:
