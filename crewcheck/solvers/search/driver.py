@@ -32,6 +32,10 @@ UNLIMITED = 1 << 40
 CANCEL_ROUND_SECONDS = 0.02
 """Longest round (estimated from the measured rate) when the budget has a ``cancel``
 callable, which is polled between rounds."""
+FIRST_CANCEL_SLICE_NODES = 1 << 15
+"""With a ``cancel`` callable and no node rate known yet, the node limit of the first
+slice (about 6 ms compiled): the engine's hook, which starts its SAT process once
+:data:`crewcheck.solvers.engine.SEARCH_SECONDS` have passed, is polled that early."""
 WARM_START_NODES = 3000
 """Node budget of the plain-Python first try while the compiled kernel is not loaded."""
 SPLIT_MAX = 24
@@ -393,6 +397,8 @@ class SearchSolver:
                     node_cap = max(1024, min(node_cap, int(rate * remaining * 0.9) + 1))
                 if deadline.cancel is not None:  # keep rounds short so a cancel is seen soon
                     node_cap = max(1024, min(node_cap, int(rate * CANCEL_ROUND_SECONDS) + 1))
+            elif deadline.cancel is not None:
+                node_cap = min(node_cap, FIRST_CANCEL_SLICE_NODES)
             seed, shaping = 0, 0
             if cap == UNLIMITED and self.options.restarts:
                 # a portfolio of move orderings, one per round, in turn
