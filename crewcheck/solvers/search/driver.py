@@ -377,8 +377,12 @@ class SearchSolver:
         restart = restart0
         round_used = 0
         phase = 0
+        resume = False
+        hands: Any = None
+        quota: Any = None
         while True:
-            rounds += 1
+            if not resume:
+                rounds += 1  # (a slice of a round is no round of its own)
             done_nodes = int(stats[_kernel.STAT_NODES])
             cap = UNLIMITED
             node_cap = limit - round_used
@@ -405,7 +409,10 @@ class SearchSolver:
                 strategy = restart % 3
                 shaping = self.options.shaping if strategy == 1 else 0
                 seed = restart if strategy == 2 else 0
-            hands, seq, quota = problem.round_arrays()
+            if not resume:
+                hands, seq, quota = problem.round_arrays()
+            work.frame[_kernel.FRAME_RESUME] = 1 if resume else 0
+            resume = False
             tk = time.perf_counter()
             status = k.search(hands, seq, quota, Limits(node_cap, cap, seed, shaping), problem.deal, tt.arrays(),
                               work)
@@ -435,7 +442,10 @@ class SearchSolver:
                 break
             round_used += int(stats[_kernel.STAT_NODES]) - done_nodes
             if round_used < limit:
-                continue  # a round cut into slices (cancel polling): same ordering, go on
+                # a round cut into slices (cancel polling): the same ordering goes on from
+                # where the kernel stopped
+                resume = True
+                continue
             round_used = 0
             limit = min(limit * 3 // 2 if self.options.restarts else limit * 2, 1 << 24)
             restart += 1
