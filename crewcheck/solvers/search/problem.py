@@ -18,7 +18,7 @@ from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
 from crewcheck.model.tasks import TokenKind, token_kind
 from crewcheck.solvers.search.cuts import PRED
-from crewcheck.solvers.search.kernel import MAXM, STAT_SIZE
+from crewcheck.solvers.search.kernel import FRAME_SIZE, MAXM, STAT_SIZE
 from crewcheck.solvers.search.records import DealArrays, Workspace
 from crewcheck.solvers.search.table import KEY_WORDS
 
@@ -123,6 +123,7 @@ class Problem:
             sv_flag=zeros(d),
             release=zeros(2 * PRED),
             stats=zeros(STAT_SIZE),
+            frame=zeros(FRAME_SIZE),
         )
 
 
