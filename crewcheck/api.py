@@ -17,7 +17,7 @@ from typing import Any, TypeAlias
 from crewcheck.errors import BackendError, CrewcheckError, IllegalPlayError, NotApplicableError
 from crewcheck.model.instance import Instance
 from crewcheck.model.replay import replay
-from crewcheck.model.variants import Choice, variants
+from crewcheck.model.variants import Choice, variant_assignment, variants
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Answer, Budget, Result, Stats, Verdict, Witness, time_limit
 from crewcheck.solvers.special import CONFIRMED
@@ -106,7 +106,9 @@ def check_witness(instance: Instance, plays: tuple[int, ...], assignment: tuple[
         distress = None
         if choice is not None and choice.passes is not None and choice.direction is not None:
             distress = (choice.direction, choice.passes)
-        outcome = replay(instance, plays, assignment, None if choice is None else dict(choice.seats), distress)
+        outcome = replay(instance, plays, assignment, None if choice is None else dict(choice.seats), distress,
+                         token_move=None if choice is None else choice.token_move,
+                         handover=None if choice is None else choice.handover)
     except IllegalPlayError as e:
         raise BackendError(f"backend {backend!r} returned an illegal witness: {e}") from None
     if not outcome.won:
@@ -224,11 +226,7 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
         if r.verdict is not Verdict.WINNABLE:
             continue
         assert r.witness is not None
-        assignment = r.witness.assignment
-        if choice.recipient is not None:
-            assignment = (choice.recipient,) * len(instance.tasks)
-        elif instance.rules.assignment == "fixed":
-            assignment = None
+        assignment = variant_assignment(instance, choice, variant, r.witness.assignment)
         witness = check_witness(instance, r.witness.plays, assignment, name, choice)
         extra = {**r.stats.extra, "choice": choice.describe(instance), "variants_tried": tried}
         return Result(Verdict.WINNABLE, witness, name, instance.rules,

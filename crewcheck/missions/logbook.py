@@ -52,6 +52,7 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -59,7 +60,7 @@ from typing import Any
 from crewcheck.errors import InvalidInputError
 
 __all__ = [
-    "LOGBOOK_SCHEMA_ID", "PLAYERS", "ASSIGNMENTS", "DISTRESS", "Mission", "logbook", "missions",
+    "LOGBOOK_SCHEMA_ID", "PLAYERS", "ASSIGNMENTS", "DISTRESS", "READINGS", "Mission", "logbook", "missions",
     "mission", "deal_mission", "not_modelled", "resolve_placeholders",
 ]
 
@@ -68,6 +69,11 @@ PLAYERS: tuple[int, ...] = (3, 4, 5)
 """Player counts a mission can be dealt for (JARVIS's two-player game is not modelled)."""
 ASSIGNMENTS: tuple[str, ...] = ("fixed", "free", "decision", "distribution")
 DISTRESS: tuple[str, ...] = ("left", "right", "choose")
+READINGS: tuple[str, ...] = ("reference", "literal")
+"""How a special rule is read: ``"reference"`` (the default) as Board Game Arena's
+implementation plays it, ``"literal"`` as the rulebook's words read. They differ in
+missions 29 and 34 (BGA breaks at a lead of 3 tricks, the words at 2) and 46 with three
+players (BGA does not count the unplayed 14th card); elsewhere they agree."""
 
 _COLOURS = ("B", "G", "P", "Y")
 _TRUMP = "R"
@@ -93,6 +99,10 @@ class Mission:
     five_player_rule: bool
     unsupported: tuple[Mapping[str, str], ...]
     notes: tuple[str, ...]
+    token_move: str | None = None
+    """``"swap"`` (mission 23) or ``"move"`` (mission 40): the crew's token choice before the draft."""
+    readings: Mapping[str, Mapping[str, Any]] = dataclass_field(default_factory=dict)
+    """Other readings of the special rule (``"literal"``: source, conditions, why)."""
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Mission:
@@ -101,7 +111,14 @@ class Mission:
             assignment=obj["assignment"], special_rule=obj["special_rule"],
             conditions=tuple(obj["conditions"]), communication=obj["communication"],
             players=tuple(obj["players"]), five_player_rule=bool(obj["five_player_rule"]),
-            unsupported=tuple(obj.get("unsupported", ())), notes=tuple(obj.get("notes", ())))
+            unsupported=tuple(obj.get("unsupported", ())), notes=tuple(obj.get("notes", ())),
+            token_move=obj.get("token_move"), readings=dict(obj.get("readings", {})))
+
+    def conditions_for(self, reading: str = "reference") -> tuple[Mapping[str, Any], ...]:
+        """The special rule's conditions under ``reading`` (one of :data:`READINGS`)."""
+        if reading == "reference" or reading not in self.readings:
+            return self.conditions
+        return tuple(self.readings[reading]["conditions"])
 
     def describe_communication(self) -> str:
         """``"dead zone"``, ``"from trick 3"``, ``"one member silent"`` or ``""``."""
@@ -196,13 +213,20 @@ def resolve_placeholders(conditions: Sequence[Mapping[str, Any]], hands: Sequenc
 
 
 def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str | None = None, *,
-                 challenge: bool = False, distress: str | None = None) -> dict[str, Any]:
+                 challenge: bool = False, distress: str | None = None, reading: str = "reference",
+                 crew_choices: bool = True) -> dict[str, Any]:
     """A seeded random deal of logbook mission ``number`` as a deal-file dict.
 
     ``assignment`` overrides the mission's (one of :data:`ASSIGNMENTS`); ``challenge``
     deals the 30-card *Challenge for Three* (3 players only); ``distress`` adds the
-    distress signal (``"left"``, ``"right"`` or ``"choose"``). See the module docstring for
-    the exact procedure. Bad arguments raise :class:`InvalidInputError`.
+    distress signal (``"left"``, ``"right"`` or ``"choose"``); ``reading`` is how the
+    special rule is read (:data:`READINGS`). With ``crew_choices`` (the default) the deal
+    carries the choices the mission leaves the crew before play: the token swap of
+    mission 23 and the token move of mission 40 (``"token_move"``), and with five players
+    the hand-over of one task (``"handover"``, missions 25-50 with tasks); without, they
+    are left out (the crew has fewer options, so an "unwinnable" is a lower bound). See
+    the module docstring for the exact procedure. Bad arguments raise
+    :class:`InvalidInputError`.
     """
     m = mission(number)
     if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYERS:
@@ -218,6 +242,9 @@ def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str |
                                 field="assignment")
     if challenge and players != 3:
         raise InvalidInputError(f"the Challenge for Three is for 3 players, not {players}", field="challenge")
+    if reading not in READINGS:
+        raise InvalidInputError(f"unknown reading {reading!r}; expected one of {', '.join(READINGS)}",
+                                field="reading")
     if distress is not None and distress not in DISTRESS:
         raise InvalidInputError(f"unknown distress direction {distress!r}; expected one of {', '.join(DISTRESS)}",
                                 field="distress")
@@ -245,7 +272,7 @@ def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str |
         for k, task in enumerate(tasks):
             task["seat"] = (commander + k) % players
 
-    conditions = resolve_placeholders(m.conditions, hands, tasks, commander)
+    conditions = resolve_placeholders(m.conditions_for(reading), hands, tasks, commander)
 
     deal: dict[str, Any] = {
         "schema": "crewcheck-deal/1",
@@ -264,6 +291,10 @@ def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str |
         deal["conditions"] = conditions
     if distress is not None:
         deal["distress"] = distress
+    if crew_choices and m.token_move is not None:
+        deal["token_move"] = m.token_move
+    if crew_choices and tasks and players == 5 and m.five_player_rule:
+        deal["handover"] = True
     return deal
 
 

@@ -32,7 +32,7 @@ from dataclasses import replace
 from crewcheck.errors import BackendError, InvalidInputError
 from crewcheck.model.cards import CardIndex
 from crewcheck.model.instance import Instance, Seat
-from crewcheck.model.variants import Choice, variants
+from crewcheck.model.variants import Choice, variant_assignment, variants
 from crewcheck.solvers.base import Deadline
 from crewcheck.solvers.logic.decode import decode, passes_of
 from crewcheck.solvers.logic.encoding import MAX_VARIABLES, encode, size_limit
@@ -154,9 +154,5 @@ def decode_deal(enc: Encoding, value: Callable[[int], bool]) -> tuple[
         plays, assignment = decode(b.encoding, inner)
         if b.encoding.position.passing is not None:
             choice = replace(choice, passes=passes_of(b.encoding, inner))
-    instance = b.instance
-    if choice.recipient is not None:
-        assignment = (choice.recipient,) * len(instance.tasks)
-    elif instance.rules.assignment == "fixed":
-        assignment = None
+    assignment = variant_assignment(b.instance, choice, b.instance, assignment)
     return plays, assignment, None if choice.is_empty() else choice
