@@ -14,8 +14,8 @@ from typing import Any
 
 from crewcheck.cli import EXIT_OK, EXIT_USAGE, parse_whole
 from crewcheck.errors import InvalidInputError
-from crewcheck.missions.logbook import ASSIGNMENTS, DISTRESS, PLAYERS, Mission, deal_mission, logbook, missions, \
-    not_modelled
+from crewcheck.missions.logbook import ASSIGNMENTS, DISTRESS, PLAYERS, READINGS, Mission, deal_mission, logbook, \
+    missions, not_modelled
 
 __all__ = ["add_parsers", "format_table"]
 
@@ -46,6 +46,11 @@ def add_parsers(sub: Any) -> None:
                      help="Challenge for Three: no green cards and no R1, 10 cards each (3 players only)")
     one.add_argument("--distress", metavar="D",
                      help=f"add the distress signal: {', '.join(DISTRESS)} (default: none)")
+    one.add_argument("--reading", metavar="R", default="reference",
+                     help=f"how the special rule is read: {', '.join(READINGS)} (default: reference, as Board Game "
+                          "Arena plays it; 'literal': the rulebook's words, which differ in missions 29, 34 and 46)")
+    one.add_argument("--no-crew-choices", action="store_true",
+                     help="leave out the token swap or move (missions 23, 40) and the five-player hand-over")
     one.add_argument("-o", "--output", metavar="DEAL.json", help="output file (default: standard output)")
     one.set_defaults(func=run_mission)
 
@@ -56,7 +61,7 @@ def _error(message: str) -> int:
 
 
 _FLAGS = {"players": "--players", "seed": "--seed", "assignment": "--assignment", "challenge": "--challenge",
-          "distress": "--distress"}
+          "distress": "--distress", "reading": "--reading"}
 
 
 def _int(text: str, what: str) -> int:
@@ -92,9 +97,10 @@ def run_missions(args: argparse.Namespace) -> int:
         print(json.dumps(logbook(), ensure_ascii=False))
         return EXIT_OK
     print(format_table(list(missions())))
-    print("\n* part of the rule is not modelled in deal files; with 5 players, missions 25-50 with task "
-          "cards (and 27, 37)\n  also allow handing one task over, which deals leave out. Communication "
-          "limits do not change\n  whether a deal can be won with every hand known.")
+    print("\n* part of the rule is not in deal files (mission 12's random draw: `crewcheck draw DEAL` answers it).\n"
+          "  With 5 players, missions 25-50 with task cards let one seat hand a task over: deal files\n"
+          "  carry it as a choice (\"handover\"). Communication limits do not change whether a deal\n"
+          "  can be won with every hand known.")
     return EXIT_OK
 
 
@@ -104,11 +110,11 @@ def run_mission(args: argparse.Namespace) -> int:
         players = _int(args.players, "players")
         seed = _int(args.seed, "seed")
         deal = deal_mission(number, players, seed, args.assignment, challenge=args.challenge,
-                            distress=args.distress)
+                            distress=args.distress, reading=args.reading, crew_choices=not args.no_crew_choices)
     except InvalidInputError as e:
         flag = _FLAGS.get(e.field)
         return _error(f"{flag}: {e.reason}" if flag else e.reason)
-    for line in not_modelled(missions()[number - 1], players):
+    for line in not_modelled(missions()[number - 1], players, crew_choices=not args.no_crew_choices):
         print(f"crewcheck: note: mission {number}: not modelled: {line}", file=sys.stderr)
     text = json.dumps(deal, indent=2) + "\n"
     if args.output:

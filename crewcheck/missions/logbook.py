@@ -31,9 +31,16 @@ The same seed and player count give the same hands and the same task-card order 
 mission, so missions can be compared on common deals. The deal depends only on the seed
 (Python's Mersenne Twister and ``shuffle`` are the same on every platform).
 
-Rules that deals cannot express (mission 12's random card, the token moves of missions 23
-and 40, the five-player rule of handing over one task) are listed in the deal's
-``comment`` and by :func:`not_modelled`.
+6. The crew's choices before play are written as deal fields for the model to expand:
+   the token swap of mission 23 and the token move of mission 40 (``"token_move"``), and
+   with five players the hand-over of one task (``"handover"``, missions 25-50 with task
+   cards); ``crew_choices=False`` leaves them out.
+
+The special rules follow Board Game Arena's implementation (the reference) unless
+``reading="literal"`` asks for the rulebook's words (:data:`READINGS`). Mission 12's
+random card after the first trick is a chance event, not a choice: deals leave it out
+(it is listed in the deal's ``comment`` and by :func:`not_modelled`), and
+:mod:`crewcheck.missions.draw` answers it for a deal.
 
 Examples
 --------
@@ -169,12 +176,16 @@ def _card_key(card: str) -> tuple[int, int]:
     return order.index(card[0]), int(card[1:])
 
 
-def not_modelled(m: Mission, players: int) -> list[str]:
-    """The rules of ``m`` that a deal for ``players`` leaves out, one sentence each."""
+def not_modelled(m: Mission, players: int, *, crew_choices: bool = True) -> list[str]:
+    """The rules of ``m`` that a deal for ``players`` leaves out, one sentence each
+    (``crew_choices``: as :func:`deal_mission`'s)."""
     out = [f"{u['rule']}: {u['effect']}" for u in m.unsupported]
-    if players == 5 and m.five_player_rule:
+    if not crew_choices and m.token_move is not None:
+        out.append(f"the token {m.token_move} before the draft: left out, so a deal called unwinnable may "
+                   "still be won with it")
+    if not crew_choices and players == 5 and m.five_player_rule:
         out.append("the five-player rule (one crew member may hand one task to another before the first "
-                   "trick): a relaxation, so an 'unwinnable' verdict is a lower bound")
+                   "trick): left out, so a deal called unwinnable may still be won with it")
     return out
 
 
@@ -277,7 +288,7 @@ def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str |
     deal: dict[str, Any] = {
         "schema": "crewcheck-deal/1",
         "name": f"mission-{number:02d}-{players}p{'-challenge' if challenge else ''}-seed{seed}",
-        "comment": _comment(m, players, seed, challenge, commander, mode),
+        "comment": _comment(m, players, seed, challenge, commander, mode, crew_choices),
     }
     if not challenge:
         deal["deck"] = "classic"
@@ -298,7 +309,8 @@ def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str |
     return deal
 
 
-def _comment(m: Mission, players: int, seed: int, challenge: bool, commander: int, mode: str | None) -> str:
+def _comment(m: Mission, players: int, seed: int, challenge: bool, commander: int, mode: str | None,
+             crew_choices: bool = True) -> str:
     what = [f"{m.tasks} task{'s' if m.tasks != 1 else ''}" if m.tasks else "no task cards"]
     if m.tokens:
         what.append("tokens " + " ".join(m.tokens))
@@ -309,7 +321,7 @@ def _comment(m: Mission, players: int, seed: int, challenge: bool, commander: in
     deck = "Challenge for Three deck (no green, no R1), " if challenge else ""
     text = (f"{head} {deck}{players} players, seed {seed}, dealt by crewcheck.missions.logbook.deal_mission; "
             f"commander: seat {commander}.")
-    left_out = not_modelled(m, players)
+    left_out = not_modelled(m, players, crew_choices=crew_choices)
     if left_out:
         text += " Not modelled: " + "; ".join(left_out) + "."
     return text

@@ -395,9 +395,12 @@ class WinsTricksAt(Condition):
         return HOLDS if all(t <= played for t in self.tricks) else OPEN  # type: ignore[operator]
 
     def describe(self, inst: Table) -> str:
-        names = ", ".join(str(t) for t in self.tricks)
-        extra = (" and no other" if self.only else "") + (", not with a trump" if self.not_with_trump else "")
-        return f"{_seat(self.seat)} wins trick(s) {names}{extra}"
+        numbers = [str(t) for t in self.tricks if t != "last"]
+        names = (("trick " if len(numbers) == 1 else "tricks ") + ", ".join(numbers)) if numbers else ""
+        if "last" in self.tricks:
+            names = f"{names} and the last trick" if names else "the last trick"
+        extra = (" and no other" if self.only else "") + (", none with a trump" if self.not_with_trump else "")
+        return f"{_seat(self.seat)} wins {names}{extra}"
 
 
 @register("balanced_tricks")
