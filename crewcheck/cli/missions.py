@@ -1,4 +1,5 @@
-"""``crewcheck missions`` (the logbook as a table) and ``crewcheck mission N`` (a seeded deal).
+"""``crewcheck missions`` (the logbook as a table), ``crewcheck mission N`` (a seeded deal) and
+``crewcheck draw DEAL`` (mission 12's random draw: :mod:`crewcheck.analysis.chance`).
 
 The logbook is :mod:`crewcheck.missions.logbook`' data file. ``mission N`` writes the deal file of
 one seeded game of mission N; rules the deal cannot express are named on stderr and in the
@@ -12,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from crewcheck.cli import EXIT_OK, EXIT_USAGE, parse_whole
+from crewcheck.cli import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, parse_whole, seconds_arg
 from crewcheck.errors import InvalidInputError
 from crewcheck.missions.logbook import ASSIGNMENTS, DISTRESS, PLAYERS, READINGS, Mission, deal_mission, logbook, \
     missions, not_modelled
@@ -53,6 +54,19 @@ def add_parsers(sub: Any) -> None:
                      help="leave out the token swap or move (missions 23, 40) and the five-player hand-over")
     one.add_argument("-o", "--output", metavar="DEAL.json", help="output file (default: standard output)")
     one.set_defaults(func=run_mission)
+
+    draw = sub.add_parser(
+        "draw", help="mission 12: can a deal be won for every draw, for some draw, and how likely",
+        description="Mission 12's random card after the first trick (each seat draws one from the seat on "
+                    "its right) as a chance node: for the best task seats and first trick, whether the deal "
+                    "is won for every draw, for some draw, and the exact chance of a win. Exit 0 when won for "
+                    "every draw, 1 when not, 3 when the time limit ran out.")
+    draw.add_argument("deal", metavar="DEAL.json", help="a deal before its first card, with tasks only ('-': stdin)")
+    draw.add_argument("--time-limit", type=seconds_arg, default=None, metavar="SECONDS",
+                      help="stop after this many seconds, or 'none' (default: none)")
+    draw.add_argument("--backend", default=None, help="back-end for the positions after a draw (default: auto)")
+    draw.add_argument("--json", action="store_true", help="print one JSON object")
+    draw.set_defaults(func=run_draw)
 
 
 def _error(message: str) -> int:
@@ -102,6 +116,34 @@ def run_missions(args: argparse.Namespace) -> int:
           "  carry it as a choice (\"handover\"). Communication limits do not change whether a deal\n"
           "  can be won with every hand known.")
     return EXIT_OK
+
+
+def run_draw(args: argparse.Namespace) -> int:
+    from crewcheck.analysis.chance import analyse_draw
+    from crewcheck.errors import CrewcheckError
+    from crewcheck.formats import deal_json
+    from crewcheck.solvers.base import Budget
+
+    try:
+        instance = deal_json.load(args.deal)
+        answer = analyse_draw(instance, backend=args.backend, budget=Budget(seconds=args.time_limit))
+    except CrewcheckError as e:
+        return _error(f"{args.deal}: {e}")
+    if args.json:
+        prob = answer.probability
+        print(json.dumps({"every": answer.every, "some": answer.some, "complete": answer.complete,
+                          "probability": None if prob is None else str(prob),
+                          "probability_float": None if prob is None else float(prob),
+                          "lower_bound": str(answer.lower), "decisions": answer.decisions,
+                          "seconds": round(answer.seconds, 3),
+                          "first_trick": None if answer.first_trick is None else
+                          [str(instance.deck.card(c)) for c in answer.first_trick],
+                          "choice": None if answer.choice is None else answer.choice.describe(instance)}))
+    else:
+        print(answer.describe(instance))
+    if not answer.complete:
+        return EXIT_UNKNOWN
+    return EXIT_OK if answer.every else EXIT_NO
 
 
 def run_mission(args: argparse.Namespace) -> int:
