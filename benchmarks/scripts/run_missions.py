@@ -79,15 +79,15 @@ def distress_column(args: argparse.Namespace) -> None:
     todo = [r for r in rows if r["verdict"] != "winnable" and "distress_verdict" not in r]
     jobs = [(int(r["mission"]), int(r["players"]), int(r["seed"]), args.timeout, bool(r.get("challenge")),  # type: ignore[call-overload]
              str(r.get("reading", "reference")), bool(r.get("crew_choices", True)), "choose") for r in todo]
+    where = {(r["mission"], r["players"], r["seed"]): r for r in rows}
     with ProcessPoolExecutor(args.workers) as pool:
-        got = {(r["mission"], r["players"], r["seed"]): r for r in pool.map(run_one, jobs, chunksize=1)}
-    for r in rows:
-        g = got.get((r["mission"], r["players"], r["seed"]))
-        if g is not None:
+        for g in pool.map(run_one, jobs, chunksize=1):  # saved as they come: the run may be stopped
+            r = where[(g["mission"], g["players"], g["seed"])]
             r["distress_verdict"], r["distress_seconds"] = g["verdict"], g["seconds"]
             print(f"mission {r['mission']}, {r['players']} players, seed {r['seed']}: with the distress signal "
-                  f"{g['verdict']} ({g['seconds']:.2f} s)" + (f": {g['choice']}" if g.get("choice") else ""))
-    args.out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+                  f"{g['verdict']} ({g['seconds']:.2f} s)" + (f": {g['choice']}" if g.get("choice") else ""),
+                  flush=True)
+            args.out.write_text("".join(json.dumps(x) + "\n" for x in rows))
 
 
 def load(path: Path) -> list[dict[str, object]]:
@@ -139,6 +139,22 @@ def report(args: argparse.Namespace) -> None:
             parts.append(f"{100 * k / max(1, len(rs)):.1f} ({100 * lo:.1f}-{100 * hi:.1f}){extra}; {med:.2f}")
         special = "yes" if (m.conditions or m.assignment in ("decision", "distribution")) else ""
         print(f"| {n} | {m.tasks} | {special} | " + " | ".join(parts) + " |")
+    signal = [r for r in rows if "distress_verdict" in r]
+    if signal:
+        print("\nWith the distress signal allowed (either direction, the crew's choice), for the cells with a deal "
+              "not winnable as dealt:\n")
+        print("| mission | players | not winnable as dealt | of them winnable with the signal | unknown | "
+              "% winnable with the signal allowed |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for (n, p) in sorted(cells):
+            rs = cells[(n, p)]
+            lost = [r for r in rs if r["verdict"] != "winnable"]
+            if not lost:
+                continue
+            saved = sum(1 for r in lost if r.get("distress_verdict") == "winnable")
+            unk = sum(1 for r in lost if r.get("distress_verdict") == "unknown")
+            k = len(rs) - len(lost) + saved
+            print(f"| {n} | {p} | {len(lost)} | {saved} | {unk} | {100 * k / len(rs):.1f} |")
     if args.plot:
         import matplotlib
 
