@@ -31,7 +31,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "crewcheck.cli.reduce",     # reduce hampath
     "crewcheck.cli.prove",      # prove
     "crewcheck.cli.bench",      # bench, simulate
-    "crewcheck.cli.missions",   # missions, mission
+    "crewcheck.cli.missions",   # missions, mission, draw
     "crewcheck.cli.analyse",    # analyse
     "crewcheck.cli.review",     # review
     "crewcheck.cli.serve",      # serve (the web page)

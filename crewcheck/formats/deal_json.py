@@ -180,7 +180,8 @@ def from_dict(data: Mapping[str, Any]) -> Instance:
     conditions = tuple(condition_from_json(c, f"conditions[{j}]", card_index)
                        for j, c in enumerate(data.get("conditions", [])))
     base = Instance(deck, hands, tuple(tasks), trump, lead, rules, conditions=conditions,
-                    distress=data.get("distress"))
+                    distress=data.get("distress"), token_move=data.get("token_move"),
+                    handover=bool(data.get("handover", False)))
 
     history = _history(base, data)
     return base.with_history(history) if history else base
@@ -249,6 +250,10 @@ def to_dict(instance: Instance) -> dict[str, Any]:
         out["tasks"].append(task)
     if instance.distress is not None:
         out["distress"] = instance.distress
+    if instance.token_move is not None:
+        out["token_move"] = instance.token_move
+    if instance.handover:
+        out["handover"] = True
     if instance.conditions:
         out["conditions"] = [condition_to_json(c, lambda i: str(deck.card(i))) for c in instance.conditions]
     if instance.history:
