@@ -20,6 +20,7 @@ from typing import Any
 from crewcheck.errors import CrewcheckError, InvalidCardError, InvalidDealError, InvalidInputError
 from crewcheck.formats import deal_json
 from crewcheck.formats.deal_json import history_index
+from crewcheck.formats.notation import describe_choices, describe_conditions
 from crewcheck.formats.reading import parse_json
 from crewcheck.model.cards import Card
 from crewcheck.model.instance import Instance
@@ -208,12 +209,13 @@ def with_history(instance: Instance, cards: Any) -> Instance:
 
 
 def condition_words(instance: Instance) -> list[str]:
-    """The deal's conditions (special rules) in words, one sentence each, as the page
-    shows them: each condition's own description with its first letter raised and a full
-    stop. The page's only formatter of conditions, so that a richer one replaces it here."""
+    """The deal's conditions (special rules) and the choices the rules leave the crew, in
+    words, one sentence each, as the page shows them: the command line's own wording
+    (:func:`crewcheck.formats.notation.describe_conditions` and ``describe_choices``) with
+    the first letter raised and a full stop."""
     out = []
-    for c in instance.conditions:
-        text = c.describe(instance).strip()
+    for line in describe_conditions(instance) + describe_choices(instance):
+        text = line.strip()
         out.append(text[:1].upper() + text[1:] + ("" if text.endswith(".") else "."))
     return out
 
