@@ -1,8 +1,11 @@
-"""``crewcheck missions`` (the logbook as a table) and ``crewcheck mission N`` (a seeded deal).
+"""``crewcheck missions`` (the logbook as a table), ``crewcheck mission N`` (a seeded deal)
+and ``crewcheck deepsea`` (a seeded *Mission Deep Sea* mission).
 
 The logbook is :mod:`crewcheck.missions.logbook`' data file. ``mission N`` writes the deal file of
 one seeded game of mission N; rules the deal cannot express are named on stderr and in the
-deal's ``comment``.
+deal's ``comment``. ``deepsea`` draws task cards to a difficulty as the game does
+(:mod:`crewcheck.missions.deepsea`) and writes the deal file, or with ``--decide`` says
+whether some way of taking the cards wins.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import json
 import sys
 from typing import Any
 
-from crewcheck.cli import EXIT_OK, EXIT_USAGE, parse_whole
+from crewcheck.cli import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, parse_whole
 from crewcheck.errors import InvalidInputError
 from crewcheck.missions.logbook import ASSIGNMENTS, DISTRESS, PLAYERS, Mission, deal_mission, logbook, missions, \
     not_modelled
@@ -49,6 +52,26 @@ def add_parsers(sub: Any) -> None:
     one.add_argument("-o", "--output", metavar="DEAL.json", help="output file (default: standard output)")
     one.set_defaults(func=run_mission)
 
+    ds = sub.add_parser(
+        "deepsea", help="deal a seeded Mission Deep Sea mission as a deal file",
+        description="Deal a seeded Mission Deep Sea mission: the 40 cards dealt (the same hands as "
+                    "`crewcheck mission` for the same seed and players), task cards turned up until their "
+                    "difficulties add up to D (a card that would overshoot is set aside), the crew taking them "
+                    "one each from the captain. Writes the deal file with the cards' conditions, or with "
+                    "--decide tries every way of taking the cards and says whether one wins.")
+    ds.add_argument("--difficulty", required=True, metavar="D", help="the mission's difficulty, an integer from 1")
+    ds.add_argument("--players", default="4", metavar="P", help="number of players: 3, 4, 5 (default: 4)")
+    ds.add_argument("--seed", default="0", metavar="S", help="random seed, an integer (default: 0)")
+    ds.add_argument("--take", metavar="SEATS",
+                    help="the seat of each drawn card, comma-separated in draw order (default: the captain "
+                         "takes the first card, the next seat the second, ...)")
+    ds.add_argument("--decide", action="store_true",
+                    help="decide every way of taking the cards (exit 0 winnable, 1 unwinnable, 3 unknown)")
+    ds.add_argument("--time-limit", default="60", metavar="SECONDS",
+                    help="with --decide: seconds per way of taking the cards (default: 60)")
+    ds.add_argument("-o", "--output", metavar="DEAL.json", help="output file (default: standard output)")
+    ds.set_defaults(func=run_deepsea)
+
 
 def _error(message: str) -> int:
     print(f"crewcheck: error: {message}", file=sys.stderr)
@@ -56,7 +79,7 @@ def _error(message: str) -> int:
 
 
 _FLAGS = {"players": "--players", "seed": "--seed", "assignment": "--assignment", "challenge": "--challenge",
-          "distress": "--distress"}
+          "distress": "--distress", "difficulty": "--difficulty", "take": "--take", "time_limit": "--time-limit"}
 
 
 def _int(text: str, what: str) -> int:
@@ -110,6 +133,50 @@ def run_mission(args: argparse.Namespace) -> int:
         return _error(f"{flag}: {e.reason}" if flag else e.reason)
     for line in not_modelled(missions()[number - 1], players):
         print(f"crewcheck: note: mission {number}: not modelled: {line}", file=sys.stderr)
+    text = json.dumps(deal, indent=2) + "\n"
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            return _error(f"{args.output}: cannot write: {e.strerror}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _seats(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(parse_whole(x) for x in text.split(","))
+    except ValueError:
+        raise InvalidInputError(f"expected seat numbers separated by commas, got {text!r}", field="take") from None
+
+
+def run_deepsea(args: argparse.Namespace) -> int:
+    from crewcheck.experiments.deepsea_missions import decide_mission
+    from crewcheck.missions.deepsea import deal_deepsea_mission, draw_mission
+
+    try:
+        difficulty = _int(args.difficulty, "difficulty")
+        players = _int(args.players, "players")
+        seed = _int(args.seed, "seed")
+        take = _seats(args.take) if args.take else None
+        try:
+            limit = float(args.time_limit)
+        except ValueError:
+            raise InvalidInputError(f"expected seconds, got {args.time_limit!r}", field="time_limit") from None
+        deal = deal_deepsea_mission(difficulty, players, seed, take)
+    except InvalidInputError as e:
+        flag = _FLAGS.get(e.field)
+        return _error(f"{flag}: {e.reason}" if flag else e.reason)
+    if args.decide:
+        mission = draw_mission(difficulty, players, seed)
+        r = decide_mission(mission, timeout=limit)
+        print(f"{r.verdict.value}  ({r.tried} of {r.takings} ways of taking the cards decided, {r.seconds:.2f} s)")
+        print(f"captain: seat {mission.captain}; cards: {', '.join(mission.cards)}")
+        if r.winning is not None:
+            print("winning taking: " + ", ".join(f"{c} seat {s}" for c, s in zip(mission.cards, r.winning)))
+        return {"winnable": EXIT_OK, "unwinnable": EXIT_NO}.get(r.verdict.value, EXIT_UNKNOWN)
     text = json.dumps(deal, indent=2) + "\n"
     if args.output:
         try:
