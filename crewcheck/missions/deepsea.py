@@ -43,7 +43,7 @@ __all__ = ["PLAYERS", "DeepSeaMission", "catalogue", "task_cards", "draw_mission
 
 PLAYERS: tuple[int, ...] = (3, 4, 5)
 """Deep Sea deals for 3, 4 or 5 players (2 players need the game's dummy hand: not modelled)."""
-_COLOURS = ("P", "Y", "G", "B")
+_COLOURS = ("B", "G", "P", "Y")
 _TRUMP = "R"
 _CARD_SETS = ("won_with", "holding", "only")
 
