@@ -14,15 +14,15 @@ memo already breaks is false. Auxiliary variables are named ``cond{j}_{what}_{a}
 ``beside``
     ``beside_t_c``: ``c`` is in trick ``t`` and does not win it;
 ``value``
-    ``value_{t}_{c*16+k}``: the ``k``-th unit of card ``c``'s value in trick ``t`` (a copy
-    of "``c`` is played in ``t``", so that a cardinality constraint adds up values);
+    ``value_{t}_{s*64+k}``: seat ``s``'s card in trick ``t`` is worth ``k`` or more (the
+    trick's total is the number of these that are true: a cardinality constraint);
 ``run``
     ``run_s_0``: the run of tricks starts at trick ``s``;
 ``suit``
     ``suit_u_0``: the seat wins every card of suit ``u``.
 
 Cost: ``O(T·n)`` variables and clauses per condition for ``n`` named cards and ``T``
-tricks left, ``O(T·Σ values)`` for a total; runs ``O(T·count)``.
+tricks left, ``O(T·p·v)`` for a total (``v`` the highest value); runs ``O(T·count)``.
 """
 
 from __future__ import annotations
@@ -146,13 +146,16 @@ def wins_trick_where(model: Formula, v: Variables, pos: Position, cond: D.WinsTr
             for c in iter_bits(cards & ~allowed):
                 model.add_bool_and([-v.played_by(t, c)], enforce=[y])
         if cond.total_min is not None or cond.total_max is not None:
+            # the trick's total in unary: units[s, k] = "seat s's card here is worth k or more"
             units = []
-            for c in iter_bits(cards):
-                pb = v.played_by(t, c)
-                for k in range(deck.card(c).value):
-                    e = _var(model, j, "value", t, c * 16 + k)
-                    model.add_implication(e, pb)
-                    model.add_implication(pb, e)
+            for s in range(inst.players):
+                hand = list(iter_bits(pos.hands[s]))
+                for k in range(1, max((deck.card(c).value for c in hand), default=0) + 1):
+                    e = _var(model, j, "value", t, s * 64 + k)
+                    worth = [v.play[(t, s, c)] for c in hand if deck.card(c).value >= k]
+                    model.add_bool_or(worth, enforce=[e])
+                    for x in worth:
+                        model.add_implication(x, e)
                     units.append(e)
             if cond.total_min is not None:
                 model.add_at_least(units, cond.total_min, enforce=[y])
