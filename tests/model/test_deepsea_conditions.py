@@ -222,3 +222,13 @@ def test_bad_deepsea_conditions_name_their_field(condition: dict[str, object], f
     with pytest.raises(InvalidDealError) as err:
         deal_json.from_dict({**_BASE, "conditions": [condition]})
     assert err.value.field == f"conditions[0].{field}" and words in str(err.value)
+
+
+def test_cards_a_trick_test_names_are_kept_apart() -> None:
+    """B1 and B2 of one hand are interchangeable for the rules, but not for "a trick of
+    only B2 and B3": the logic back-ends' symmetry breaking must not play B1 first."""
+    deal = {"hands": [["B1", "B2"], ["B3", "G1"]], "lead": 0,
+            "conditions": [{"kind": "wins_trick_where", "seat": 1, "only": ["B2", "B3"]}]}
+    inst = deal_json.from_dict(deal)
+    for backend in ("exhaustive", "sat"):
+        assert decide(inst, backend=backend).verdict.name == "WINNABLE", backend
