@@ -17,7 +17,8 @@ The procedure (:func:`draw_mission`), from one ``random.Random(seed)``:
 The crew then takes the cards in turn, one each from the captain round the table, until
 all are taken: with every hand known the crew can reach any split in which seat
 ``captain + i`` takes the cards of turns ``i, i + p, ...`` (:func:`takings`), except that
-a card marked ``not_for_captain`` is never the captain's. A mission can be won when one
+a card marked ``not_for_captain`` is never the captain's (a captain left with only such
+cards passes the turn). A mission can be won when one
 of these takings leads to a winnable deal (:mod:`crewcheck.experiments.deepsea_missions`).
 
 The cards are those of ``crewcheck/missions/data/deepsea_tasks.json`` (the catalogue);
@@ -146,21 +147,34 @@ def draw_mission(difficulty: int, players: int = 4, seed: int = 0) -> DeepSeaMis
 
 
 def takings(mission: DeepSeaMission) -> Iterator[tuple[int, ...]]:
-    """Every way the crew can take the cards (the seat of each card, in draw order), the
-    draw order first (card ``i`` to seat ``captain + i``), each split once."""
+    """Every way the crew can take the cards (the seat of each card, in draw order), each
+    split once, the draw order first (card ``i`` to seat ``captain + i``).
+
+    The seats take one card each in turn from the captain; a captain whose every remaining
+    card is ``not_for_captain`` passes the turn to the next seat.
+    """
     p, k, captain = mission.players, len(mission.cards), mission.captain
-    turns = [(captain + i) % p for i in range(k)]
     barred = [bool(_card(c).get("not_for_captain")) for c in mission.cards]
     seen: set[tuple[int, ...]] = set()
-    for perm in permutations(range(k)):
-        owners = [0] * k
-        for turn, card in enumerate(perm):
-            owners[card] = turns[turn]
-        key = tuple(owners)
-        if key in seen or any(b and s == captain for b, s in zip(barred, key)):
-            continue
-        seen.add(key)
-        yield key
+    owners = [-1] * k
+
+    def walk(seat: int, left: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        if not left:
+            key = tuple(owners)
+            if key not in seen:
+                seen.add(key)
+                yield key
+            return
+        options = [c for c in left if not (barred[c] and seat == captain)]
+        if not options:
+            yield from walk((seat + 1) % p, left)
+            return
+        for c in options:
+            owners[c] = seat
+            yield from walk((seat + 1) % p, tuple(x for x in left if x != c))
+        owners[options[-1]] = -1
+
+    yield from walk(captain, tuple(range(k)))
 
 
 def _card(cid: str) -> dict[str, Any]:
@@ -244,11 +258,8 @@ def mission_deal(mission: DeepSeaMission, owners: Sequence[int]) -> dict[str, An
 def deal_deepsea_mission(difficulty: int, players: int = 4, seed: int = 0,
                          take: Sequence[int] | None = None) -> dict[str, Any]:
     """A seeded Deep Sea mission as a deal-file dict: the cards taken in draw order
-    (card ``i`` by seat ``captain + i``, or the first split :func:`takings` allows), or
-    by the seats ``take`` names."""
+    (the first split :func:`takings` gives: card ``i`` by seat ``captain + i`` unless a
+    card may not go to the captain), or by the seats ``take`` names."""
     mission = draw_mission(difficulty, players, seed)
-    owners = tuple(take) if take is not None else next(takings(mission), None)
-    if owners is None:
-        raise InvalidInputError(f"the captain must take one of {', '.join(mission.cards)}, and none of them "
-                                "may go to the captain", field="take")
+    owners = tuple(take) if take is not None else next(takings(mission))
     return mission_deal(mission, owners)

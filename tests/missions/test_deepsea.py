@@ -88,6 +88,14 @@ def test_per_player_numbers_and_card_sets() -> None:
     assert len(resolve_conditions(by_id["DS01"], 1, 0, 5)) == 4  # one per other seat
 
 
+def test_a_captain_with_only_barred_cards_passes() -> None:
+    """A card the captain may not take, drawn alone, goes to the seat after the captain."""
+    m = draw_mission(2, 4, 0)
+    barred = next(c for c in task_cards() if c.get("not_for_captain"))
+    alone = type(m)(m.difficulty, m.players, m.seed, m.hands, m.captain, (barred["id"],), (), 0)
+    assert list(takings(alone)) == [((m.captain + 1) % 4,)]
+
+
 def test_not_for_captain_is_refused() -> None:
     """A captain-barred card given to the captain is an error naming --take."""
     m = draw_mission(2, 4, 0)
