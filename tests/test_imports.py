@@ -25,7 +25,8 @@ ALLOWED: dict[str, set[str]] = {
     "analysis": {"api", "errors", "formats", "model", "solvers"},
     "reports": {"analysis", "errors", "formats", "model", "solvers"},
     "agents": {"api", "errors", "formats", "model", "runtime", "solvers"},
-    "experiments": {"agents", "api", "errors", "formats", "model", "runtime", "solvers"},
+    # experiments -> missions: the Deep Sea missions study deals from the missions' data
+    "experiments": {"agents", "api", "errors", "formats", "missions", "model", "runtime", "solvers"},
     # claims -> experiments: the Harvill & Vivek rows re-run the Deep Sea bench's jobs
     "claims": {"agents", "api", "errors", "experiments", "formats", "model", "runtime", "solvers"},
     # certificates: the producer encodes and solves; the checker module (rup) imports only

@@ -1,9 +1,12 @@
-"""``crewcheck missions`` (the logbook as a table), ``crewcheck mission N`` (a seeded deal) and
-``crewcheck draw DEAL`` (mission 12's random draw: :mod:`crewcheck.analysis.chance`).
+"""``crewcheck missions`` (the logbook as a table), ``crewcheck mission N`` (a seeded deal),
+``crewcheck deepsea`` (a seeded *Mission Deep Sea* mission) and ``crewcheck draw DEAL``
+(mission 12's random draw: :mod:`crewcheck.analysis.chance`).
 
 The logbook is :mod:`crewcheck.missions.logbook`' data file. ``mission N`` writes the deal file of
 one seeded game of mission N; rules the deal cannot express are named on stderr and in the
-deal's ``comment``.
+deal's ``comment``. ``deepsea`` draws task cards to a difficulty as the game does
+(:mod:`crewcheck.missions.deepsea`) and writes the deal file, or with ``--decide`` says
+whether some way of taking the cards wins.
 """
 
 from __future__ import annotations
@@ -67,6 +70,25 @@ def add_parsers(sub: Any) -> None:
     draw.add_argument("--backend", default=None, help="back-end for the positions after a draw (default: auto)")
     draw.add_argument("--json", action="store_true", help="print one JSON object")
     draw.set_defaults(func=run_draw)
+    ds = sub.add_parser(
+        "deepsea", help="deal a seeded Mission Deep Sea mission as a deal file",
+        description="Deal a seeded Mission Deep Sea mission: the 40 cards dealt (the same hands as "
+                    "`crewcheck mission` for the same seed and players), task cards turned up until their "
+                    "difficulties add up to D (a card that would overshoot is set aside), the crew taking them "
+                    "one each from the captain. Writes the deal file with the cards' conditions, or with "
+                    "--decide tries every way of taking the cards and says whether one wins.")
+    ds.add_argument("--difficulty", required=True, metavar="D", help="the mission's difficulty, an integer from 1")
+    ds.add_argument("--players", default="4", metavar="P", help="number of players: 3, 4, 5 (default: 4)")
+    ds.add_argument("--seed", default="0", metavar="S", help="random seed, an integer (default: 0)")
+    ds.add_argument("--take", metavar="SEATS",
+                    help="the seat of each drawn card, comma-separated in draw order (default: the captain "
+                         "takes the first card, the next seat the second, ...)")
+    ds.add_argument("--decide", action="store_true",
+                    help="decide every way of taking the cards (exit 0 winnable, 1 unwinnable, 3 unknown)")
+    ds.add_argument("--time-limit", default="60", metavar="SECONDS",
+                    help="with --decide: seconds per way of taking the cards (default: 60)")
+    ds.add_argument("-o", "--output", metavar="DEAL.json", help="output file (default: standard output)")
+    ds.set_defaults(func=run_deepsea)
 
 
 def _error(message: str) -> int:
@@ -75,7 +97,8 @@ def _error(message: str) -> int:
 
 
 _FLAGS = {"players": "--players", "seed": "--seed", "assignment": "--assignment", "challenge": "--challenge",
-          "distress": "--distress", "reading": "--reading"}
+          "distress": "--distress", "reading": "--reading", "difficulty": "--difficulty", "take": "--take",
+          "time_limit": "--time-limit"}
 
 
 def _int(text: str, what: str) -> int:
@@ -158,6 +181,50 @@ def run_mission(args: argparse.Namespace) -> int:
         return _error(f"{flag}: {e.reason}" if flag else e.reason)
     for line in not_modelled(missions()[number - 1], players, crew_choices=not args.no_crew_choices):
         print(f"crewcheck: note: mission {number}: not modelled: {line}", file=sys.stderr)
+    text = json.dumps(deal, indent=2) + "\n"
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            return _error(f"{args.output}: cannot write: {e.strerror}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _seats(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(parse_whole(x) for x in text.split(","))
+    except ValueError:
+        raise InvalidInputError(f"expected seat numbers separated by commas, got {text!r}", field="take") from None
+
+
+def run_deepsea(args: argparse.Namespace) -> int:
+    from crewcheck.experiments.deepsea_missions import decide_mission
+    from crewcheck.missions.deepsea import deal_deepsea_mission, draw_mission
+
+    try:
+        difficulty = _int(args.difficulty, "difficulty")
+        players = _int(args.players, "players")
+        seed = _int(args.seed, "seed")
+        take = _seats(args.take) if args.take else None
+        try:
+            limit = float(args.time_limit)
+        except ValueError:
+            raise InvalidInputError(f"expected seconds, got {args.time_limit!r}", field="time_limit") from None
+        deal = deal_deepsea_mission(difficulty, players, seed, take)
+    except InvalidInputError as e:
+        flag = _FLAGS.get(e.field)
+        return _error(f"{flag}: {e.reason}" if flag else e.reason)
+    if args.decide:
+        mission = draw_mission(difficulty, players, seed)
+        r = decide_mission(mission, timeout=limit)
+        print(f"{r.verdict.value}  ({r.tried} of {r.takings} ways of taking the cards decided, {r.seconds:.2f} s)")
+        print(f"captain: seat {mission.captain}; cards: {', '.join(mission.cards)}")
+        if r.winning is not None:
+            print("winning taking: " + ", ".join(f"{c} seat {s}" for c, s in zip(mission.cards, r.winning)))
+        return {"winnable": EXIT_OK, "unwinnable": EXIT_NO}.get(r.verdict.value, EXIT_UNKNOWN)
     text = json.dumps(deal, indent=2) + "\n"
     if args.output:
         try:

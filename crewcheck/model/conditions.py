@@ -46,6 +46,7 @@ from crewcheck.model.condition_base import (
     TRICK, TRICKS, VALUE, Condition, Judgement, SeatRef, Table, TrickRef, TrickView, condition_from_json,
     condition_to_json, is_choice, register,
 )
+from crewcheck.model import deepsea_conditions as _deepsea  # noqa: F401  (registers the Deep Sea kinds)
 
 __all__ = [
     "Table", "Judgement", "OPEN", "HOLDS", "BROKEN", "TrickView", "Condition", "CONDITION_KINDS",

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from crewcheck.errors import IllegalPlayError
 from crewcheck.model.cards import Card
+from crewcheck.model.deepsea_replay import DEEPSEA_JUDGES, Game
 from crewcheck.model.outcome import Outcome, Termination, Trick
 
 if TYPE_CHECKING:
@@ -346,6 +347,9 @@ def _condition_holds(instance: Instance, c: dict[str, Any], tricks: list[Trick],
     if kind == "wins_together":
         together = set(c["cards"])
         return any(together <= set(t.cards) and t.winner == seat for t in tricks)
+    deepsea = DEEPSEA_JUDGES.get(kind)
+    if deepsea is not None:
+        return deepsea(Game(instance, tricks, hands), c)
     raise IllegalPlayError(f"the replay checker does not know condition kind {kind!r}")
 
 

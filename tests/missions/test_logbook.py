@@ -241,6 +241,15 @@ KINDS: dict[str, tuple[set[str], set[str]]] = {
     "balanced_tricks": ({"margin"}, set()),
     "task_in_trick": ({"card", "trick"}, set()),
     "wins_together": ({"seat", "cards"}, set()),
+    "wins_cards": ({"seat", "count", "cmp"}, {"suit", "value"}),
+    "compares_cards_won": ({"seat", "suit", "than_suit"}, {"cmp", "margin", "at_least"}),
+    "wins_trick_where": ({"seat"}, {"won_with", "holding", "only", "total_min", "total_max", "suit", "other_suit"}),
+    "wins_consecutive_tricks": ({"seat", "count"}, {"cmp", "only"}),
+    "wins_no_tricks_at": ({"seat", "tricks"}, set()),
+    "wins_as_many_tricks_as": ({"seat", "other"}, set()),
+    "wins_more_than_the_rest": ({"seat"}, set()),
+    "wins_all_cards_of_a_suit": ({"seat"}, {"trump"}),
+    "leads_no_cards": ({"seat", "suit"}, set()),
 }
 
 
@@ -265,7 +274,7 @@ def test_logbook_conditions_use_the_language() -> None:
 
 
 def test_deepsea_catalogue() -> None:
-    """96 cards, ids in order, difficulties 1..6; every card expressed or said why not."""
+    """96 cards, ids in order, difficulties 1..6; every card expressed, the new readings with their source."""
     cat = json.loads(DEEPSEA.read_text())
     tasks = cat["tasks"]
     assert [t["id"] for t in tasks] == [f"DS{i:02d}" for i in range(1, 97)]
@@ -275,10 +284,12 @@ def test_deepsea_catalogue() -> None:
             assert "why_not" not in t
             for c in t["conditions"]:
                 _check_fields(c, ("self", "captain", "each_other"))
+            if "reading" in t:
+                assert t["reading"]["source"] in ("the card text (bgg-list)", "remigerme"), t["id"]
         else:
             assert "conditions" not in t and t["why_not"]
     n = sum(t["expressed"] for t in tasks)
-    assert cat["summary"] == {"expressed": n, "not_expressed": 96 - n} and n == 51
+    assert cat["summary"] == {"expressed": n, "not_expressed": 96 - n} and n == 96
 
 
 def test_deepsea_seed_004_tasks() -> None:
@@ -299,29 +310,18 @@ def test_deepsea_seed_004_tasks() -> None:
     assert sorted(c["cards"][0] for c in seed["HV5"]["conditions"]) == ["B8", "G7"]
 
 
-def _place(conds: list[dict[str, Any]], seat: int, captain: int, players: int) -> list[dict[str, Any]]:
-    """A card's conditions for ``seat``: the catalogue's placeholders made concrete."""
-    out = []
-    for c in conds:
-        named = {"self": seat, "captain": captain}
-        others = [s for s in range(players) if s != seat]
-        fields = [f for f in ("seat", "other") if c.get(f) == "each_other"]
-        for o in (others if fields else [None]):
-            d = {k: (o if v == "each_other" else named.get(v, v)) if k in ("seat", "other") else v
-                 for k, v in c.items()}
-            out.append(d)
-    return out
-
-
 def test_deepsea_cards_load_into_deals() -> None:
-    """Every expressed card, given to the seat after the captain, loads into a deal."""
+    """Every expressed card, given to the seat after the captain, loads into a deal (the
+    placeholders made concrete by the Deep Sea deal's own resolver)."""
+    from crewcheck.missions.deepsea import resolve_conditions
+
     cat = json.loads(DEEPSEA.read_text())
     deal = deal_mission(1, 4, 0)
     deal.pop("tasks"), deal.pop("assignment")
     captain = next(s for s, h in enumerate(deal["hands"]) if "R4" in h)
     for t in [*cat["tasks"], *cat["seed_004"]]:
         if t.get("expressed", True):
-            conds = _place(t["conditions"], (captain + 1) % 4, captain, 4)
+            conds = resolve_conditions(t, (captain + 1) % 4, captain, 4)
             assert len(from_dict({**deal, "conditions": conds}).conditions) == len(conds)  # type: ignore[attr-defined]
 
 

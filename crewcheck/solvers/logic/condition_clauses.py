@@ -17,6 +17,7 @@ from crewcheck.model import conditions as C
 from crewcheck.model.cards import iter_bits
 from crewcheck.model.conditions import HOLDS
 from crewcheck.model.instance import Seat
+from crewcheck.solvers.logic.deepsea_clauses import DEEPSEA_CLAUSES
 from crewcheck.solvers.logic.formula import Formula, Lit
 from crewcheck.solvers.logic.position import Position, Variables
 
@@ -261,6 +262,7 @@ CONDITION_CLAUSES: dict[str, ConditionClauses] = {
     "balanced_tricks": balanced_tricks,
     "task_in_trick": task_in_trick,
     "wins_together": wins_together,
+    **DEEPSEA_CLAUSES,
 }
 """The clauses of each condition kind (:data:`crewcheck.model.conditions.CONDITION_KINDS`
 names); a kind missing here is refused by the logic back-ends and the engine."""

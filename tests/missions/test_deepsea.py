@@ -1,0 +1,128 @@
+"""Mission Deep Sea missions: the draw to a difficulty, the ways of taking the cards, every
+card of the catalogue as conditions of a real deal, and the ``crewcheck deepsea`` command."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from crewcheck.cli import main
+from crewcheck.errors import InvalidInputError
+from crewcheck.formats.deal_json import from_dict
+from crewcheck.missions.deepsea import (
+    deal_deepsea_mission, draw_mission, mission_deal, resolve_conditions, task_cards, takings,
+)
+from crewcheck.missions.logbook import deal_mission
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("difficulty", [1, 5, 12])
+def test_the_draw_adds_up_to_the_difficulty(players: int, difficulty: int) -> None:
+    """The cards drawn add up to the difficulty; a card set aside would have overshot it."""
+    by_id = {c["id"]: c for c in task_cards()}
+    for seed in range(5):
+        m = draw_mission(difficulty, players, seed)
+        diff = [by_id[c]["difficulty"][str(players)] for c in m.cards]
+        assert sum(diff) == difficulty
+        assert len(set(m.cards)) == len(m.cards)
+        assert "R4" in m.hands[m.captain]
+        assert sorted(len(h) for h in m.hands) == sorted(len(range(s, 40, players)) for s in range(players))
+
+
+def test_the_hands_are_the_logbooks() -> None:
+    """Without a redeal the hands are those of ``crewcheck mission`` for the same seed."""
+    m = draw_mission(3, 4, 7)
+    assert m.redeals == 0
+    assert [list(h) for h in m.hands] == deal_mission(1, 4, 7)["hands"]
+
+
+def test_redeal_rules_are_followed() -> None:
+    """No drawn card's redeal set lies in one hand."""
+    by_id = {c["id"]: c for c in task_cards()}
+    for seed in range(40):
+        m = draw_mission(9, 3, seed)
+        for cid in m.cards:
+            for group in by_id[cid].get("redeal_when", ()):
+                assert not any(set(group) <= set(h) for h in m.hands)
+
+
+def test_takings_follow_the_draft() -> None:
+    """Each taking gives seat captain + i the cards of turns i, i + p, ...; every split once."""
+    m = draw_mission(12, 3, 2)
+    k, p = len(m.cards), m.players
+    want = Counter((m.captain + i) % p for i in range(k))
+    options = list(takings(m))
+    assert options[0] == tuple((m.captain + i) % p for i in range(k)) or any(
+        task_cards()[int(c[2:]) - 1].get("not_for_captain") for c in m.cards)
+    assert len(set(options)) == len(options)
+    for owners in options:
+        assert Counter(owners) == want
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_every_card_fits_a_deal_for_every_seat(players: int) -> None:
+    """Each of the 96 cards, taken by each seat it may go to, gives valid deal conditions."""
+    m = draw_mission(1, players, 0)
+    hands = [list(h) for h in m.hands]
+    for card in task_cards():
+        assert card["expressed"], card["id"]
+        for seat in range(players):
+            if card.get("not_for_captain") and seat == m.captain:
+                continue
+            conds = resolve_conditions(card, seat, m.captain, players)
+            deal = {"hands": hands, "trump": "R", "lead": m.captain, "conditions": conds}
+            inst = from_dict(deal)  # raises if a condition does not fit
+            assert len(inst.conditions) == len(conds)
+
+
+def test_per_player_numbers_and_card_sets() -> None:
+    """'Total above 23/28/31' becomes 24/29/32 and the colour cards; a submarine set its four cards."""
+    by_id = {c["id"]: c for c in task_cards()}
+    for p, low in ((3, 24), (4, 29), (5, 32)):
+        (c,) = resolve_conditions(by_id["DS48"], 0, 1, p)
+        assert c["total_min"] == low and len(c["only"]) == 36 and not any(x[0] == "R" for x in c["only"])
+    (c,) = resolve_conditions(by_id["DS58"], 2, 0, 4)
+    assert c["won_with"] == ["R1", "R2", "R3", "R4"] and c["holding"] == ["P7"] and c["seat"] == 2
+    assert len(resolve_conditions(by_id["DS01"], 1, 0, 5)) == 4  # one per other seat
+
+
+def test_a_captain_with_only_barred_cards_passes() -> None:
+    """A card the captain may not take, drawn alone, goes to the seat after the captain."""
+    m = draw_mission(2, 4, 0)
+    barred = next(c for c in task_cards() if c.get("not_for_captain"))
+    alone = type(m)(m.difficulty, m.players, m.seed, m.hands, m.captain, (barred["id"],), (), 0)
+    assert list(takings(alone)) == [((m.captain + 1) % 4,)]
+
+
+def test_not_for_captain_is_refused() -> None:
+    """A captain-barred card given to the captain is an error naming --take."""
+    m = draw_mission(2, 4, 0)
+    barred = next(c for c in task_cards() if c.get("not_for_captain"))
+    m2 = type(m)(m.difficulty, m.players, m.seed, m.hands, m.captain, (barred["id"],), (), 0)
+    with pytest.raises(InvalidInputError) as err:
+        mission_deal(m2, (m.captain,))
+    assert err.value.field == "take"
+
+
+def test_cli_writes_the_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    """``crewcheck deepsea`` prints a deal file the deciders read."""
+    assert main(["deepsea", "--difficulty", "5", "--players", "3", "--seed", "4"]) == 0
+    deal = json.loads(capsys.readouterr().out)
+    assert deal == deal_deepsea_mission(5, 3, 4)
+    from_dict({k: v for k, v in deal.items() if k != "comment"})
+
+
+@pytest.mark.parametrize("argv", [
+    ["deepsea", "--difficulty", "0"],
+    ["deepsea", "--difficulty", "x"],
+    ["deepsea", "--difficulty", "4", "--players", "6"],
+    ["deepsea", "--difficulty", "4", "--take", "a,b"],
+    ["deepsea", "--difficulty", "4", "--take", "7"],
+])
+def test_cli_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad arguments: one line on stderr, exit 2, nothing on stdout."""
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("crewcheck: error: --") and captured.err.count("\n") == 1
