@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from crewcheck.runtime import kernels
 from crewcheck.solvers.search.refutations import refutation
 from crewcheck.model.cards import Deck
-from crewcheck.model.derived import after, equivalent_plays, quotas_left
+from crewcheck.model.derived import equivalent_plays, quotas_left
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
 from crewcheck.model.tasks import Task
