@@ -42,19 +42,22 @@ Adding a kind
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from crewcheck.model import conditions as C
 from crewcheck.model.condition_base import Judgement
 from crewcheck.model.instance import Instance
+from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
-from crewcheck.runtime.kernels import lowbit_index, popcount
+from crewcheck.model.tasks import Task
+from crewcheck.runtime.kernels import highbit_index, lowbit_index, popcount
 from crewcheck.solvers.search.records import CondArrays
+from crewcheck.solvers.search.rules import can_beat, trick_best
 
 __all__ = [
     "SearchKind", "SEARCH_KINDS", "KEY_BITS", "build", "unknown_kinds", "describe_relaxation", "cond_step", "cond_judge",
-    "cond_key", "COND_FUNCTIONS", "C_OPEN", "C_HOLDS", "C_BROKEN",
+    "cond_key", "cond_trick_dead", "cond_boundary_dead", "tasks_in_disguise", "COND_FUNCTIONS", "C_OPEN", "C_HOLDS", "C_BROKEN",
 ]
 
 C_OPEN = 0
@@ -281,7 +284,113 @@ def cond_key(cond: CondArrays, memo: Any, key: Any) -> None:
         key[2 + word] |= memo[i] << (sh - 63 * word)
 
 
-COND_FUNCTIONS = (cond_step, cond_judge, cond_key)
+def cond_trick_dead(cond: CondArrays, memo: Any, hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int,
+                    suit_of: Any, suit_mask: Any, trump: int) -> bool:
+    """The trick in progress, ``seq[ts : ts + tlen]`` (``1 <= tlen < p`` cards, led by
+    ``leader``), breaks a condition however it is finished.
+
+    The seats that may still win it are the one winning now and each seat still to
+    play that holds a legal card beating the best card so far (a superset: the best
+    card only rises). Dead when: ``wins_no_tricks`` of the only such seat;
+    ``wins_no_cards`` with a card of its target in the trick and its seat the only
+    possible winner; ``wins_all_cards`` with a card of the suit in the trick and its seat
+    not a possible winner; ``no_trick_won_with`` when nobody still to play can beat a
+    best card of that value; ``wins_tricks_at`` on a listed trick its seat cannot win, or
+    (``only``) on another trick only its seat can win; ``each_trump_wins_a_trick`` with
+    two trumps in the trick; ``wins_together`` with one of its cards in the trick and its
+    seat not a possible winner, or the holder of another of its cards already played.
+    Each is a case of the kind's ``judge`` after the trick, whoever wins it.
+    """
+    led = suit_of[seq[ts]]
+    best = trick_best(seq, ts, tlen, suit_of, trump)
+    best_card = seq[ts + best]
+    best_suit = suit_of[best_card]
+    cw = (leader + best) % p
+    played = 0
+    for i in range(tlen):
+        played |= 1 << seq[ts + i]
+    later = 0  # seats still to play that can beat the best card
+    before = 1 << 30  # tricks left before this one: the smallest hand counting this trick's cards
+    for i in range(p):
+        s = (leader + i) % p
+        h = popcount(hands[s])
+        if i < tlen:
+            h += 1
+        elif can_beat(hands[s], led, best_suit, best_card, trump, suit_mask):
+            later |= 1 << s
+        if h < before:
+            before = h
+    winners = later | (1 << cw)
+    number = cond.tricks_total - before + 1
+    last = before == 1
+    for i in range(cond.n):
+        k = cond.code[i]
+        seat = cond.seat[i]
+        mask = cond.mask[i]
+        if k == K_WINS_NO_TRICKS:
+            if winners == (1 << seat):
+                return True
+        elif k == K_WINS_NO_CARDS:
+            if (played & mask) != 0 and winners == (1 << seat):
+                return True
+        elif k == K_WINS_ALL_CARDS:
+            if (played & mask) != 0 and (winners >> seat) & 1 == 0:
+                return True
+        elif k == K_NO_TRICK_WON_WITH:
+            if later == 0 and (mask >> best_card) & 1:
+                return True
+        elif k == K_WINS_TRICKS_AT:
+            if memo[i] == 0:
+                listed = ((cond.tricks[i] >> number) & 1) != 0 or (last and (cond.tricks[i] & 1) != 0)
+                if listed:
+                    if (winners >> seat) & 1 == 0:
+                        return True
+                elif (cond.flags[i] & 1) != 0 and winners == (1 << seat):
+                    return True
+        elif k == K_EACH_TRUMP:
+            if popcount(played & mask) >= 2:
+                return True
+        elif k == K_WINS_TOGETHER:
+            if memo[i] == C_OPEN and (played & mask) != 0:
+                if (winners >> seat) & 1 == 0:
+                    return True
+                rest = mask & ~played
+                while rest != 0:
+                    low = rest & -rest
+                    rest ^= low
+                    c = lowbit_index(low)
+                    held = False
+                    for j in range(tlen, p):
+                        if (hands[(leader + j) % p] >> c) & 1:
+                            held = True
+                    if not held:
+                        return True  # no seat still to play holds it: it misses this trick
+    return False
+
+
+def cond_boundary_dead(cond: CondArrays, memo: Any, hands: Any, p: int, trump: int, suit_mask: Any,
+                       tricks_left: int) -> bool:
+    """At a trick boundary: a ``wins_no_tricks`` seat holds the highest trump still in
+    play and must play every card it holds (no more cards than tricks left): whenever it
+    plays that trump it wins the trick (nobody can beat it, and led or not it beats
+    every other card), so the condition breaks."""
+    if trump < 0:
+        return False
+    for i in range(cond.n):
+        if cond.code[i] == K_WINS_NO_TRICKS:
+            seat = cond.seat[i]
+            if popcount(hands[seat]) > tricks_left:
+                continue
+            trumps = 0
+            for s in range(p):
+                trumps |= hands[s]
+            trumps &= suit_mask[trump]
+            if trumps != 0 and (hands[seat] >> highbit_index(trumps)) & 1:
+                return True
+    return False
+
+
+COND_FUNCTIONS = (cond_step, cond_judge, cond_key, cond_trick_dead, cond_boundary_dead)
 """The kernel functions of this module (their callees, the bit helpers, come first in the kernel)."""
 
 
@@ -406,6 +515,62 @@ SEARCH_KINDS: dict[str, SearchKind] = {
         K_WINS_TOGETHER, lambda c, inst: (c.seat, 0, 0, 0, _cards(c.cards), 0), _judgement, _two),
 }
 """Every condition kind the search judges itself, by its JSON name."""
+
+
+_RELATIVE = (">", ">>", ">>>", ">>>>")
+
+
+def tasks_in_disguise(instance: Instance) -> Instance | None:
+    """The same deal with the conditions that are tasks in disguise written as tasks, or
+    ``None`` when there is none (or the deal does not allow it).
+
+    ``wins_all_cards(seat, suit)`` is exactly one task per card of the suit for ``seat``:
+    each is won by the seat, the game cannot be won before the last is, and it is lost
+    when another seat wins one or one stays unplayed. ``each_trump_wins_a_trick`` is one
+    task per trump for its holder: the holder wins the trick of its trump exactly when
+    that trump wins it (a seat plays one card per trick), and two trumps in one trick
+    fail the lower one's task; ``in_order`` adds the relative tokens ``>``, ``>>``, ...
+    from the lowest trump up (at most four trumps, no other token in the deal). The
+    search's cuts about tasks (precedence, release times, lead reachability) then apply.
+    Only under fixed assignment or with no tasks (the deal becomes fixed), with no
+    distress signal and no card a task of two seats; the winning lines are the same.
+    """
+    if instance.distress is not None or not instance.conditions:
+        return None
+    if instance.tasks and instance.rules.assignment != "fixed":
+        return None
+    tasks = list(instance.tasks)
+    owner = {t.card: t.seat for t in tasks}
+    kept = []
+    changed = False
+    for cond in instance.conditions:
+        new: list[Task] = []
+        if isinstance(cond, C.WinsAllCards) and isinstance(cond.seat, int):
+            target = cond.target(instance)
+            new = [Task(c, cond.seat) for c in range(instance.deck.size) if target >> c & 1]
+        elif isinstance(cond, C.EachTrumpWinsATrick) and instance.trump_suit is not None:
+            mask = _trump_mask(instance)
+            trumps = [c for c in range(instance.deck.size) if mask >> c & 1]
+            if cond.in_order and (len(trumps) > len(_RELATIVE) or any(t.token is not None for t in tasks)):
+                kept.append(cond)
+                continue
+            new = [Task(c, instance.holder[c], _RELATIVE[i] if cond.in_order else None)
+                   for i, c in enumerate(trumps)]
+        else:
+            kept.append(cond)
+            continue
+        if any(t.card in owner and (owner[t.card] != t.seat or t.token is not None) for t in new):
+            kept.append(cond)
+            continue
+        for t in new:
+            if t.card not in owner:
+                owner[t.card] = t.seat
+                tasks.append(t)
+        changed = True
+    if not changed:
+        return None
+    return replace(instance, tasks=tuple(tasks), conditions=tuple(kept), quota=None,
+                   rules=Rules(instance.rules.order_rule, "fixed"))
 
 
 def unknown_kinds(instance: Instance) -> list[str]:

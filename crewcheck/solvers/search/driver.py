@@ -20,7 +20,7 @@ from crewcheck.model.state import State
 from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 from crewcheck.solvers.search import kernel as _kernel
-from crewcheck.solvers.search.conditions import SEARCH_KINDS, describe_relaxation
+from crewcheck.solvers.search.conditions import SEARCH_KINDS, describe_relaxation, tasks_in_disguise
 from crewcheck.solvers.search.problem import Problem
 from crewcheck.solvers.search.records import Limits
 from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, begin, table
@@ -221,13 +221,21 @@ class SearchSolver:
             won = state.end.won
             return Answer(Verdict.WINNABLE if won else Verdict.UNWINNABLE, () if won else None,
                           state.owners if won else None)
-        why = refutation(state)  # cheap sound necessary conditions (crewcheck.solvers.search.refutations)
-        if why is not None:
-            return Answer(Verdict.UNWINNABLE, extra={"refuted_before_search": True}, explanation=why)
         relaxed = describe_relaxation(instance)
         if relaxed is not None and not self.options.relax:
             raise ValueError(relaxed)
-        answer = self._decide_loaded(instance, state, budget, deadline)
+        work = tasks_in_disguise(instance)  # the same winning lines, with the task cuts
+        work_state = state if work is None else work.state()
+        why = refutation(work_state)  # cheap sound necessary conditions (crewcheck.solvers.search.refutations)
+        if why is not None:
+            return Answer(Verdict.UNWINNABLE, extra={"refuted_before_search": True}, explanation=why)
+        answer = self._decide_loaded(instance if work is None else work, work_state, budget, deadline)
+        if work is not None:
+            extra = {**answer.extra, "conditions_as_tasks": True}
+            assignment = None
+            if answer.verdict is Verdict.WINNABLE and state.owners is not None:
+                assignment = _played_out(state, answer.plays or ()).owners
+            answer = Answer(answer.verdict, answer.plays, assignment, answer.nodes, extra, answer.explanation)
         if relaxed is None:
             return answer
         extra = {**answer.extra, "relaxed": relaxed}

@@ -33,7 +33,9 @@ from typing import Any
 
 from crewcheck.runtime import kernels
 from crewcheck.runtime.kernels import lowbit_index, popcount
-from crewcheck.solvers.search.conditions import COND_FUNCTIONS, C_BROKEN, C_HOLDS, cond_judge, cond_key, cond_step
+from crewcheck.solvers.search.conditions import (
+    COND_FUNCTIONS, C_BROKEN, C_HOLDS, C_OPEN, cond_boundary_dead, cond_judge, cond_key, cond_step, cond_trick_dead,
+)
 from crewcheck.solvers.search.cuts import BOUNDARY_RULES, CUT_FUNCTIONS, boundary_dead, trick_dead
 from crewcheck.solvers.search.rules import can_beat, order_ok, trick_best
 from crewcheck.solvers.search.records import DealArrays, Limits, TableArrays, Workspace
@@ -437,6 +439,9 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                     verdict = cond_judge(cond, cmemo, inplay, tleft)
                     if verdict == C_BROKEN:
                         ok = False
+                    elif verdict == C_OPEN and cond_boundary_dead(cond, cmemo, hands, p, trump, suit_mask, tleft):
+                        stats[STAT_CUTS] += 1
+                        ok = False
                 if ok and done == all_done and verdict == C_HOLDS:
                     stats[STAT_NODES] += nodes
                     stats[STAT_DEPTH] = depth + 1
@@ -471,6 +476,9 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                         suit_mask, trump):
             stats[STAT_CUTS] += 1
             ok = False
+        elif nc > 0 and cond_trick_dead(cond, cmemo, hands, p, seq, ts, tlen, leader, suit_of, suit_mask, trump):
+            stats[STAT_CUTS] += 1
+            ok = False
         if not ok:
             tlen -= 1
             hands[seat] |= 1 << c
@@ -487,7 +495,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
 
 
 KERNEL_FUNCTIONS = (
-    kernels.popcount, kernels.lowbit_index, order_ok, can_beat, trick_best, gen_moves,
+    kernels.popcount, kernels.lowbit_index, kernels.highbit_index, order_ok, can_beat, trick_best, gen_moves,
     *CUT_FUNCTIONS, *COND_FUNCTIONS, position_key, *TABLE_FUNCTIONS, search,
 )
 """Every function of the search kernel, callees before callers."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import assume, given, note
+from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 from crewcheck import decide
@@ -180,3 +180,52 @@ def test_unknown_kinds_reports_a_key_overflow() -> None:
     many = dataclasses.replace(base, conditions=tuple(BalancedTricks(m) for m in range(1, 9)))
     assert SC.unknown_kinds(many) == ["balanced_tricks"]
     assert SC.unknown_kinds(base) == []
+
+
+def _position(data: st.DataObject, kind: str) -> Instance:
+    """A tiny deal with a condition of ``kind`` and some cards of it played."""
+    inst = data.draw(kind_deals(kind, history=False))
+    assume(inst.is_concrete())
+    plays = data.draw(playouts(inst, max_plays=inst.deck.size))
+    assume(plays and not inst.with_history(plays).state().is_terminal())
+    return inst.with_history(plays)
+
+
+_FILTERED = settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@_FILTERED
+@given(data=st.data())
+def test_trick_cut_is_sound(kind: str, data: st.DataObject) -> None:
+    """When :func:`cond_trick_dead` refutes a trick in progress, the oracle loses the position."""
+    from crewcheck.solvers.search.problem import Problem
+
+    inst = _position(data, kind)
+    state = inst.state()
+    assume(0 < len(state.trick) < inst.players)
+    note(deal_json.dumps(inst))
+    problem = Problem.build(inst, state, compiled=False, canonical=False)
+    d = problem.deal
+    seq = list(state.trick)
+    if SC.cond_trick_dead(d.cond, list(d.cond.memo0), list(state.hands), inst.players, seq, 0, len(seq),
+                          state.leader, d.suit_of, d.suit_mask, d.trump):
+        assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE
+
+
+@pytest.mark.parametrize("kind", ["wins_no_tricks"])
+@_FILTERED
+@given(data=st.data())
+def test_boundary_cut_is_sound(kind: str, data: st.DataObject) -> None:
+    """When :func:`cond_boundary_dead` refutes a trick boundary, the oracle loses the position."""
+    from crewcheck.solvers.search.problem import Problem
+
+    inst = _position(data, kind)
+    state = inst.state()
+    assume(not state.trick)
+    note(deal_json.dumps(inst))
+    d = Problem.build(inst, state, compiled=False, canonical=False).deal
+    tricks_left = min(h.bit_count() for h in state.hands)
+    if SC.cond_boundary_dead(d.cond, list(d.cond.memo0), list(state.hands), inst.players, d.trump, d.suit_mask,
+                             tricks_left):
+        assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE
