@@ -46,7 +46,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from crewcheck.model import conditions as C
-from crewcheck.model.condition_base import Judgement
+from crewcheck.model.condition_base import Condition, Judgement
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
@@ -414,6 +414,11 @@ def _flag(memo: Hashable) -> int:
     return 1 if memo else 0
 
 
+def _int(memo: Hashable) -> int:
+    assert isinstance(memo, int)
+    return memo
+
+
 def _suit_mask(inst: Instance, suit: str) -> int:
     return inst.deck.suit_mask(inst.deck.suit_index(suit))
 
@@ -479,7 +484,7 @@ SEARCH_KINDS: dict[str, SearchKind] = {
     "wins_no_tricks": SearchKind(
         K_WINS_NO_TRICKS, lambda c, inst: (c.seat, 0, 0, 0, 0, 0), _flag, _one),
     "wins_tricks": SearchKind(
-        K_WINS_TRICKS, lambda c, inst: (c.seat, 0, c.count, _CMP[c.cmp], 0, 0), int, _count),
+        K_WINS_TRICKS, lambda c, inst: (c.seat, 0, c.count, _CMP[c.cmp], 0, 0), _int, _count),
     "wins_fewer_tricks_than": SearchKind(
         K_WINS_FEWER, lambda c, inst: (c.seat, c.other, 0, 0, 0, 0),
         lambda m: m[0] | m[1] << 8,  # type: ignore[index]
@@ -491,7 +496,7 @@ SEARCH_KINDS: dict[str, SearchKind] = {
     "trick_won_with": SearchKind(
         K_TRICK_WON_WITH,
         lambda c, inst: (-1 if c.seat is None else c.seat, 0, c.count, 0,
-                         C._value_mask(inst, c.value, c.trump), 0), int, _count),
+                         C._value_mask(inst, c.value, c.trump), 0), _int, _count),
     "no_trick_won_with": SearchKind(
         K_NO_TRICK_WON_WITH, lambda c, inst: (0, 0, 0, 0, C._value_mask(inst, c.value), 0), _flag, _one),
     "each_trump_wins_a_trick": SearchKind(
@@ -541,7 +546,7 @@ def tasks_in_disguise(instance: Instance) -> Instance | None:
         return None
     tasks = list(instance.tasks)
     owner = {t.card: t.seat for t in tasks}
-    kept = []
+    kept: list[Condition] = []
     changed = False
     for cond in instance.conditions:
         new: list[Task] = []
