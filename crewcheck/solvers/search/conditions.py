@@ -43,6 +43,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
+from itertools import combinations
+from math import comb
 from typing import Any
 
 from crewcheck.model import conditions as C
@@ -57,7 +59,7 @@ from crewcheck.solvers.search.rules import can_beat, trick_best
 
 __all__ = [
     "SearchKind", "SEARCH_KINDS", "KEY_BITS", "build", "unknown_kinds", "describe_relaxation", "cond_step", "cond_judge",
-    "cond_key", "cond_trick_dead", "cond_boundary_dead", "tasks_in_disguise", "COND_FUNCTIONS", "C_OPEN", "C_HOLDS", "C_BROKEN",
+    "cond_key", "cond_trick_dead", "cond_boundary_dead", "tasks_in_disguise", "winning_card_arms", "ARMS_MAX", "COND_FUNCTIONS", "C_OPEN", "C_HOLDS", "C_BROKEN",
 ]
 
 C_OPEN = 0
@@ -576,6 +578,56 @@ def tasks_in_disguise(instance: Instance) -> Instance | None:
         return None
     return replace(instance, tasks=tuple(tasks), conditions=tuple(kept), quota=None,
                    rules=Rules(instance.rules.order_rule, "fixed"))
+
+
+ARMS_MAX = 24
+"""The most deals :func:`winning_card_arms` splits a deal into."""
+
+
+def winning_card_arms(instance: Instance) -> list[Instance] | None:
+    """Deals that together are equivalent to ``instance`` (winnable iff one is), each
+    easier for the search, or ``None``.
+
+    ``trick_won_with`` (``count`` tricks won with a card of ``value``, by ``seat`` if
+    given) holds exactly when some ``count`` cards of that value (of the seat's, if given)
+    each win their trick; a card wins its trick exactly when its holder wins that trick
+    (a seat plays one card per trick), which is a task for the holder. So the deal is
+    winnable iff, for some choice of the cards still needed among those still held, the
+    deal with the condition replaced by those tasks is: a winning line of the deal has
+    such cards (the first ones to win), and ends no earlier than the line of the choice,
+    whose other conditions and tasks are the deal's. Under fixed assignment or with no
+    tasks (the arms are fixed), no distress signal, at most :data:`ARMS_MAX` choices.
+    """
+    if instance.distress is not None or not instance.conditions:
+        return None
+    if instance.tasks and instance.rules.assignment != "fixed":
+        return None
+    state = instance.state()
+    if state.end is not None:
+        return None
+    left = 0
+    for h in state.hands:
+        left |= h
+    owner = {t.card: t.seat for t in instance.tasks}
+    for i, (cond, memo) in enumerate(zip(instance.conditions, state.memos)):
+        if not isinstance(cond, C.TrickWonWith) or (cond.seat is not None and not isinstance(cond.seat, int)):
+            continue
+        need = cond.count - int(memo)  # type: ignore[call-overload]
+        mask = C._value_mask(instance, cond.value, cond.trump) & left
+        cards = [c for c in range(instance.deck.size) if mask >> c & 1
+                 and (cond.seat is None or instance.holder[c] == cond.seat)]
+        if need <= 0 or need > len(cards) or comb(len(cards), need) > ARMS_MAX:
+            continue
+        rest = instance.conditions[:i] + instance.conditions[i + 1:]
+        arms = []
+        for chosen in combinations(cards, need):
+            if any(c in owner and owner[c] != instance.holder[c] for c in chosen):
+                continue  # another seat's task: it never wins its own trick
+            tasks = instance.tasks + tuple(Task(c, instance.holder[c]) for c in chosen if c not in owner)
+            arms.append(replace(instance, tasks=tasks, conditions=rest, quota=None,
+                                rules=Rules(instance.rules.order_rule, "fixed")))
+        return arms
+    return None
 
 
 def unknown_kinds(instance: Instance) -> list[str]:

@@ -20,7 +20,9 @@ from crewcheck.model.state import State
 from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 from crewcheck.solvers.search import kernel as _kernel
-from crewcheck.solvers.search.conditions import SEARCH_KINDS, describe_relaxation, tasks_in_disguise
+from crewcheck.solvers.search.conditions import (
+    SEARCH_KINDS, describe_relaxation, tasks_in_disguise, winning_card_arms,
+)
 from crewcheck.solvers.search.problem import Problem
 from crewcheck.solvers.search.records import Limits
 from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, begin, table
@@ -270,6 +272,14 @@ class SearchSolver:
     def _decide(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
                 pure: bool) -> Answer:
         """The search proper, once the cheap refutations and the warm start are done."""
+        cards = winning_card_arms(instance)
+        if cards is not None:
+            first = self._run(instance, state, budget, deadline, not pure, self.options.split_nodes)
+            if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
+                return first
+            arms = [(instance, state)] + [(arm, arm.state()) for arm in cards]
+            return self._alternate(state, arms, ("whole", "winning cards", "every choice of winning cards"),
+                                   budget, deadline, not pure, first)
         ways = _assignments(instance, state) if state.owners is not None else None
         if ways is not None:
             first = self._run(instance, state, budget, deadline, not pure, self.options.split_nodes)
@@ -364,10 +374,20 @@ class SearchSolver:
         for seats in ways:
             fixed = instance.with_assignment(seats)
             arms.append((fixed, fixed.state()))
+        return self._alternate(state, arms, ("free", "fixed assignment", "every fixed assignment"), budget,
+                               deadline, compiled, first)
+
+    def _alternate(self, state: State, arms: list[tuple[Instance, State]], names: tuple[str, str, str],
+                   budget: Budget, deadline: Deadline, compiled: bool, first: Answer) -> Answer:
+        """Run the arms in turn, each for a node limit that doubles per turn: arm 0 is the
+        deal itself, the others together are equivalent to it (some wins iff it does).
+        Winnable when any arm wins (its line wins the deal, which ``state`` belongs to);
+        unwinnable when arm 0 or every other arm is refuted. ``names``: how the statistics
+        call arm 0, the others, and all of them."""
         live = list(range(len(arms)))
         limit = self.options.split_nodes
         spent = first.nodes
-        extra: dict[str, Any] = {"split": len(ways)}
+        extra: dict[str, Any] = {"split": len(arms) - 1}
         _tally(extra, first.extra)
         while True:
             for arm in list(live):
@@ -381,12 +401,12 @@ class SearchSolver:
                 spent += answer.nodes
                 _tally(extra, answer.extra)
                 if answer.verdict is Verdict.WINNABLE:
-                    extra["decided_by"] = "free" if arm == 0 else f"fixed assignment {arm - 1}"
+                    extra["decided_by"] = names[0] if arm == 0 else f"{names[1]} {arm - 1}"
                     return Answer(Verdict.WINNABLE, answer.plays, _played_out(state, answer.plays or ()).owners,
                                   nodes=spent, extra=extra)
                 if answer.verdict is Verdict.UNWINNABLE:
                     if arm == 0 or live == [arm]:
-                        extra["decided_by"] = "free" if arm == 0 else "every fixed assignment"
+                        extra["decided_by"] = names[0] if arm == 0 else names[2]
                         return Answer(Verdict.UNWINNABLE, nodes=spent, extra=extra)
                     live.remove(arm)
                 if deadline.expired(spent):

@@ -229,3 +229,32 @@ def test_boundary_cut_is_sound(kind: str, data: st.DataObject) -> None:
     if SC.cond_boundary_dead(d.cond, list(d.cond.memo0), list(state.hands), inst.players, d.trump, d.suit_mask,
                              tricks_left):
         assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE
+
+
+@pytest.mark.parametrize("kind", ["wins_all_cards", "each_trump_wins_a_trick"])
+@_FILTERED
+@given(data=st.data())
+def test_tasks_in_disguise_keep_the_verdict(kind: str, data: st.DataObject) -> None:
+    """The deal with those conditions written as tasks has the oracle's verdict of the deal."""
+    inst = data.draw(kind_deals(kind))
+    assume(inst.is_concrete())
+    work = SC.tasks_in_disguise(inst)
+    assume(work is not None)
+    note(deal_json.dumps(inst))
+    assert decide(work, backend="exhaustive").verdict is decide(inst, backend="exhaustive").verdict
+
+
+@_FILTERED
+@given(data=st.data())
+def test_winning_card_arms_are_equivalent_to_the_deal(data: st.DataObject) -> None:
+    """A deal with ``trick_won_with`` is winnable iff one of its arms is (oracle on each),
+    and the search that alternates the arms from the first node agrees with the oracle."""
+    inst = data.draw(kind_deals("trick_won_with"))
+    assume(inst.is_concrete())
+    arms = SC.winning_card_arms(inst)
+    assume(arms is not None)
+    note(deal_json.dumps(inst))
+    expected = decide(inst, backend="exhaustive").verdict
+    assert any(decide(a, backend="exhaustive").verdict is Verdict.WINNABLE for a in arms) == (
+        expected is Verdict.WINNABLE)
+    _agree(inst, SearchSolver(SearchOptions(pure=True, split_nodes=1)))
