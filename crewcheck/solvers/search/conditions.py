@@ -592,10 +592,10 @@ def winning_card_arms(instance: Instance) -> list[Instance] | None:
     given) holds exactly when some ``count`` cards of that value (of the seat's, if given)
     each win their trick; a card wins its trick exactly when its holder wins that trick
     (a seat plays one card per trick), which is a task for the holder. So the deal is
-    winnable iff, for some choice of the cards still needed among those still held, the
-    deal with the condition replaced by those tasks is: a winning line of the deal has
-    such cards (the first ones to win), and ends no earlier than the line of the choice,
-    whose other conditions and tasks are the deal's. Under fixed assignment or with no
+    winnable iff, for some choice of the cards still needed among those still held or in
+    the trick in progress, the deal with the condition replaced by those tasks is: a
+    winning line of the deal has such cards (the first ones to win), and ends no earlier
+    than the line of the choice, whose other conditions and tasks are the deal's. Under fixed assignment or with no
     tasks (the arms are fixed), no distress signal, at most :data:`ARMS_MAX` choices.
     """
     if instance.distress is not None or not instance.conditions:
@@ -605,9 +605,11 @@ def winning_card_arms(instance: Instance) -> list[Instance] | None:
     state = instance.state()
     if state.end is not None:
         return None
-    left = 0
+    left = 0  # cards still to win a trick: held, or in the trick in progress
     for h in state.hands:
         left |= h
+    for c in state.trick:
+        left |= 1 << c
     owner = {t.card: t.seat for t in instance.tasks}
     for i, (cond, memo) in enumerate(zip(instance.conditions, state.memos)):
         if not isinstance(cond, C.TrickWonWith) or (cond.seat is not None and not isinstance(cond.seat, int)):

@@ -258,3 +258,15 @@ def test_winning_card_arms_are_equivalent_to_the_deal(data: st.DataObject) -> No
     assert any(decide(a, backend="exhaustive").verdict is Verdict.WINNABLE for a in arms) == (
         expected is Verdict.WINNABLE)
     _agree(inst, SearchSolver(SearchOptions(pure=True, split_nodes=1)))
+
+
+def test_winning_card_arms_count_the_trick_in_progress() -> None:
+    """A card of the value already played to the unfinished trick may still win it: it is
+    one of the choices (found by the property test above)."""
+    inst = from_dict({"hands": [["B1"], ["G1"]], "trump": None, "lead": 0, "assignment": "fixed", "tasks": [],
+                      "conditions": [{"kind": "trick_won_with", "value": 1, "trump": False}],
+                      "current": {"lead": 0, "cards": ["B1"]}})
+    arms = SC.winning_card_arms(inst)
+    assert arms is not None and [[t.card for t in a.tasks] for a in arms] == [[0], [1]]
+    verdicts = [decide(a, backend="exhaustive").verdict for a in arms]
+    assert verdicts == [Verdict.WINNABLE, Verdict.UNWINNABLE]  # B1 wins its trick; G1 cannot
