@@ -14,10 +14,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from crewcheck.errors import BackendError, CrewcheckError, IllegalPlayError, NotApplicableError
+from crewcheck.errors import BackendError, CrewcheckError, IllegalPlayError, InvalidInputError, NotApplicableError
 from crewcheck.model.instance import Instance
 from crewcheck.model.replay import replay
-from crewcheck.model.variants import Choice, variants
+from crewcheck.model.variants import Choice, variant_assignment, variants
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Answer, Budget, Result, Stats, Verdict, Witness, time_limit
 from crewcheck.solvers.special import CONFIRMED
@@ -106,7 +106,9 @@ def check_witness(instance: Instance, plays: tuple[int, ...], assignment: tuple[
         distress = None
         if choice is not None and choice.passes is not None and choice.direction is not None:
             distress = (choice.direction, choice.passes)
-        outcome = replay(instance, plays, assignment, None if choice is None else dict(choice.seats), distress)
+        outcome = replay(instance, plays, assignment, None if choice is None else dict(choice.seats), distress,
+                         token_move=None if choice is None else choice.token_move,
+                         handover=None if choice is None else choice.handover)
     except IllegalPlayError as e:
         raise BackendError(f"backend {backend!r} returned an illegal witness: {e}") from None
     if not outcome.won:
@@ -205,11 +207,20 @@ def decide(instance: DealLike, *, backend: str | None = None, budget: Budget | N
                   Stats(answer.nodes, seconds, dict(answer.extra)), answer.explanation)
 
 
+SIGNAL_BACKENDS = ("auto", "engine", "sat")
+"""Back-ends under which a deal with a distress signal is decided in one SAT call on
+the formula of every choice, the passes as variables (:func:`_decide_signal`)."""
+
+
 def _decide_variants(instance: Instance, backend: str | None, budget: Budget) -> Result:
     """A deal that leaves the crew a choice: winnable when some variant is."""
     start = time.perf_counter()
     nodes, tried, unknown = 0, 0, False
     name = registry.canonical(backend) if backend not in (None, "auto") else "auto"
+    if instance.distress is not None and name in SIGNAL_BACKENDS and registry.missing("sat") is None:
+        signal = _decide_signal(instance, budget)
+        if signal is not None:
+            return signal
     for choice, variant in variants(instance):
         left = None if budget.seconds is None else budget.seconds - (time.perf_counter() - start)
         if left is not None and left <= 0:
@@ -224,11 +235,7 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
         if r.verdict is not Verdict.WINNABLE:
             continue
         assert r.witness is not None
-        assignment = r.witness.assignment
-        if choice.recipient is not None:
-            assignment = (choice.recipient,) * len(instance.tasks)
-        elif instance.rules.assignment == "fixed":
-            assignment = None
+        assignment = variant_assignment(instance, choice, variant, r.witness.assignment)
         witness = check_witness(instance, r.witness.plays, assignment, name, choice)
         extra = {**r.stats.extra, "choice": choice.describe(instance), "variants_tried": tried}
         return Result(Verdict.WINNABLE, witness, name, instance.rules,
@@ -237,6 +244,34 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
     why = None if unknown else f"none of the crew's {tried} possible choice(s) can be won"
     return Result(verdict, None, name, instance.rules,
                   Stats(nodes, time.perf_counter() - start, {"variants_tried": tried}), why)
+
+
+def _decide_signal(instance: Instance, budget: Budget) -> Result | None:
+    """A deal with a distress signal decided in one formula (the passes are variables);
+    ``None`` when the formula would be too large (the caller tries the passes one by one)."""
+    from crewcheck.solvers.logic.choices import decide_deal
+    from crewcheck.solvers.logic.sat import SatSolver
+
+    if unsupported_conditions(SatSolver, instance) is not None:
+        return None
+    start = time.perf_counter()
+    try:
+        winnable, line, extra = decide_deal(instance, budget=budget)
+    except InvalidInputError:
+        return None
+    seconds = time.perf_counter() - start
+    extra = {**extra, "distress": "one formula"}
+    if winnable is None:
+        return Result(Verdict.UNKNOWN, None, "sat", instance.rules, Stats(0, seconds, extra))
+    if not winnable:
+        return Result(Verdict.UNWINNABLE, None, "sat", instance.rules, Stats(0, seconds, extra),
+                      "no choice of the crew, distress passes included, can be won")
+    assert line is not None
+    plays, assignment, choice = line
+    witness = check_witness(instance, instance.history + plays, assignment, "sat", choice)
+    if choice is not None:
+        extra["choice"] = choice.describe(instance)
+    return Result(Verdict.WINNABLE, witness, "sat", instance.rules, Stats(0, seconds, extra))
 
 
 def decide_many(instances: Iterable[DealLike], *, backend: str | None = None,

@@ -289,6 +289,13 @@ def request(rng: random.Random) -> Request:
         return Request(rng.choice(["GET", "POST"]), f"/api/jobs/{job}" + rng.choice(["", "/cancel"]))
     if roll < 0.3:
         return Request(rng.choice(["GET", "POST", "PUT", "DELETE"]), rng.choice(["/", "/api/examples", "/nope", "/api/deal"]))
+    if roll < 0.4:
+        game: dict[str, Any] = {"game": rng.choice(["mission", "classic", "deepsea", "nope", None, 5, ["mission"]])}
+        for _ in range(rng.randint(0, 4)):
+            name = rng.choice(["mission", "players", "seed", "assignment", "tasks", "cards", "owners"])
+            game[name] = rng.choice([_arg(rng), json_value(rng), rng.randint(-3, 60), str(rng.randint(-3, 60))])
+        raw = json.dumps(game).encode()
+        return Request("POST", "/api/new", raw if rng.random() > 0.1 else rng.choice(NASTY_BYTES))
     route = rng.choice(["/api/deal", "/api/jobs"])
     kind = rng.choice(["decide", "analyse", "review", "nope", None, 5])
     body: dict[str, Any] = {"kind": kind}
@@ -305,6 +312,8 @@ def request(rng: random.Random) -> Request:
         body["deal"] = json.loads(rng.choice(SEED_DEALS))
     if rng.random() < 0.2:
         body["history"] = json_value(rng)
+    if rng.random() < 0.1:
+        body["replace"] = rng.choice([True, False, json_value(rng)])
     raw = json.dumps(body).encode()
     if rng.random() < 0.15:
         raw = rng.choice(NASTY_BYTES)

@@ -10,6 +10,18 @@ winnable with a Wilson 95 % interval, unknowns, median seconds) and writes the p
 
     python -m benchmarks.scripts.run_missions --deals 200 --workers 2 --out benchmarks/results/missions.jsonl
     python -m benchmarks.scripts.run_missions --report --out benchmarks/results/missions.jsonl --plot docs/missions.png
+
+Deals are made with the default reading of the special rules (Board Game Arena's) and the
+crew's choices before play (token swap or move, five-player hand-over); ``--reading
+literal`` and ``--no-crew-choices`` give the deals of the rulebook's words without them.
+
+``--recheck OLD.jsonl`` re-decides, under today's rules, the deals OLD did not find
+winnable and copies its winnable ones (marked ``"carried"``): sound when every change
+since OLD only gives the crew more (a weaker condition, an extra choice), as the reference
+readings and the crew's choices do. The rows whose verdict changed are printed.
+``--distress`` adds to every row not winnable as dealt the verdict with the distress
+signal allowed (either direction, the crew's choice; the signal is optional, so a deal
+winnable as dealt is winnable with it allowed); ``--report`` then adds that column.
 """
 
 from __future__ import annotations
@@ -30,14 +42,52 @@ from crewcheck.missions.logbook import deal_mission, missions
 PLAYERS = (3, 4, 5)
 
 
-def run_one(job: tuple[int, int, int, float, bool]) -> dict[str, object]:
-    number, players, seed, timeout, challenge = job
-    deal = deal_mission(number, players, seed=seed, challenge=challenge)
+def run_one(job: tuple[int, int, int, float, bool, str, bool, str | None]) -> dict[str, object]:
+    number, players, seed, timeout, challenge, reading, choices, distress = job
+    deal = deal_mission(number, players, seed=seed, challenge=challenge, reading=reading, crew_choices=choices,
+                        distress=distress)
     inst = from_dict({k: v for k, v in deal.items() if k != "comment"})
     start = time.perf_counter()
     r = decide(inst, timeout=timeout)
     return {"mission": number, "players": players, "seed": seed, "challenge": challenge, "verdict": r.verdict.value,
-            "backend": r.backend, "seconds": round(time.perf_counter() - start, 4)}
+            "backend": r.backend, "seconds": round(time.perf_counter() - start, 4), "reading": reading,
+            "crew_choices": choices, "choice": r.stats.extra.get("choice")}
+
+
+def recheck(args: argparse.Namespace) -> None:
+    """Re-decide OLD's deals that were not winnable; carry its winnable ones."""
+    old = load(args.recheck)
+    todo = [r for r in old if r["verdict"] != "winnable"]
+    jobs = [(int(r["mission"]), int(r["players"]), int(r["seed"]), args.timeout, bool(r.get("challenge")),  # type: ignore[call-overload]
+             args.reading, not args.no_crew_choices, None) for r in todo]
+    with ProcessPoolExecutor(args.workers) as pool:
+        fresh = {(r["mission"], r["players"], r["seed"]): r for r in pool.map(run_one, jobs, chunksize=1)}
+    with args.out.open("w") as out:
+        for r in old:
+            key = (r["mission"], r["players"], r["seed"])
+            row = fresh.get(key) or {**r, "carried": True, "reading": args.reading,
+                                     "crew_choices": not args.no_crew_choices}
+            out.write(json.dumps(row) + "\n")
+            if key in fresh and fresh[key]["verdict"] != r["verdict"]:
+                print(f"mission {key[0]}, {key[1]} players, seed {key[2]}: {r['verdict']} -> "
+                      f"{fresh[key]['verdict']}" + (f" ({fresh[key]['choice']})" if fresh[key].get("choice") else ""))
+
+
+def distress_column(args: argparse.Namespace) -> None:
+    """Add ``distress_verdict`` to the rows of --out not winnable as dealt."""
+    rows = load(args.out)
+    todo = [r for r in rows if r["verdict"] != "winnable" and "distress_verdict" not in r]
+    jobs = [(int(r["mission"]), int(r["players"]), int(r["seed"]), args.timeout, bool(r.get("challenge")),  # type: ignore[call-overload]
+             str(r.get("reading", "reference")), bool(r.get("crew_choices", True)), "choose") for r in todo]
+    where = {(r["mission"], r["players"], r["seed"]): r for r in rows}
+    with ProcessPoolExecutor(args.workers) as pool:
+        for g in pool.map(run_one, jobs, chunksize=1):  # saved as they come: the run may be stopped
+            r = where[(g["mission"], g["players"], g["seed"])]
+            r["distress_verdict"], r["distress_seconds"] = g["verdict"], g["seconds"]
+            print(f"mission {r['mission']}, {r['players']} players, seed {r['seed']}: with the distress signal "
+                  f"{g['verdict']} ({g['seconds']:.2f} s)" + (f": {g['choice']}" if g.get("choice") else ""),
+                  flush=True)
+            args.out.write_text("".join(json.dumps(x) + "\n" for x in rows))
 
 
 def load(path: Path) -> list[dict[str, object]]:
@@ -52,7 +102,8 @@ def run(args: argparse.Namespace) -> None:
     numbers = [m.number for m in missions()]
     with args.out.open("a") as out, ProcessPoolExecutor(args.workers) as pool:
         for start in range(0, args.deals, args.round):
-            jobs = [(n, p, s, args.timeout, args.challenge) for s in range(start, min(args.deals, start + args.round))
+            jobs = [(n, p, s, args.timeout, args.challenge, args.reading, not args.no_crew_choices, None)
+                    for s in range(start, min(args.deals, start + args.round))
                     for n in numbers for p in players if (n, p, s) not in done]
             t0 = time.perf_counter()
             for rec in pool.map(run_one, jobs, chunksize=4):
@@ -88,6 +139,22 @@ def report(args: argparse.Namespace) -> None:
             parts.append(f"{100 * k / max(1, len(rs)):.1f} ({100 * lo:.1f}-{100 * hi:.1f}){extra}; {med:.2f}")
         special = "yes" if (m.conditions or m.assignment in ("decision", "distribution")) else ""
         print(f"| {n} | {m.tasks} | {special} | " + " | ".join(parts) + " |")
+    signal = [r for r in rows if "distress_verdict" in r]
+    if signal:
+        print("\nWith the distress signal allowed (either direction, the crew's choice), for the cells with a deal "
+              "not winnable as dealt:\n")
+        print("| mission | players | not winnable as dealt | of them winnable with the signal | unknown | "
+              "% winnable with the signal allowed |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for (n, p) in sorted(cells):
+            rs = cells[(n, p)]
+            lost = [r for r in rs if r["verdict"] != "winnable"]
+            if not lost:
+                continue
+            saved = sum(1 for r in lost if r.get("distress_verdict") == "winnable")
+            unk = sum(1 for r in lost if r.get("distress_verdict") == "unknown")
+            k = len(rs) - len(lost) + saved
+            print(f"| {n} | {p} | {len(lost)} | {saved} | {unk} | {100 * k / len(rs):.1f} |")
     if args.plot:
         import matplotlib
 
@@ -120,8 +187,21 @@ def main() -> None:
     ap.add_argument("--challenge", action="store_true", help="3 players, the 30-card Challenge for Three")
     ap.add_argument("--report", action="store_true", help="print the table instead of running")
     ap.add_argument("--plot", type=Path, help="with --report: write the plot here")
+    ap.add_argument("--reading", default="reference", help="reading of the special rules: reference, literal")
+    ap.add_argument("--no-crew-choices", action="store_true", help="deals without token moves and hand-over")
+    ap.add_argument("--recheck", type=Path, metavar="OLD.jsonl",
+                    help="re-decide OLD's deals that were not winnable, carry the rest, write --out")
+    ap.add_argument("--distress", action="store_true",
+                    help="add the verdict with the distress signal to the rows of --out not winnable as dealt")
     args = ap.parse_args()
-    report(args) if args.report else run(args)
+    if args.report:
+        report(args)
+    elif args.recheck:
+        recheck(args)
+    elif args.distress:
+        distress_column(args)
+    else:
+        run(args)
 
 
 if __name__ == "__main__":

@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     todo = [c for c in chunks if canonical_key(c) not in done_before]
     print(f"{len(chunks)} chunks, {len(chunks) - len(todo)} already in {store.path}", flush=True)
     start = time.perf_counter()
-    executor = Executor(store=store, workers=args.workers, use_dask=args.workers > 1)
+    executor = Executor(store=store, workers=args.workers, parallel=args.workers > 1)
     results: list[Any] = []
     chunk_seconds: dict[str, float] = {}
     try:

@@ -156,6 +156,10 @@ def certify(instance: Instance, result: Result, *, solver: str = DEFAULT_PROOF_S
             if w.choice.passes is not None:
                 witness["distress"] = {"direction": w.choice.direction,
                                        "passes": [None if c < 0 else str(card(c)) for c in w.choice.passes]}
+            if w.choice.token_move is not None:
+                witness["token_move"] = list(w.choice.token_move)
+            if w.choice.handover is not None:
+                witness["handover"] = list(w.choice.handover)
         cert = Certificate("winnable", digest, witness=witness)
         return Produced(cert, time.perf_counter() - t0)
     why = unsupported(instance)

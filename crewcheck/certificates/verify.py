@@ -134,7 +134,14 @@ def _check_witness(instance: Instance, cert: Certificate) -> str:
             d = w["distress"]
             passes = [-1 if c is None else deck.index(Card.parse(str(c))) for c in _list(d.get("passes"), "passes")]
             distress = (int(d["direction"]), passes)
-        outcome = replay(instance, plays, assignment, seats, distress)
+        token_move = handover = None
+        if w.get("token_move") is not None:
+            i, j = _list(w["token_move"], "token_move")
+            token_move = (_seat(i), _seat(j))
+        if w.get("handover") is not None:
+            giver, receiver = _list(w["handover"], "handover")
+            handover = (_seat(giver), _seat(receiver))
+        outcome = replay(instance, plays, assignment, seats, distress, token_move=token_move, handover=handover)
     except IllegalPlayError as e:  # (an InvalidInputError too: caught first)
         return f"the witness is not a legal game: {e}"
     except (ValueError, KeyError, TypeError, AttributeError, InvalidInputError) as e:

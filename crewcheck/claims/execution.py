@@ -1,12 +1,14 @@
-"""Running chunked computations: inline, or through Dask, with a results store.
+"""Running chunked computations: inline, on worker processes or on Dask, with a results store.
 
 A :class:`Job` is a list of JSON-able chunk parameters and a top-level
 function ``fn(params) -> JSON value``. An :class:`Executor` runs the chunks
 neither in the committed records (:mod:`crewcheck.claims.records`) nor in its
-:class:`~crewcheck.runtime.store.ResultStore`, either in this process
-or on a Dask cluster (a local one with one single-threaded worker per core,
-or an existing scheduler), shows a progress bar on stderr, and stores every
-finished chunk immediately so an interrupted run resumes where it stopped.
+:class:`~crewcheck.runtime.store.ResultStore` through
+:func:`crewcheck.runtime.fanout.fan_out` (the fan-out of ``decide --batch`` and
+``bench`` too): in this process, on local worker processes, or on a Dask cluster
+(``scheduler="local"`` or an address). It shows progress on stderr
+(:class:`crewcheck.runtime.progress.Progress`) and stores every finished chunk
+immediately so an interrupted run resumes where it stopped.
 
 Claims get the executor of the current ledger run from :func:`current`; the
 default executor runs inline with a throw-away store.
@@ -16,15 +18,14 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import os
-import sys
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
 
 from crewcheck.claims.records import Records
 from crewcheck.errors import CrewcheckError
+from crewcheck.runtime.fanout import Workers, default_workers, values
+from crewcheck.runtime.progress import Progress
 from crewcheck.runtime.store import ResultStore, canonical_key
 
 
@@ -54,28 +55,28 @@ class Job:
 
 
 class Executor:
-    """Run jobs inline or on Dask, caching chunk results in a store.
+    """Run jobs inline, on local worker processes or on Dask, caching chunk results in a store.
 
     Parameters
     ----------
     store : ResultStore or None
         Where finished chunks go; ``None`` keeps them in memory only.
     workers : int or None
-        Dask workers for a local cluster; ``0`` or ``1`` without `scheduler`
-        runs inline. ``None`` means one per core when `use_dask` is set.
+        Worker processes (or the local Dask cluster's workers); ``0`` or ``1`` without
+        `scheduler` runs inline. ``None`` means one per core when `parallel` is set.
     scheduler : str or None
-        Address of an existing Dask scheduler.
-    use_dask : bool
-        Whether to use Dask at all (``--full`` does by default).
-    processes : bool
-        Local cluster with worker processes (``False``: threads, for tests).
+        ``"local"`` (a local Dask cluster) or the address of a running Dask scheduler.
+    parallel : bool
+        Fan out at all (``--full`` does by default).
     progress : bool
-        Show a tqdm progress bar on stderr.
+        Show progress on stderr.
     records : Records or None
         Committed chunk results, read before the store (``None``: none).
     records_only : bool
         Compute nothing: a job with a chunk missing from the records and the store raises
         :class:`IncompleteRecordError`.
+    memory_limit : int or None
+        Bytes per worker (see :class:`~crewcheck.runtime.fanout.Workers`).
     """
 
     def __init__(
@@ -84,20 +85,18 @@ class Executor:
         store: ResultStore | None = None,
         workers: int | None = None,
         scheduler: str | None = None,
-        use_dask: bool = False,
-        processes: bool = True,
+        parallel: bool = False,
         progress: bool = False,
         records: Records | None = None,
         records_only: bool = False,
+        memory_limit: int | None = None,
     ) -> None:
         self.store = store if store is not None else ResultStore(":memory:")
         self.workers = workers
         self.scheduler = scheduler
-        self.use_dask = use_dask or scheduler is not None or (workers is not None and workers > 1)
-        self.processes = processes
+        self.parallel = parallel or scheduler is not None or (workers is not None and workers > 1)
         self.progress = progress
-        self._client: Any = None
-        self._cluster: Any = None
+        self.memory_limit = memory_limit
         self.records = records
         self.records_only = records_only
         self.chunks_run = 0
@@ -109,37 +108,18 @@ class Executor:
         """Every chunk result a job of this executor returned, by namespace: ``{key: (value,
         seconds)}``, what ``--save-records`` writes."""
 
-    # -- Dask ----------------------------------------------------------------
-    def _get_client(self) -> Any:
-        if self._client is None:
-            try:
-                from distributed import Client, LocalCluster
-            except ImportError as exc:  # pragma: no cover - depends on install
-                raise RuntimeError('dask needs "distributed": pip install "crewcheck[prove]"') from exc
-            if self.scheduler is not None:
-                self._client = Client(self.scheduler)  # type: ignore[no-untyped-call, unused-ignore]
-            else:
-                import dask
-
-                n = self.workers or os.cpu_count() or 1
-                # non-daemonic workers: a chunk may start child processes (the engine races
-                # a SAT solver in one), which a daemonic process may not
-                with dask.config.set({"distributed.worker.daemon": False}):
-                    self._cluster = LocalCluster(  # type: ignore[no-untyped-call, unused-ignore]
-                        n_workers=n, threads_per_worker=1, processes=self.processes,
-                        dashboard_address=None,
-                    )
-                self._client = Client(self._cluster)  # type: ignore[no-untyped-call, unused-ignore]
-        return self._client
+    @property
+    def pool(self) -> Workers:
+        """Where the chunks run."""
+        if not self.parallel:
+            return Workers(0)
+        count = self.workers if self.workers is not None else default_workers()
+        if self.scheduler is None and count <= 1:
+            return Workers(0)
+        return Workers(count, self.scheduler, self.memory_limit)
 
     def close(self) -> None:
-        """Shut down a local cluster if this executor started one."""
-        if self._client is not None:
-            self._client.close()
-            self._client = None
-        if self._cluster is not None:
-            self._cluster.close()
-            self._cluster = None
+        """Nothing to release: every job's workers end with the job."""
 
     def __enter__(self) -> Self:
         return self
@@ -148,16 +128,6 @@ class Executor:
         self.close()
 
     # -- running ---------------------------------------------------------------
-    def _bar(self, job: Job, done: int) -> Any:
-        if not self.progress:
-            return None
-        try:
-            from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
-        except ImportError:  # pragma: no cover
-            return None
-        return tqdm(total=len(job.chunks), initial=done, desc=job.label or job.namespace,
-                    file=sys.stderr, leave=False, unit="chunk")
-
     def run(self, job: Job, *, partial: bool = False) -> list[Any]:
         """Return the result of every chunk of `job`, in chunk order.
 
@@ -168,6 +138,8 @@ class Executor:
         ------
         IncompleteRecordError
             With `records_only` (and not `partial`), when a chunk is neither recorded nor stored.
+        WorkerFailedError
+            When a chunk fails (an exception in it, or its worker lost).
         """
         keys = [canonical_key(c) for c in job.chunks]
         self.accessed.append(job.namespace)
@@ -181,48 +153,34 @@ class Executor:
             elif k in stored:
                 results[k] = stored[k]
                 self.chunks_cached += 1
-        todo = [(k, c) for k, c in zip(keys, job.chunks) if k not in results]
+        todo: dict[str, Mapping[str, Any]] = {}
+        for k, c in zip(keys, job.chunks):
+            if k not in results:
+                todo.setdefault(k, c)  # the same chunk twice in one job runs once
         if todo and self.records_only:
             # what there is still counts for --save-records: a partial record resumes later
             self.results.setdefault(job.namespace, {}).update(results)
             if partial:
                 return [results[k][0] if k in results else None for k in keys]
-            raise IncompleteRecordError(job.namespace, len({k for k, _ in todo}), len(set(keys)))
-        bar = self._bar(job, len(keys) - len(todo))
+            raise IncompleteRecordError(job.namespace, len(todo), len(set(keys)))
+        bar = Progress(job.label or job.namespace, total=len(set(keys)), unit="chunk", enabled=self.progress)
+        bar.done = len(set(keys)) - len(todo)
         try:
-            if todo and self.use_dask:
-                from distributed import as_completed
-
-                client = self._get_client()
-                futures = {client.submit(_timed, job.fn, c, pure=False): k for k, c in todo}
-                for fut in as_completed(futures):  # type: ignore[no-untyped-call, unused-ignore]
-                    value, seconds = fut.result()
-                    self._finish(job, futures[fut], value, seconds, results, bar)
-            else:
-                for k, c in todo:
-                    if k in results:  # the same chunk twice in one job
-                        continue
-                    value, seconds = _timed(job.fn, c)
-                    self._finish(job, k, value, seconds, results, bar)
+            for (k, _), value, seconds in values(_call, ((k, (job.fn, c)) for k, c in todo.items()), self.pool):
+                self.store.put(job.namespace, k, value, seconds=seconds)
+                results[k] = (value, seconds)
+                self.chunks_run += 1
+                bar.update(1)
         finally:
-            if bar is not None:
-                bar.close()
+            bar.close()
         self.results.setdefault(job.namespace, {}).update({k: results[k] for k in keys})
         return [results[k][0] for k in keys]
 
-    def _finish(self, job: Job, key: str, value: Any, seconds: float,
-                results: dict[str, tuple[Any, float]], bar: Any) -> None:
-        self.store.put(job.namespace, key, value, seconds=seconds)
-        results[key] = (value, seconds)
-        self.chunks_run += 1
-        if bar is not None:
-            bar.update(1)
 
-
-def _timed(fn: Callable[[Mapping[str, Any]], Any], params: Mapping[str, Any]) -> tuple[Any, float]:
-    start = time.perf_counter()
-    value = fn(params)
-    return value, time.perf_counter() - start
+def _call(task: tuple[str, tuple[Callable[[Mapping[str, Any]], Any], Mapping[str, Any]]]) -> Any:
+    """One chunk in a worker: ``fn(params)``."""
+    fn, params = task[1]
+    return fn(params)
 
 
 _CURRENT: contextvars.ContextVar[Executor | None] = contextvars.ContextVar("crewcheck_executor", default=None)

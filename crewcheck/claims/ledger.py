@@ -209,7 +209,7 @@ def render_markdown(verdicts: Sequence[Verdict], run_info: dict[str, Any], plots
         "committed records alone; `crewcheck prove --quick` re-derives every claim on reduced",
         "inputs (CI; a reduced run never changes a verdict, it reports OPEN where it cannot",
         "decide); `crewcheck prove CLAIM --full --save-records` recomputes what the records lack",
-        "(Dask: a local cluster with one worker per core, or `--scheduler ADDR`; finished chunks",
+        "(one worker process per core, or Dask with `--scheduler`; finished chunks",
         "are also kept in the user cache folder, so an interrupted run resumes) and writes the",
         "records. Exit status 0 means every verdict matches the one recorded in",
         "`crewcheck/claims/data/established.json`.",

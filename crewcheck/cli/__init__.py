@@ -25,12 +25,13 @@ EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_BACKEND = 0, 1, 2, 3, 4
 
 SUBCOMMANDS: tuple[str, ...] = (
     "crewcheck.cli.decide",     # decide, validate, show, backends
+    "crewcheck.cli.deals",      # deals
     "crewcheck.cli.encode",     # encode, decode (logic back-ends)
     "crewcheck.cli.check",      # check (certificates)
     "crewcheck.cli.reduce",     # reduce hampath
     "crewcheck.cli.prove",      # prove
     "crewcheck.cli.bench",      # bench, simulate
-    "crewcheck.cli.missions",   # missions, mission
+    "crewcheck.cli.missions",   # missions, mission, draw
     "crewcheck.cli.analyse",    # analyse
     "crewcheck.cli.review",     # review
     "crewcheck.cli.serve",      # serve (the web page)

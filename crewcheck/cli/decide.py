@@ -7,13 +7,14 @@ import contextlib
 import json
 import statistics
 import sys
+import textwrap
 import time
 from pathlib import Path
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 from crewcheck.api import decide
-from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, one_line, seconds_arg
+from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, int_arg, one_line, seconds_arg
 from crewcheck.errors import CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
 from crewcheck.formats import deal_json
 from crewcheck.formats.reading import MAX_DEAL_BYTES, decode, open_regular, parse_json, standard_input
@@ -28,13 +29,38 @@ __all__ = ["add_parsers"]
 _EXIT = {Verdict.WINNABLE: EXIT_OK, Verdict.UNWINNABLE: EXIT_NO, Verdict.UNKNOWN: EXIT_UNKNOWN}
 
 
+_EXAMPLES = """\
+examples:
+  crewcheck decide deal.json
+  crewcheck decide deal.json --json --timeout 10
+  crewcheck deals --players 4 --tasks 10 --count 10000 > k10.jsonl
+  crewcheck decide --batch k10.jsonl --out k10.results.jsonl          # every core, progress on stderr
+  crewcheck decide --batch k10.jsonl --out k10.results.jsonl --resume # after a kill or Ctrl-C
+  crewcheck decide --batch k10.jsonl --workers 1 > results.jsonl
+  crewcheck decide --batch k10.jsonl --scheduler tcp://10.0.0.5:8786 --out k10.results.jsonl
+"""
+
+
+def _memory_arg(text: str) -> int | str | None:
+    """argparse type of ``--memory-limit``: bytes (``4GiB``, ``512M``), ``none`` or ``auto``."""
+    from crewcheck.runtime.fanout import parse_bytes
+
+    if text.strip().lower() == "auto":
+        return "auto"
+    try:
+        return parse_bytes(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a size such as 4GiB or 512MiB (at least 1 MiB), 'auto' "
+                                         f"or 'none', got {text!r}") from None
+
+
 def add_parsers(sub: Any) -> None:
     names = ", ".join(["auto", *sorted(registry.BACKENDS)])
     p = sub.add_parser(
         "decide", help="decide whether a deal can be won",
-        description="Decide whether a deal can be won (perfect information, cooperative play). "
+        description=textwrap.fill("Decide whether a deal can be won (perfect information, cooperative play). "
                     "Prints the verdict first, then a winning line one trick per line. Exit code: "
-                    "0 winnable, 1 unwinnable, 2 bad input or usage, 3 unknown (timeout), 4 back-end failure.")
+                    "0 winnable, 1 unwinnable, 2 bad input or usage, 3 unknown (timeout), 4 back-end failure."))
     p.add_argument("deal", nargs="?", help="deal JSON file (a regular file of at most 1 MiB), or - for "
                                            "standard input")
     p.add_argument("--batch", metavar="DEALS.jsonl", nargs="+",
@@ -44,6 +70,27 @@ def add_parsers(sub: Any) -> None:
                         "stderr per cell (the id's part before '/', else the file name) the median, "
                         "p90, p99 and max seconds per deal, the verdicts and nodes, then a summary "
                         "(also after Ctrl-C)")
+    p.add_argument("--workers", type=int_arg(0, 4096), metavar="N",
+                   help="with --batch: worker processes deciding lines side by side, 0 = in this process "
+                        "(default: one per core); with --scheduler local, the local cluster's workers")
+    p.add_argument("--scheduler", metavar="ADDR",
+                   help="with --batch: decide on a Dask cluster: 'local' starts one on this machine, else "
+                        "the address of a running scheduler, e.g. tcp://10.0.0.5:8786 (needs "
+                        "crewcheck[prove]) (default: local worker processes)")
+    p.add_argument("--out", metavar="FILE",
+                   help="with --batch: write the results to FILE instead of standard output; FILE is "
+                        "the record of the run for --resume")
+    p.add_argument("--resume", action="store_true",
+                   help="with --out: continue the run FILE holds (after a kill or Ctrl-C): its complete "
+                        "lines are kept, and the input goes on from the next line")
+    p.add_argument("--memory-limit", type=_memory_arg, default="auto", metavar="SIZE",
+                   help="with --batch: memory per worker, e.g. 4GiB or 'none'; a worker going over it "
+                        "is stopped, its line gets an error object and the run goes on (default: three "
+                        "quarters of the machine's memory shared by the workers; the workers of a running Dask "
+                        "cluster keep their own limit)")
+    p.add_argument("--no-progress", action="store_true",
+                   help="with --batch: no progress on stderr (default: a bar with rate and ETA on a "
+                        "terminal, else a line every 30 s)")
     p.add_argument("--backend", default="auto", metavar="NAME",
                    help=f"back-end: {names} (default: auto = the best exact one for the deal)")
     p.add_argument("--timeout", type=seconds_arg, metavar="S",
@@ -61,6 +108,8 @@ def add_parsers(sub: Any) -> None:
                    help="the proof-producing SAT solver of --certificate: glucose42, glucose4, glucose3, "
                         "cadical195, cadical153, lingeling, maplechrono, maplecm, maplesat (default: glucose42)")
     p.set_defaults(func=run_decide)
+    p.epilog = _EXAMPLES
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
 
     v = sub.add_parser("validate", help="check a deal file and report the first problem",
                        description="Check a deal file: exit 0 if valid, 2 with a one-line error if not.")
@@ -109,13 +158,22 @@ def run_decide(args: argparse.Namespace) -> int:
         bad = certificate_args_error(args)
         if bad is not None:
             return _fail(args, bad, EXIT_USAGE)
+    if not args.batch:
+        used = [flag for flag, value in (("--workers", args.workers), ("--scheduler", args.scheduler),
+                                         ("--out", args.out), ("--resume", args.resume or None)) if value is not None]
+        if used:
+            return _fail(args, InvalidInputError(f"{used[0]} goes with --batch"), EXIT_USAGE)
     if args.batch:
         if args.deal:
             return _fail(args, InvalidInputError("give either a deal file or --batch, not both"), EXIT_USAGE)
         if args.batch.count("-") > 1:
             return _fail(args, InvalidInputError("standard input (-) given more than once", field="--batch"),
                          EXIT_USAGE)
-        return _run_batch(args)
+        if args.resume and not args.out:
+            return _fail(args, InvalidInputError("--resume needs --out FILE (the run to continue)"), EXIT_USAGE)
+        from crewcheck.cli.batch import run_batch
+
+        return run_batch(args)
     if not args.deal:
         return _fail(args, InvalidInputError("missing deal file (or use --batch DEALS.jsonl)"), EXIT_USAGE)
     try:
@@ -160,177 +218,6 @@ def _certificate(args: argparse.Namespace, instance: Instance, result: Result, i
     except OSError as e:
         return certificate_error(InvalidInputError(f"cannot write the certificate: {e.strerror}",
                                                    field=args.certificate))
-
-
-def _batch_line(line: str) -> tuple[str | None, Instance]:
-    """The deal on one batch line and its optional ``"id"`` (a string, echoed in the result)."""
-    ident = None
-    data = parse_json(line)
-    if isinstance(data, dict) and "id" in data:
-        ident = data.pop("id")
-        if not isinstance(ident, str):
-            raise InvalidDealError("'id' must be a string", field="id")
-    if not isinstance(data, dict):
-        raise InvalidDealError(f"expected a JSON object, got {type(data).__name__}", field="deal")
-    return ident, deal_json.from_dict(data)
-
-
-def _quantile(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))]
-
-
-def _cell_summary(rows: dict[str, list[tuple[Verdict, float, int]]]) -> list[str]:
-    """One line per cell: seconds per deal (median, p90, p99, max), verdicts, nodes."""
-    out = ["cell: deals, seconds per deal median / p90 / p99 / max, winnable / unwinnable / unknown, "
-           "nodes median / max"]
-    for cell, got in rows.items():
-        secs = [t for _, t, _ in got]
-        nodes = [n for _, _, n in got]
-        won = sum(1 for v, _, _ in got if v is Verdict.WINNABLE)
-        lost = sum(1 for v, _, _ in got if v is Verdict.UNWINNABLE)
-        unknown = len(got) - won - lost
-        out.append(f"{cell}: {len(got)}, {statistics.median(secs):.4f} / {_quantile(secs, .9):.4f} / "
-                   f"{_quantile(secs, .99):.4f} / {max(secs):.4f} s, {won} ({100 * won / len(got):.0f} %) / "
-                   f"{lost} / {unknown}, {int(statistics.median(nodes))} / {max(nodes)}")
-    return out
-
-
-def _open_batch(source: str) -> BinaryIO:
-    """A batch file opened for reading bytes: standard input for ``-``, else a regular file
-    (``/dev/urandom``, a named pipe or a directory is refused, as for a deal file)."""
-    if source == "-":
-        return standard_input()
-    return open_regular(source)
-
-
-MAX_SKIPPED_BYTES = 64 * MAX_DEAL_BYTES
-"""An over-long batch line is skipped up to this many bytes; past that the rest of its
-input is given up (an endless stream without a newline must not run forever)."""
-
-
-def _lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
-    """``(line number, bytes)`` per line; ``None`` for a line longer than
-    :data:`~crewcheck.formats.reading.MAX_DEAL_BYTES` (skipped without being held in memory).
-    Raises :class:`InvalidInputError` after skipping :data:`MAX_SKIPPED_BYTES` of one line."""
-    lineno = 0
-    while True:
-        line = stream.readline(MAX_DEAL_BYTES + 1)
-        if not line:
-            return
-        lineno += 1
-        if len(line) > MAX_DEAL_BYTES and not line.endswith(b"\n"):
-            skipped = len(line)
-            while True:
-                rest = stream.readline(1 << 16)
-                skipped += len(rest)
-                if not rest or rest.endswith(b"\n"):
-                    break
-                if skipped > MAX_SKIPPED_BYTES:
-                    raise InvalidInputError(f"line {lineno} is longer than {MAX_SKIPPED_BYTES:,} bytes; "
-                                            f"the rest of this input is not read")
-            yield lineno, None
-        else:
-            yield lineno, line
-
-
-def _run_batch(args: argparse.Namespace) -> int:
-    """Decide every line; a bad line gets an error object and the run goes on. The summary
-    is printed in every case: at the end, and after Ctrl-C for the lines finished."""
-    counts = {v: 0 for v in Verdict}
-    tally = {"errors": 0, "failures": 0}
-    cells: dict[str, list[tuple[Verdict, float, int]]] = {}
-    start = time.perf_counter()
-    finished = False
-    try:
-        if args.backend == "auto" or registry.ALIASES.get(args.backend.lower(), args.backend.lower()) in ("engine", "search"):
-            from crewcheck.solvers.search import load_compiled
-
-            try:
-                loaded = load_compiled()  # once, so the per-deal times are the warm kernel's
-            except Exception as e:  # noqa: BLE001 - each line then reports the failure itself
-                print(f"crewcheck: the compiled search kernel failed to load: {type(e).__name__}", file=sys.stderr)
-                loaded = None
-            if loaded is not None:
-                print(f"crewcheck: compiled search kernel loaded in {loaded:.2f} s (not in the per-deal times)",
-                      file=sys.stderr)
-        for source in args.batch:
-            _batch_file(args, source, counts, tally, cells)
-        finished = True
-    except KeyboardInterrupt:
-        return 130
-    finally:  # the summary of what was done, however the run ends
-        _batch_summary(counts, tally, cells, time.perf_counter() - start, interrupted=not finished)
-    if tally["failures"]:
-        return EXIT_BACKEND
-    return EXIT_USAGE if tally["errors"] else EXIT_OK
-
-
-def _batch_file(args: argparse.Namespace, source: str, counts: dict[Verdict, int], tally: dict[str, int],
-                cells: dict[str, list[tuple[Verdict, float, int]]]) -> None:
-    """Decide the lines of one batch file, printing one JSON object per line."""
-    try:
-        stream = _open_batch(source)
-    except CrewcheckError as e:
-        tally["errors"] += 1
-        print(json.dumps({**error_result(e), "file": source}), flush=True)
-        return
-    default_cell = "stdin" if source == "-" else Path(source).stem
-    with contextlib.nullcontext(stream) if source == "-" else stream:
-        try:
-            _batch_lines(args, source, _lines(stream), default_cell, counts, tally, cells)
-        except CrewcheckError as e:  # the input itself broke off (an endless line)
-            tally["errors"] += 1
-            print(json.dumps({**error_result(e), "file": source}), flush=True)
-
-
-def _batch_lines(args: argparse.Namespace, source: str, lines: Iterator[tuple[int, bytes | None]],
-                 default_cell: str, counts: dict[Verdict, int], tally: dict[str, int],
-                 cells: dict[str, list[tuple[Verdict, float, int]]]) -> None:
-    """Decide each line of one input, printing one JSON object per line."""
-    for lineno, raw in lines:
-        if raw is not None and not raw.strip():
-            continue
-        t0 = time.perf_counter()
-        ident = None
-        out: dict[str, Any]
-        try:
-            if raw is None:
-                raise InvalidInputError(f"line longer than the limit of {MAX_DEAL_BYTES:,} bytes")
-            ident, instance = _batch_line(decode(raw))
-            result = decide(instance, backend=args.backend, timeout=args.timeout)
-            out = result_to_dict(instance, result)
-            if args.certificate:
-                out["certificate"], failed = _certificate(args, instance, result, ident, lineno)
-                if failed:
-                    tally["errors" if failed == EXIT_USAGE else "failures"] += 1
-            counts[result.verdict] += 1
-            cell = ident.split("/")[0] if ident and "/" in ident else default_cell
-            cells.setdefault(cell, []).append((result.verdict, result.stats.seconds, result.stats.nodes))
-        except CrewcheckError as e:
-            out = error_result(e)
-            out["seconds"] = round(time.perf_counter() - t0, 6)
-            tally["errors" if _code_for(e) == EXIT_USAGE else "failures"] += 1
-        except Exception as e:  # a bug on one line must not lose the others
-            out = {"schema": RESULT_SCHEMA, "error": internal_error_to_dict(e)}
-            tally["failures"] += 1
-        if ident is not None:
-            out["id"] = ident
-        if len(args.batch) > 1:
-            out["file"] = source
-        out["line"] = lineno
-        print(json.dumps(out), flush=True)
-
-
-def _batch_summary(counts: dict[Verdict, int], tally: dict[str, int],
-                   cells: dict[str, list[tuple[Verdict, float, int]]], total: float, *, interrupted: bool) -> None:
-    n = sum(counts.values()) + tally["errors"] + tally["failures"]
-    if cells:
-        print("\n".join(_cell_summary(cells)), file=sys.stderr)
-    print(f"crewcheck: {'interrupted after' if interrupted else 'decided'} {n} deal(s) in {total:.2f} s: "
-          f"{counts[Verdict.WINNABLE]} winnable, {counts[Verdict.UNWINNABLE]} unwinnable, "
-          f"{counts[Verdict.UNKNOWN]} unknown, {tally['errors']} bad input, "
-          f"{tally['failures']} back-end failure(s)", file=sys.stderr)
 
 
 def run_validate(args: argparse.Namespace) -> int:

@@ -1,4 +1,5 @@
-"""``crewcheck missions`` (the logbook as a table) and ``crewcheck mission N`` (a seeded deal).
+"""``crewcheck missions`` (the logbook as a table), ``crewcheck mission N`` (a seeded deal) and
+``crewcheck draw DEAL`` (mission 12's random draw: :mod:`crewcheck.analysis.chance`).
 
 The logbook is :mod:`crewcheck.missions.logbook`' data file. ``mission N`` writes the deal file of
 one seeded game of mission N; rules the deal cannot express are named on stderr and in the
@@ -12,10 +13,10 @@ import json
 import sys
 from typing import Any
 
-from crewcheck.cli import EXIT_OK, EXIT_USAGE, parse_whole
+from crewcheck.cli import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, parse_whole, seconds_arg
 from crewcheck.errors import InvalidInputError
-from crewcheck.missions.logbook import ASSIGNMENTS, DISTRESS, PLAYERS, Mission, deal_mission, logbook, missions, \
-    not_modelled
+from crewcheck.missions.logbook import ASSIGNMENTS, DISTRESS, PLAYERS, READINGS, Mission, deal_mission, logbook, \
+    missions, not_modelled
 
 __all__ = ["add_parsers", "format_table"]
 
@@ -46,8 +47,26 @@ def add_parsers(sub: Any) -> None:
                      help="Challenge for Three: no green cards and no R1, 10 cards each (3 players only)")
     one.add_argument("--distress", metavar="D",
                      help=f"add the distress signal: {', '.join(DISTRESS)} (default: none)")
+    one.add_argument("--reading", metavar="R", default="reference",
+                     help=f"how the special rule is read: {', '.join(READINGS)} (default: reference, as Board Game "
+                          "Arena plays it; 'literal': the rulebook's words, which differ in missions 29, 34 and 46)")
+    one.add_argument("--no-crew-choices", action="store_true",
+                     help="leave out the token swap or move (missions 23, 40) and the five-player hand-over")
     one.add_argument("-o", "--output", metavar="DEAL.json", help="output file (default: standard output)")
     one.set_defaults(func=run_mission)
+
+    draw = sub.add_parser(
+        "draw", help="mission 12: can a deal be won for every draw, for some draw, and how likely",
+        description="Mission 12's random card after the first trick (each seat draws one from the seat on "
+                    "its right) as a chance node: for the best task seats and first trick, whether the deal "
+                    "is won for every draw, for some draw, and the exact chance of a win. Exit 0 when won for "
+                    "every draw, 1 when not, 3 when the time limit ran out.")
+    draw.add_argument("deal", metavar="DEAL.json", help="a deal before its first card, with tasks only ('-': stdin)")
+    draw.add_argument("--time-limit", type=seconds_arg, default=None, metavar="SECONDS",
+                      help="stop after this many seconds, or 'none' (default: none)")
+    draw.add_argument("--backend", default=None, help="back-end for the positions after a draw (default: auto)")
+    draw.add_argument("--json", action="store_true", help="print one JSON object")
+    draw.set_defaults(func=run_draw)
 
 
 def _error(message: str) -> int:
@@ -56,7 +75,7 @@ def _error(message: str) -> int:
 
 
 _FLAGS = {"players": "--players", "seed": "--seed", "assignment": "--assignment", "challenge": "--challenge",
-          "distress": "--distress"}
+          "distress": "--distress", "reading": "--reading"}
 
 
 def _int(text: str, what: str) -> int:
@@ -92,10 +111,39 @@ def run_missions(args: argparse.Namespace) -> int:
         print(json.dumps(logbook(), ensure_ascii=False))
         return EXIT_OK
     print(format_table(list(missions())))
-    print("\n* part of the rule is not modelled in deal files; with 5 players, missions 25-50 with task "
-          "cards (and 27, 37)\n  also allow handing one task over, which deals leave out. Communication "
-          "limits do not change\n  whether a deal can be won with every hand known.")
+    print("\n* part of the rule is not in deal files (mission 12's random draw: `crewcheck draw DEAL` answers it).\n"
+          "  With 5 players, missions 25-50 with task cards let one seat hand a task over: deal files\n"
+          "  carry it as a choice (\"handover\"). Communication limits do not change whether a deal\n"
+          "  can be won with every hand known.")
     return EXIT_OK
+
+
+def run_draw(args: argparse.Namespace) -> int:
+    from crewcheck.analysis.chance import analyse_draw
+    from crewcheck.errors import CrewcheckError
+    from crewcheck.formats import deal_json
+    from crewcheck.solvers.base import Budget
+
+    try:
+        instance = deal_json.load(args.deal)
+        answer = analyse_draw(instance, backend=args.backend, budget=Budget(seconds=args.time_limit))
+    except CrewcheckError as e:
+        return _error(f"{args.deal}: {e}")
+    if args.json:
+        prob = answer.probability
+        print(json.dumps({"every": answer.every, "some": answer.some, "complete": answer.complete,
+                          "probability": None if prob is None else str(prob),
+                          "probability_float": None if prob is None else float(prob),
+                          "lower_bound": str(answer.lower), "decisions": answer.decisions,
+                          "seconds": round(answer.seconds, 3),
+                          "first_trick": None if answer.first_trick is None else
+                          [str(instance.deck.card(c)) for c in answer.first_trick],
+                          "choice": None if answer.choice is None else answer.choice.describe(instance)}))
+    else:
+        print(answer.describe(instance))
+    if not answer.complete:
+        return EXIT_UNKNOWN
+    return EXIT_OK if answer.every else EXIT_NO
 
 
 def run_mission(args: argparse.Namespace) -> int:
@@ -104,11 +152,11 @@ def run_mission(args: argparse.Namespace) -> int:
         players = _int(args.players, "players")
         seed = _int(args.seed, "seed")
         deal = deal_mission(number, players, seed, args.assignment, challenge=args.challenge,
-                            distress=args.distress)
+                            distress=args.distress, reading=args.reading, crew_choices=not args.no_crew_choices)
     except InvalidInputError as e:
         flag = _FLAGS.get(e.field)
         return _error(f"{flag}: {e.reason}" if flag else e.reason)
-    for line in not_modelled(missions()[number - 1], players):
+    for line in not_modelled(missions()[number - 1], players, crew_choices=not args.no_crew_choices):
         print(f"crewcheck: note: mission {number}: not modelled: {line}", file=sys.stderr)
     text = json.dumps(deal, indent=2) + "\n"
     if args.output:

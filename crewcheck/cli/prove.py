@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -62,14 +61,15 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     mode.add_argument("--quick", dest="mode", action="store_const", const="quick",
                       help="bounded checks, a few minutes in total (default)")
     mode.add_argument("--full", dest="mode", action="store_const", const="full",
-                      help="the real thing: large enumerations and samples, run through Dask")
+                      help="the real thing: large enumerations and samples, on every core (or Dask with --scheduler)")
     parser.set_defaults(mode=None)
     parser.add_argument("--json", action="store_true", help="write one JSON object to stdout")
     parser.add_argument("--workers", type=int_arg(0, 1024), default=None, metavar="N",
-                        help="Dask workers of the local cluster (default: one per core with "
-                        "--full; --quick runs in-process unless N > 1)")
+                        help="worker processes (with --scheduler local, the local Dask cluster's) "
+                        "(default: one per core with --full; --quick runs in-process unless N > 1)")
     parser.add_argument("--scheduler", default=None, metavar="ADDR",
-                        help="address of an existing Dask scheduler (default: start a local cluster)")
+                        help="run the chunks on Dask: 'local' starts a local cluster, else the address "
+                        "of a running scheduler (default: local worker processes)")
     parser.add_argument("--store", default=None, metavar="PATH",
                         help="results store for finished chunks (default: results.sqlite in the user "
                         f"cache folder: ${CACHE_ENV}, else $XDG_CACHE_HOME/crewcheck)")
@@ -145,9 +145,9 @@ def run(args: argparse.Namespace) -> int:
         return _error(args, f"--record writes {CHECKOUT_ESTABLISHED} of a checkout; run it from the "
                       "repository's root")
     store = ResultStore(":memory:" if args.no_store else args.store)
-    use_dask = args.mode == "full" and args.workers not in (0, 1) and not args.records_only
-    executor = Executor(store=store, workers=args.workers, scheduler=args.scheduler,
-                        use_dask=use_dask, progress=not args.no_progress and sys.stderr.isatty(),
+    parallel = args.mode == "full" and args.workers not in (0, 1) and not args.records_only
+    executor = Executor(store=store, workers=args.workers, scheduler=args.scheduler, parallel=parallel,
+                        progress=not args.no_progress and (sys.stderr.isatty() or args.mode == "full"),
                         records=Records(), records_only=args.records_only)
     start = time.perf_counter()
     try:
@@ -161,8 +161,7 @@ def run(args: argparse.Namespace) -> int:
         "mode": args.mode,
         "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "wall_seconds": round(wall, 1),
-        "executor": ("dask " + (args.scheduler or f"local cluster, {args.workers or os.cpu_count()} workers"))
-        if executor.use_dask else "in-process",
+        "executor": executor.pool.describe(),
         "chunks_run": executor.chunks_run,
         "chunks_from_store": executor.chunks_cached,
         "chunks_from_records": executor.chunks_recorded,

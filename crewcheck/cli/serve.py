@@ -16,11 +16,12 @@ __all__ = ["add_parsers"]
 
 def add_parsers(sub: Any) -> None:
     p = sub.add_parser(
-        "serve", help="a local web page: enter a deal, decide it, analyse each card, review a game",
-        description="Serve a web page at http://HOST:PORT/ where a deal is entered (pasted as JSON, or "
-                    "hands and tasks typed as card names), laid out, decided, analysed card by card at "
-                    "any point of its winning line, and a played game reviewed. Needs Flask: "
-                    "pip install \"crewcheck[web]\". Stop with Ctrl-C.")
+        "serve", help="a local web page: play a deal card by card with every card's verdict",
+        description="Serve a web page at http://HOST:PORT/: a board to play a deal on (a logbook mission, "
+                    "a random Classic or Deep Sea deal, or a deal file pasted or uploaded), card by card, "
+                    "with every legal card's verdict (still winnable after it, or not), undo and redo, "
+                    "a winning line from any point, a review of the game, and the position in the "
+                    "page's address. Needs Flask: pip install \"crewcheck[web]\". Stop with Ctrl-C.")
     p.add_argument("--port", type=int_arg(0, 65535), default=8765, help="port (default: 8765; 0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default: 127.0.0.1, this machine only; anything else "

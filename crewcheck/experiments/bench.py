@@ -22,21 +22,18 @@ oracle verdict is a fact about the deal and is kept; an ``unknown`` records the 
 its time limit (``oracle``, ``oracle_limit``) and is tried again by a run whose limit is
 larger (or unlimited) or whose oracle differs.
 
-Workers: ``workers > 1`` runs deals in local processes that die with this one
-(:func:`crewcheck.runtime.processes.die_with_parent`), even after ``kill -9``.
+Workers: ``workers > 1`` runs deals in local processes that die with this one, even after
+``kill -9``, and ``scheduler`` on a Dask cluster (:func:`crewcheck.runtime.fanout.fan_out`,
+the fan-out of every parallel run).
 """
 
 from __future__ import annotations
 
 import csv
 import json
-import os
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import as_completed as done_first
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -46,7 +43,8 @@ from crewcheck.agents.simulate import deal, play_game, setup_instance
 from crewcheck.api import check_witness, choose_backend, decide
 from crewcheck.errors import BackendUnavailableError, NotApplicableError
 from crewcheck.model.instance import Instance
-from crewcheck.runtime.processes import die_with_parent
+from crewcheck.runtime.fanout import Workers, values
+from crewcheck.runtime.progress import Progress
 from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.exhaustive import ExhaustiveSolver
 
@@ -191,42 +189,19 @@ def run_bench(cfg: BenchConfig, store: SharedStore, *, workers: int = 1, schedul
     skip = frozenset(r["key"] for r in store if settled(r, cfg))
     jobs = [(cfg, t, i, frozenset(k for k in skip if f"|{cfg.deal_key(t, i)}|" in k)) for t, i in todo]
     bar = progress_bar(len(jobs), progress)
-    if scheduler:
-        from dask.distributed import Client, as_completed  # lazy: optional dependency
-
-        with Client(scheduler) as client:  # type: ignore[no-untyped-call]
-            futures = client.map(_job, jobs, pure=False)
-            for fut in as_completed(futures):  # type: ignore[no-untyped-call]
-                store.add_many(fut.result())
-                bar(1)
-    elif workers > 1:
-        with ProcessPoolExecutor(workers, initializer=_worker_start, initargs=(os.getpid(),)) as pool:
-            futs = [pool.submit(_job, j) for j in jobs]
-            for f in done_first(futs):
-                store.add_many(f.result())
-                bar(1)
-    else:
-        for j in jobs:
-            store.add_many(_job(j))
-            bar(1)
+    pool = Workers(workers if workers > 1 or scheduler else 0, scheduler)
+    for _, records, _ in values(_job, jobs, pool):
+        store.add_many(records)
+        bar(1)
     bar(0, close=True)
 
 
-def _worker_start(parent: int) -> None:
-    """A pool worker's first act: die with the bench process (kernel signal on Linux, a
-    watcher thread elsewhere), so ``kill -9`` of the bench leaves no worker running."""
-    die_with_parent(parent, watch=True)
-
-
 def progress_bar(total: int, enabled: bool, *, unit: str = "deal", desc: str = "bench agents") -> Callable[..., None]:
-    """A tqdm bar on stderr as ``step(n, close=False)`` (a no-op when disabled or without tqdm)."""
+    """Progress on stderr (:class:`crewcheck.runtime.progress.Progress`) as
+    ``step(n, close=False)`` (a no-op when disabled)."""
     if not enabled or total == 0:
         return lambda n, close=False: None
-    try:
-        from tqdm import tqdm  # type: ignore[import-untyped]
-    except ImportError:
-        return lambda n, close=False: None
-    bar = tqdm(total=total, file=sys.stderr, unit=unit, desc=desc)
+    bar = Progress(desc, total=total, unit=unit)
 
     def step(n: int, close: bool = False) -> None:
         bar.update(n)

@@ -225,26 +225,11 @@ def _execute(jobs: list[tuple[Any, ...]], store: ResultsStore | SharedStore, wor
              bar: Callable[[int], None]) -> None:
     if not jobs:
         return
-    if scheduler:
-        from dask.distributed import Client, as_completed  # lazy: optional dependency
+    from crewcheck.runtime.fanout import Workers, values
 
-        with Client(scheduler) as client:  # type: ignore[no-untyped-call]
-            futures = client.map(_call, jobs, pure=False)
-            for fut in as_completed(futures):  # type: ignore[no-untyped-call]
-                store.add_many([fut.result()])
-                bar(1)
-    elif workers > 1:
-        from concurrent.futures import ProcessPoolExecutor, as_completed as done_first
-
-        with ProcessPoolExecutor(workers) as pool:
-            futs = [pool.submit(_call, j) for j in jobs]
-            for f in done_first(futs):
-                store.add_many([f.result()])
-                bar(1)
-    else:
-        for j in jobs:
-            store.add_many([_call(j)])
-            bar(1)
+    for _, record, _ in values(_call, jobs, Workers(workers if workers > 1 or scheduler else 0, scheduler)):
+        store.add_many([record])
+        bar(1)
 
 
 def run_deepsea(cfg: DeepSeaConfig, out: str, store: ResultsStore | SharedStore, *, workers: int = 1,

@@ -34,7 +34,8 @@ from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import Task
 
-__all__ = ["SCHEMA_ID", "schema", "from_dict", "to_dict", "load", "loads", "dump", "dumps", "history_index"]
+__all__ = ["SCHEMA_ID", "schema", "from_dict", "to_dict", "load", "loads", "dump", "dumps", "history_index",
+           "LINE_KEYS", "to_line"]
 
 SCHEMA_ID = "crewcheck-deal/1"
 _CARD_PATTERN = "^[A-Za-z]+[1-9][0-9]*$"
@@ -179,7 +180,8 @@ def from_dict(data: Mapping[str, Any]) -> Instance:
     conditions = tuple(condition_from_json(c, f"conditions[{j}]", card_index)
                        for j, c in enumerate(data.get("conditions", [])))
     base = Instance(deck, hands, tuple(tasks), trump, lead, rules, conditions=conditions,
-                    distress=data.get("distress"))
+                    distress=data.get("distress"), token_move=data.get("token_move"),
+                    handover=bool(data.get("handover", False)))
 
     history = _history(base, data)
     return base.with_history(history) if history else base
@@ -248,6 +250,10 @@ def to_dict(instance: Instance) -> dict[str, Any]:
         out["tasks"].append(task)
     if instance.distress is not None:
         out["distress"] = instance.distress
+    if instance.token_move is not None:
+        out["token_move"] = instance.token_move
+    if instance.handover:
+        out["handover"] = True
     if instance.conditions:
         out["conditions"] = [condition_to_json(c, lambda i: str(deck.card(i))) for c in instance.conditions]
     if instance.history:
@@ -268,6 +274,20 @@ def to_dict(instance: Instance) -> dict[str, Any]:
         if trick:
             out["current"] = {"lead": leader, "cards": trick}
     return out
+
+
+LINE_KEYS: tuple[str, ...] = ("id", "seed")
+"""Keys a line of a deal stream (JSONL, ``crewcheck deals``, ``decide --batch``) may carry
+besides the deal's own: ``id`` (a string, echoed in the line's result) and ``seed`` (an
+integer: the base seed of the generator that made the deal)."""
+
+
+def to_line(deal: Instance | Mapping[str, Any], *, ident: str, seed: int | None = None) -> str:
+    """One line of a deal stream: ``{"id": ident, "seed": seed, ...the deal file}`` as
+    compact JSON (no ``seed`` key when it is ``None``), the only writer of such lines."""
+    body = to_dict(deal) if isinstance(deal, Instance) else dict(deal)
+    head: dict[str, Any] = {"id": ident} if seed is None else {"id": ident, "seed": seed}
+    return json.dumps({**head, **body}, separators=(",", ":"))
 
 
 def loads(text: str | bytes) -> Instance:

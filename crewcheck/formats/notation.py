@@ -26,7 +26,8 @@ from crewcheck.model.outcome import Trick
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
 
-__all__ = ["to_notation", "parse_deal", "format_trick", "format_tasks", "format_deal"]
+__all__ = ["to_notation", "parse_deal", "format_trick", "format_tasks", "format_deal", "describe_conditions",
+           "describe_choices"]
 
 
 def to_notation(instance: Instance) -> str:
@@ -97,6 +98,46 @@ def format_tasks(instance: Instance, assignment: Sequence[int] | None = None) ->
     return ", ".join(out) if out else "(none)"
 
 
+def describe_conditions(instance: Instance) -> list[str]:
+    """Each condition of the deal in words, one line each (``[]`` without conditions).
+
+    >>> from crewcheck.formats.deal_json import loads
+    >>> deal = loads('{"hands": [["B1", "B3"], ["B2", "B4"]], "conditions": ['
+    ...              '{"kind": "wins_no_tricks", "seat": "choose"}, {"kind": "balanced_tricks", "margin": 3}]}')
+    >>> describe_conditions(deal)
+    ['the chosen crew member wins no trick', 'nobody ever 3 tricks ahead of another']
+    """
+    return [cond.describe(instance) for cond in instance.conditions]
+
+
+def describe_choices(instance: Instance) -> list[str]:
+    """What the rules leave the crew to choose before play, in words, one line each:
+    the commander's decision or distribution, a seat to choose, the token swap or move,
+    the hand-over of one task, the distress signal (``[]`` when nothing)."""
+    out = []
+    mode = instance.rules.assignment
+    if mode == "decision":
+        out.append("commander's decision: every task to one crew member other than the commander")
+    elif mode == "distribution":
+        out.append("commander's distribution: the tasks split so that nobody holds 2 more than another")
+    names = sorted(set().union(*(c.choices() for c in instance.conditions)))
+    for name in names:
+        if name == "choose":
+            out.append(f"the commander chooses a crew member other than itself (seat {instance.commander})")
+        else:
+            out.append(f"the crew chooses any seat as {name.split(':', 1)[1]!r}")
+    if instance.token_move == "swap":
+        out.append("before the tasks are handed out the crew may swap the tokens of two tasks")
+    elif instance.token_move == "move":
+        out.append("before the tasks are handed out the crew may move one token to a task without one")
+    if instance.handover:
+        out.append("before the first trick one seat may hand one of its tasks to another")
+    if instance.distress is not None:
+        way = {"left": "to the left", "right": "to the right", "choose": "left or right, as the crew chooses"}
+        out.append(f"distress signal: every seat passes one card that is no trump {way[instance.distress]}")
+    return out
+
+
 def format_trick(instance: Instance, trick: Trick, assignment: Sequence[int] | None = None) -> str:
     """``"seat 2 leads: R4 B1 B2 B3  -> seat 2 wins  (task R4 done)"``."""
     deck = instance.deck
@@ -121,7 +162,12 @@ def format_deal(instance: Instance) -> str:
                       if deck.suit_of(c) == s and hand >> c & 1]
             groups.append(f"{name:<{width}} {' '.join(values) if values else '-'}")
         lines.append(f"seat {seat} ({hand.bit_count():>2}): " + " | ".join(groups))
-    lines.append("tasks: " + format_tasks(instance))
+    if instance.tasks or not instance.conditions:
+        lines.append("tasks: " + format_tasks(instance))
+    for line in describe_conditions(instance):
+        lines.append("condition: " + line)
+    for line in describe_choices(instance):
+        lines.append("choice: " + line)
     if instance.history:
         # walked card by card, as the loader checks a history: the replay checker wants a
         # whole game's task seats, and a seat still to choose has no single state

@@ -31,9 +31,16 @@ The same seed and player count give the same hands and the same task-card order 
 mission, so missions can be compared on common deals. The deal depends only on the seed
 (Python's Mersenne Twister and ``shuffle`` are the same on every platform).
 
-Rules that deals cannot express (mission 12's random card, the token moves of missions 23
-and 40, the five-player rule of handing over one task) are listed in the deal's
-``comment`` and by :func:`not_modelled`.
+6. The crew's choices before play are written as deal fields for the model to expand:
+   the token swap of mission 23 and the token move of mission 40 (``"token_move"``), and
+   with five players the hand-over of one task (``"handover"``, missions 25-50 with task
+   cards); ``crew_choices=False`` leaves them out.
+
+The special rules follow Board Game Arena's implementation (the reference) unless
+``reading="literal"`` asks for the rulebook's words (:data:`READINGS`). Mission 12's
+random card after the first trick is a chance event, not a choice: deals leave it out
+(it is listed in the deal's ``comment`` and by :func:`not_modelled`), and
+:mod:`crewcheck.missions.draw` answers it for a deal.
 
 Examples
 --------
@@ -52,6 +59,7 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -59,7 +67,7 @@ from typing import Any
 from crewcheck.errors import InvalidInputError
 
 __all__ = [
-    "LOGBOOK_SCHEMA_ID", "PLAYERS", "ASSIGNMENTS", "DISTRESS", "Mission", "logbook", "missions",
+    "LOGBOOK_SCHEMA_ID", "PLAYERS", "ASSIGNMENTS", "DISTRESS", "READINGS", "Mission", "logbook", "missions",
     "mission", "deal_mission", "not_modelled", "resolve_placeholders",
 ]
 
@@ -68,6 +76,11 @@ PLAYERS: tuple[int, ...] = (3, 4, 5)
 """Player counts a mission can be dealt for (JARVIS's two-player game is not modelled)."""
 ASSIGNMENTS: tuple[str, ...] = ("fixed", "free", "decision", "distribution")
 DISTRESS: tuple[str, ...] = ("left", "right", "choose")
+READINGS: tuple[str, ...] = ("reference", "literal")
+"""How a special rule is read: ``"reference"`` (the default) as Board Game Arena's
+implementation plays it, ``"literal"`` as the rulebook's words read. They differ in
+missions 29 and 34 (BGA breaks at a lead of 3 tricks, the words at 2) and 46 with three
+players (BGA does not count the unplayed 14th card); elsewhere they agree."""
 
 _COLOURS = ("B", "G", "P", "Y")
 _TRUMP = "R"
@@ -93,6 +106,10 @@ class Mission:
     five_player_rule: bool
     unsupported: tuple[Mapping[str, str], ...]
     notes: tuple[str, ...]
+    token_move: str | None = None
+    """``"swap"`` (mission 23) or ``"move"`` (mission 40): the crew's token choice before the draft."""
+    readings: Mapping[str, Mapping[str, Any]] = dataclass_field(default_factory=dict)
+    """Other readings of the special rule (``"literal"``: source, conditions, why)."""
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Mission:
@@ -101,7 +118,14 @@ class Mission:
             assignment=obj["assignment"], special_rule=obj["special_rule"],
             conditions=tuple(obj["conditions"]), communication=obj["communication"],
             players=tuple(obj["players"]), five_player_rule=bool(obj["five_player_rule"]),
-            unsupported=tuple(obj.get("unsupported", ())), notes=tuple(obj.get("notes", ())))
+            unsupported=tuple(obj.get("unsupported", ())), notes=tuple(obj.get("notes", ())),
+            token_move=obj.get("token_move"), readings=dict(obj.get("readings", {})))
+
+    def conditions_for(self, reading: str = "reference") -> tuple[Mapping[str, Any], ...]:
+        """The special rule's conditions under ``reading`` (one of :data:`READINGS`)."""
+        if reading == "reference" or reading not in self.readings:
+            return self.conditions
+        return tuple(self.readings[reading]["conditions"])
 
     def describe_communication(self) -> str:
         """``"dead zone"``, ``"from trick 3"``, ``"one member silent"`` or ``""``."""
@@ -152,12 +176,16 @@ def _card_key(card: str) -> tuple[int, int]:
     return order.index(card[0]), int(card[1:])
 
 
-def not_modelled(m: Mission, players: int) -> list[str]:
-    """The rules of ``m`` that a deal for ``players`` leaves out, one sentence each."""
+def not_modelled(m: Mission, players: int, *, crew_choices: bool = True) -> list[str]:
+    """The rules of ``m`` that a deal for ``players`` leaves out, one sentence each
+    (``crew_choices``: as :func:`deal_mission`'s)."""
     out = [f"{u['rule']}: {u['effect']}" for u in m.unsupported]
-    if players == 5 and m.five_player_rule:
+    if not crew_choices and m.token_move is not None:
+        out.append(f"the token {m.token_move} before the draft: left out, so a deal called unwinnable may "
+                   "still be won with it")
+    if not crew_choices and players == 5 and m.five_player_rule:
         out.append("the five-player rule (one crew member may hand one task to another before the first "
-                   "trick): a relaxation, so an 'unwinnable' verdict is a lower bound")
+                   "trick): left out, so a deal called unwinnable may still be won with it")
     return out
 
 
@@ -196,13 +224,20 @@ def resolve_placeholders(conditions: Sequence[Mapping[str, Any]], hands: Sequenc
 
 
 def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str | None = None, *,
-                 challenge: bool = False, distress: str | None = None) -> dict[str, Any]:
+                 challenge: bool = False, distress: str | None = None, reading: str = "reference",
+                 crew_choices: bool = True) -> dict[str, Any]:
     """A seeded random deal of logbook mission ``number`` as a deal-file dict.
 
     ``assignment`` overrides the mission's (one of :data:`ASSIGNMENTS`); ``challenge``
     deals the 30-card *Challenge for Three* (3 players only); ``distress`` adds the
-    distress signal (``"left"``, ``"right"`` or ``"choose"``). See the module docstring for
-    the exact procedure. Bad arguments raise :class:`InvalidInputError`.
+    distress signal (``"left"``, ``"right"`` or ``"choose"``); ``reading`` is how the
+    special rule is read (:data:`READINGS`). With ``crew_choices`` (the default) the deal
+    carries the choices the mission leaves the crew before play: the token swap of
+    mission 23 and the token move of mission 40 (``"token_move"``), and with five players
+    the hand-over of one task (``"handover"``, missions 25-50 with tasks); without, they
+    are left out (the crew has fewer options, so an "unwinnable" is a lower bound). See
+    the module docstring for the exact procedure. Bad arguments raise
+    :class:`InvalidInputError`.
     """
     m = mission(number)
     if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYERS:
@@ -218,6 +253,9 @@ def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str |
                                 field="assignment")
     if challenge and players != 3:
         raise InvalidInputError(f"the Challenge for Three is for 3 players, not {players}", field="challenge")
+    if reading not in READINGS:
+        raise InvalidInputError(f"unknown reading {reading!r}; expected one of {', '.join(READINGS)}",
+                                field="reading")
     if distress is not None and distress not in DISTRESS:
         raise InvalidInputError(f"unknown distress direction {distress!r}; expected one of {', '.join(DISTRESS)}",
                                 field="distress")
@@ -245,12 +283,12 @@ def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str |
         for k, task in enumerate(tasks):
             task["seat"] = (commander + k) % players
 
-    conditions = resolve_placeholders(m.conditions, hands, tasks, commander)
+    conditions = resolve_placeholders(m.conditions_for(reading), hands, tasks, commander)
 
     deal: dict[str, Any] = {
         "schema": "crewcheck-deal/1",
         "name": f"mission-{number:02d}-{players}p{'-challenge' if challenge else ''}-seed{seed}",
-        "comment": _comment(m, players, seed, challenge, commander, mode),
+        "comment": _comment(m, players, seed, challenge, commander, mode, crew_choices),
     }
     if not challenge:
         deal["deck"] = "classic"
@@ -264,10 +302,15 @@ def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str |
         deal["conditions"] = conditions
     if distress is not None:
         deal["distress"] = distress
+    if crew_choices and m.token_move is not None:
+        deal["token_move"] = m.token_move
+    if crew_choices and tasks and players == 5 and m.five_player_rule:
+        deal["handover"] = True
     return deal
 
 
-def _comment(m: Mission, players: int, seed: int, challenge: bool, commander: int, mode: str | None) -> str:
+def _comment(m: Mission, players: int, seed: int, challenge: bool, commander: int, mode: str | None,
+             crew_choices: bool = True) -> str:
     what = [f"{m.tasks} task{'s' if m.tasks != 1 else ''}" if m.tasks else "no task cards"]
     if m.tokens:
         what.append("tokens " + " ".join(m.tokens))
@@ -278,7 +321,7 @@ def _comment(m: Mission, players: int, seed: int, challenge: bool, commander: in
     deck = "Challenge for Three deck (no green, no R1), " if challenge else ""
     text = (f"{head} {deck}{players} players, seed {seed}, dealt by crewcheck.missions.logbook.deal_mission; "
             f"commander: seat {commander}.")
-    left_out = not_modelled(m, players)
+    left_out = not_modelled(m, players, crew_choices=crew_choices)
     if left_out:
         text += " Not modelled: " + "; ".join(left_out) + "."
     return text

@@ -210,11 +210,14 @@ class WinsNoCards(_CardsWonBy):
 @register("wins_all_cards")
 @dataclass(frozen=True)
 class WinsAllCards(_CardsWonBy):
-    """``seat`` wins every card of ``suit``."""
+    """``seat`` wins every card of ``suit``; ``played_only``: every card of ``suit`` that
+    is played (a card still in a hand after the last trick, as with three players, is no
+    failure: Board Game Arena's reading of logbook mission 46)."""
 
     seat: SeatRef
     suit: str
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "suit": SUIT}
+    played_only: bool = False
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "suit": SUIT, "played_only": BOOL}
 
     def target(self, inst: Table) -> Mask:
         return inst.deck.suit_mask(inst.deck.suit_index(self.suit))
@@ -227,10 +230,13 @@ class WinsAllCards(_CardsWonBy):
             return BROKEN
         if left & self.target(inst) == 0:
             return HOLDS
-        return BROKEN if tricks_left == 0 else OPEN  # cards of the suit stay unplayed
+        if tricks_left == 0:  # cards of the suit stay unplayed
+            return HOLDS if self.played_only else BROKEN
+        return OPEN
 
     def describe(self, inst: Table) -> str:
-        return f"{_seat(self.seat)} wins every {self.suit} card"
+        extra = " that is played" if self.played_only else ""
+        return f"{_seat(self.seat)} wins every {self.suit} card{extra}"
 
 
 @register("trick_won_with")
@@ -389,9 +395,12 @@ class WinsTricksAt(Condition):
         return HOLDS if all(t <= played for t in self.tricks) else OPEN  # type: ignore[operator]
 
     def describe(self, inst: Table) -> str:
-        names = ", ".join(str(t) for t in self.tricks)
-        extra = (" and no other" if self.only else "") + (", not with a trump" if self.not_with_trump else "")
-        return f"{_seat(self.seat)} wins trick(s) {names}{extra}"
+        numbers = [str(t) for t in self.tricks if t != "last"]
+        names = (("trick " if len(numbers) == 1 else "tricks ") + ", ".join(numbers)) if numbers else ""
+        if "last" in self.tricks:
+            names = f"{names} and the last trick" if names else "the last trick"
+        extra = (" and no other" if self.only else "") + (", none with a trump" if self.not_with_trump else "")
+        return f"{_seat(self.seat)} wins {names}{extra}"
 
 
 @register("balanced_tricks")

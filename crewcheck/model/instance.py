@@ -100,6 +100,13 @@ class Instance:
     its left neighbour (the next seat in play order), its right neighbour, or the way
     the crew chooses (:mod:`crewcheck.model.variants`). :attr:`hands` are the hands
     before the passes."""
+    token_move: Literal["swap", "move"] | None = None
+    """Before the tasks are handed out the crew may swap the tokens of two tasks
+    (``"swap"``, logbook mission 23) or move one token to a task without one
+    (``"move"``, mission 40), or leave them (:mod:`crewcheck.model.variants`)."""
+    handover: bool = False
+    """The five-player rule: before the first trick one seat may hand one of its tasks
+    to another (:mod:`crewcheck.model.variants`)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hands", tuple(self.hands))
@@ -158,6 +165,7 @@ class Instance:
         """Whether the deciders can take this deal as it is: fixed or free assignment and
         no ``"choose"`` seat (else :func:`crewcheck.model.variants.variants` expands it)."""
         return (self.rules.assignment in ("fixed", "free") and self.distress is None
+                and self.token_move is None and not self.handover
                 and all(c.is_concrete() for c in self.conditions))
 
     @cached_property
@@ -198,7 +206,8 @@ class Instance:
 
     def with_history(self, history: Sequence[CardIndex]) -> Instance:
         return Instance(self.deck, self.hands, self.tasks, self.trump, self.lead,
-                        self.rules, tuple(history), self.conditions, self.quota, self.distress)
+                        self.rules, tuple(history), self.conditions, self.quota, self.distress,
+                        self.token_move, self.handover)
 
     def initial_state(self) -> State:
         """The state before any card is played (ignores :attr:`history`)."""
@@ -344,6 +353,10 @@ class Instance:
                 out.append((DealStatus.ILLEGAL_HISTORY, "distress",
                             "a game in progress after a distress signal: give the hands after the "
                             "passes, without 'distress'"))
+        if self.token_move is not None and self.token_move not in ("swap", "move"):
+            out.append((DealStatus.BAD_TOKEN, "token_move", f"expected 'swap' or 'move', got {self.token_move!r}"))
+        if self.handover and not self.tasks:
+            out.append((DealStatus.TASK_OWNER_UNKNOWN, "handover", "a task hand-over needs tasks"))
         for j, cond in enumerate(self.conditions):
             for name, message in cond.problems(self):
                 where = f"conditions[{j}]" + ("" if name == "kind" else f".{name}")
@@ -358,7 +371,7 @@ class Instance:
             return self
         kept = tuple(c if c.is_concrete() else Undecided(c) for c in self.conditions)
         return Instance(self.deck, self.hands, self.tasks, self.trump, self.lead, self.rules,
-                        self.history, kept, self.quota, self.distress)
+                        self.history, kept, self.quota, self.distress, self.token_move, self.handover)
 
     def _history_problems(self) -> list[tuple[DealStatus, str, str]]:
         base = self.without_choices()

@@ -29,7 +29,8 @@ __all__ = ["Termination", "Outcome", "Trick", "replay"]
 
 def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] | None = None,
            choice: Mapping[str, int] | None = None,
-           distress: tuple[int, Sequence[int]] | None = None) -> Outcome:
+           distress: tuple[int, Sequence[int]] | None = None, *,
+           token_move: tuple[int, int] | None = None, handover: tuple[int, int] | None = None) -> Outcome:
     """Re-play ``plays`` (card indices from the first trick) and return the outcome.
 
     Parameters
@@ -48,6 +49,14 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
         With a distress signal: ``(direction, passes)``, ``+1`` to the left (the next seat
         in play order) or ``-1``, and the card each seat passed (``-1``: it held only
         trumps). The game is played with the hands after the passes.
+    token_move
+        With the deal's ``"token_move"``: ``(i, j)``, task indices: the tokens of tasks
+        ``i`` and ``j`` swapped (``"swap"``) or task ``i``'s token moved to task ``j``,
+        which has none (``"move"``); ``None``: the tokens stay.
+    handover
+        With the deal's ``"handover"``: ``(giver, receiver)``; ``assignment`` is then the
+        seats *after* the hand-over, and the seats before it (one of the receiver's tasks
+        back with the giver) must fit the assignment rule.
 
     Raises
     ------
@@ -63,7 +72,8 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
         _pass_cards(instance, hands, distress)
     if tuple(plays[: len(instance.history)]) != instance.history:
         raise IllegalPlayError("the plays do not start with the deal's history")
-    owner = _owners(instance, assignment)
+    tokens = _tokens(instance, token_move)
+    owner = _owners(instance, assignment, handover)
     conditions = _concrete_conditions(instance, choice)
     trump = instance.trump
     task_card = [cards[t.card] for t in instance.tasks]
@@ -109,7 +119,7 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
         winner = (leader + current.index(best)) % p
         tricks.append(Trick(leader, tuple(deck.index(c) for c in current), winner))
         group = [i for i in range(n_tasks) if task_card[i] in current]
-        end = _judge(instance, owner, group, winner, order, completed)
+        end = _judge(instance, tokens, owner, group, winner, order, completed)
         current = []
         leader = winner
         if end is None and len(completed) == n_tasks and _settled(instance, conditions, tricks, hands):
@@ -161,16 +171,58 @@ def _commander(instance: Instance) -> int:
     return next(s for s in range(len(instance.hands)) if top in instance.deck.cards_of(instance.hands[s]))
 
 
-def _owners(instance: Instance, assignment: Sequence[int] | None) -> list[int]:
+def _tokens(instance: Instance, move: tuple[int, int] | None) -> list[str | None]:
+    """Each task's token after the crew's token move (checked against the deal's rule)."""
+    tokens = [t.token for t in instance.tasks]
+    if move is None:
+        return tokens
+    if instance.token_move is None:
+        raise IllegalPlayError("the witness moves a token, but the deal allows no token move")
+    i, j = move
+    if not (0 <= i < len(tokens) and 0 <= j < len(tokens)) or i == j:
+        raise IllegalPlayError(f"token move: {move!r} does not name two tasks of the deal")
+    if instance.token_move == "swap":
+        tokens[i], tokens[j] = tokens[j], tokens[i]
+    else:
+        if tokens[i] is None or tokens[j] is not None:
+            raise IllegalPlayError(f"token move: task {i} must have a token and task {j} none")
+        tokens[i], tokens[j] = None, tokens[i]
+    return tokens
+
+
+def _owners(instance: Instance, assignment: Sequence[int] | None,
+            handover: tuple[int, int] | None = None) -> list[int]:
     p, k = len(instance.hands), len(instance.tasks)
     mode = instance.rules.assignment
+    if handover is not None:
+        if not instance.handover:
+            raise IllegalPlayError("the witness hands a task over, but the deal has no hand-over")
+        giver, receiver = handover
+        if not (0 <= giver < p and 0 <= receiver < p) or giver == receiver:
+            raise IllegalPlayError(f"hand-over: {handover!r} does not name two seats")
     if mode == "fixed":
-        return [int(t.seat) for t in instance.tasks]  # type: ignore[arg-type]
+        fixed = [int(t.seat) for t in instance.tasks]  # type: ignore[arg-type]
+        if handover is None:
+            return fixed
+        if assignment is None or len(assignment) != k:
+            raise IllegalPlayError("hand-over: the witness must give one seat per task")
+        changed = [i for i in range(k) if assignment[i] != fixed[i]]
+        if len(changed) != 1 or (fixed[changed[0]], assignment[changed[0]]) != tuple(handover):
+            raise IllegalPlayError(f"hand-over {handover!r}: seats {list(assignment)} do not differ from "
+                                   f"{fixed} by one task from the giver to the receiver")
+        return list(assignment)
     if assignment is None or len(assignment) != k or any(not 0 <= a < p for a in assignment):
         raise IllegalPlayError(f"{mode} assignment: the witness must give one seat per task")
     got = [sum(1 for a in assignment if a == s) for s in range(p)]
+    if handover is not None:  # the counts before the hand-over must fit the rule
+        giver, receiver = handover
+        if got[receiver] == 0:
+            raise IllegalPlayError(f"hand-over {handover!r}: seat {receiver} holds no task")
+        got[receiver] -= 1
+        got[giver] += 1
     if mode == "decision":
-        if len(set(assignment)) > 1 or (k and assignment[0] == _commander(instance)):
+        holders = [s for s in range(p) if got[s]]
+        if len(holders) > 1 or (k and holders[0] == _commander(instance)):
             raise IllegalPlayError("commander's decision: every task goes to one crew member, "
                                    f"not the commander; got seats {list(assignment)}")
     elif mode == "distribution":
@@ -245,7 +297,8 @@ def _condition_holds(instance: Instance, c: dict[str, Any], tricks: list[Trick],
         if kind == "wins_no_cards":
             taken = any(w == seat and target & {cards[i] for i in t.cards} for t, w in zip(tricks, wins))
             return not taken and (over or not target & held)
-        return not target & held and all(
+        # every card of the suit won by the seat; with played_only, every one played
+        return (not target & held or (over and bool(c.get("played_only")))) and all(
             w == seat for t, w in zip(tricks, wins) if target & {cards[i] for i in t.cards})
     if kind == "trick_won_with":
         n = sum(1 for b, w in zip(best, wins)
@@ -310,7 +363,7 @@ def _kind_rank(token: str | None) -> tuple[str, int]:
     return ("arrow", len(token)) if token.startswith(">") else ("omega", 0)
 
 
-def _judge(instance: Instance, owner: list[int], group: list[int], winner: int,
+def _judge(instance: Instance, tokens: list[str | None], owner: list[int], group: list[int], winner: int,
            order: list[int], completed: set[int]) -> Outcome | None:
     """Record the tasks completed in one trick; return a losing outcome or ``None``."""
     for i in group:
@@ -318,13 +371,12 @@ def _judge(instance: Instance, owner: list[int], group: list[int], winner: int,
             return Outcome(False, Termination.TASK_FAILED, i)
     if not group:
         return None
-    tasks = instance.tasks
-    total = len(tasks)
+    total = len(tokens)
     start = len(order)
     slots: list[int | None] = [None] * len(group)
     rest: list[int] = []
     for i in group:
-        tok = tasks[i].token
+        tok = tokens[i]
         if tok is not None and tok.isdigit():
             pos = int(tok) - 1 - start
             if not 0 <= pos < len(group) or slots[pos] is not None:
@@ -336,14 +388,13 @@ def _judge(instance: Instance, owner: list[int], group: list[int], winner: int,
             slots[-1] = i
         else:
             rest.append(i)
-    rest.sort(key=lambda i: (tasks[i].token is None, len(tasks[i].token or "")))
+    rest.sort(key=lambda i: (tokens[i] is None, len(tokens[i] or "")))
     it = iter(rest)
     slots = [s if s is not None else next(it) for s in slots]
     order.extend(int(s) for s in slots)  # type: ignore[arg-type]
     completed.update(group)
     # every token against the order built so far
-    for i, t in enumerate(tasks):
-        tok = t.token
+    for i, tok in enumerate(tokens):
         if tok is None:
             continue
         if tok.isdigit():
@@ -355,13 +406,13 @@ def _judge(instance: Instance, owner: list[int], group: list[int], winner: int,
                 return Outcome(False, Termination.ORDER_VIOLATED, i)
         else:
             for j in completed:
-                other = tasks[j].token
+                other = tokens[j]
                 if other and other.startswith(">") and len(other) > len(tok) and (
                     i not in completed or order.index(i) > order.index(j)
                 ):
                     return Outcome(False, Termination.ORDER_VIOLATED, i)
     if instance.rules.order_rule == "strict":
-        tokened = sorted((_kind_rank(tasks[i].token), i) for i in group if tasks[i].token is not None)
+        tokened = sorted((_kind_rank(tokens[i]), i) for i in group if tokens[i] is not None)
         for ((kind_a, rank_a), _), ((kind_b, rank_b), i) in zip(tokened, tokened[1:]):
             if kind_a != kind_b or kind_b == "omega" or rank_b != rank_a + 1:
                 return Outcome(False, Termination.ORDER_VIOLATED, i)

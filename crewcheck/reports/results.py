@@ -6,7 +6,8 @@ Schemas
     ``rules``, ``seconds``, ``witness`` (tricks ``{"lead", "cards", "winner"}``, history
     included), ``history_tricks``, ``assignment`` (free assignment: ``{"card", "seat"}``
     per task), ``choice`` (what the crew chose before play: ``seats``, ``recipient``,
-    ``quota``, ``distress``; ``null`` when nothing was left to choose), ``stats``,
+    ``quota``, ``distress``, ``token_move`` (``{"kind", "tasks"}``), ``handover``
+    (``{"giver", "receiver"}``); ``null`` when nothing was left to choose), ``stats``,
     ``explanation`` and ``next`` (the winning line's cards after the history). An error
     in this schema is ``{"schema", "error": {...}}`` (:func:`error_result`), the error
     object being :func:`error_to_dict`'s: ``type``, ``field``, ``message``, ``line``
@@ -64,8 +65,14 @@ def choice_to_dict(instance: Instance, choice: Choice | None) -> dict[str, objec
     if choice.passes is not None:
         distress = {"direction": "left" if choice.direction == 1 else "right",
                     "passes": [None if c < 0 else _card(instance, c) for c in choice.passes]}
+    token_move = None
+    if choice.token_move is not None:
+        i, j = choice.token_move
+        token_move = {"kind": instance.token_move, "tasks": [_card(instance, instance.tasks[i].card),
+                                                             _card(instance, instance.tasks[j].card)]}
+    handover = None if choice.handover is None else {"giver": choice.handover[0], "receiver": choice.handover[1]}
     parts = (("seats", dict(choice.seats) or None), ("recipient", choice.recipient),
-             ("quota", choice.quota), ("distress", distress))
+             ("quota", choice.quota), ("distress", distress), ("token_move", token_move), ("handover", handover))
     return {k: v for k, v in parts if v is not None}
 
 

@@ -60,8 +60,11 @@ from crewcheck.solvers.search.driver import WARM_START_NODES, SearchOptions, Sea
 
 __all__ = ["EngineSolver", "EngineOptions", "SEARCH_SECONDS"]
 
-SEARCH_SECONDS = 0.02
-"""The search's slice alone, before the SAT process starts (docs/performance.md)."""
+SEARCH_SECONDS = 0.005
+"""The search's slice alone, before the SAT process starts (docs/performance.md). The
+search polls the hook first after
+:data:`~crewcheck.solvers.search.driver.FIRST_CANCEL_SLICE_NODES` nodes (about 6 ms), so
+a deal decided within them never starts a second process."""
 
 
 def _start(instance: Instance, solver: str) -> sat_process.SatProcess | None:

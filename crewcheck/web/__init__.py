@@ -1,12 +1,14 @@
-"""``crewcheck serve``: a local web page to enter a deal, decide it, analyse any point of
-its winning line and review a played game.
+"""``crewcheck serve``: a local web page, a board to play a deal on card by card with every
+legal card's verdict, undo and redo, a winning line from any point, the review of the
+game, and the position in the page's address.
 
 The page calls the same library functions as the command line (:func:`crewcheck.decide`,
-:func:`crewcheck.analysis.analyse.analyse`, :func:`crewcheck.analysis.review.review`) and shows the same
-verdicts, lines and one-line error messages. Needs Flask (``pip install
-"crewcheck[web]"``); :mod:`crewcheck.web.app` is the application, :mod:`.jobs` runs the
-decisions (progress, cancel, one at a time per page) and :mod:`.forms` turns the page's
-inputs into a deal.
+:func:`crewcheck.analysis.analyse.analyse`, :func:`crewcheck.analysis.review.review`) and receives
+their JSON as the command line writes it (:mod:`crewcheck.reports.results`), with the
+same one-line error messages. Needs Flask (``pip install "crewcheck[web]"``);
+:mod:`crewcheck.web.app` is the application, :mod:`.jobs` runs the decisions (progress,
+cancel, one at a time per page), :mod:`.games` deals the games the page offers and
+:mod:`.forms` turns the page's inputs into a deal and a position into what the page draws.
 """
 
 from __future__ import annotations

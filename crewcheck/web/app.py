@@ -8,14 +8,23 @@ another site cannot send without the browser asking this server first):
     that identifies the page to the job routes.
 ``GET /api/examples``, ``GET /api/examples/NAME``
     The bundled example deals (``models/deals`` of the source tree, or ``--examples``).
+``GET /api/missions``
+    The 50 logbook missions for the picker (:func:`crewcheck.web.games.mission_list`).
+``POST /api/new``
+    ``{"game": "mission" | "classic" | "deepsea", ...}`` (:func:`crewcheck.web.games.new_game`):
+    the deal of a new game and its layout, or a one-line error naming the parameter.
 ``POST /api/deal``
-    ``{"deal": ...}`` or ``{"fields": {...}}`` (:func:`crewcheck.web.forms.load`): the
-    layout of the deal, or the loader's one-line error and the input it belongs to.
+    ``{"deal": ...}`` or ``{"fields": {...}}`` (:func:`crewcheck.web.forms.load`), with an
+    optional ``"history"`` (card names from the first card of the game, replacing the
+    deal's own): the layout of the position, or the loader's one-line error and the
+    input it belongs to.
 ``POST /api/jobs``
-    ``{"kind": "decide" | "analyse" | "review", "deal"/"fields": ..., "history": [...]}``
-    (``history``: analyse at another point of the game): starts the job, ``202``; ``409``
-    while the same client has a job queued or running, ``429`` while the server holds
-    as many unfinished jobs as it accepts (:attr:`Jobs.max_active`).
+    ``{"kind": "decide" | "analyse" | "review", "deal"/"fields": ..., "history": [...],
+    "replace": false}`` (``history``: the position to analyse, the game to review):
+    starts the job, ``202``; ``409`` while the same client has a job queued or running,
+    unless ``replace`` is true (that job is then cancelled: the page asks about a new
+    position), ``429`` while the server holds as many unfinished jobs as it accepts
+    (:attr:`Jobs.max_active`).
 ``GET /api/jobs/ID``, ``POST /api/jobs/ID/cancel``
     Poll (state, seconds, progress, then the result as the command line's ``--json``
     writes it) and cancel.
@@ -46,6 +55,7 @@ from crewcheck.analysis.review import review
 from crewcheck.reports.results import analysis_to_dict, error_to_dict, result_to_dict, review_to_dict, summary
 from crewcheck.solvers.base import Budget
 from crewcheck.web import forms
+from crewcheck.web.games import mission_list, new_game
 from crewcheck.web.jobs import Busy, Jobs, QueueFull, Work
 
 __all__ = ["create_app", "loopback_hosts", "MAX_REQUEST_BYTES", "COOKIE", "default_examples"]
@@ -183,6 +193,19 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
             return plain_error(f"no example {shown}", 404)
         return jsonify({"name": name, "text": text})
 
+    @app.get("/api/missions")
+    def missions() -> Response:
+        return jsonify({"missions": mission_list()})
+
+    @app.post("/api/new")
+    def new() -> tuple[Response, int] | Response:
+        try:
+            game = new_game(body())
+            instance, _ = forms.load({"deal": game["deal"]})
+        except CrewcheckError as e:
+            return fail(e, mode="game")
+        return jsonify({"game": game, "layout": forms.layout(instance)})
+
     @app.post("/api/deal")
     def deal() -> tuple[Response, int] | Response:
         mode = "json"
@@ -190,6 +213,8 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
             data = body()
             mode = "fields" if "fields" in data else "json"
             instance, mode = forms.load(data)
+            if "history" in data:
+                instance = forms.with_history(instance, data["history"])
             return jsonify({"layout": forms.layout(instance)})
         except CrewcheckError as e:
             return fail(e, mode=mode)
@@ -204,13 +229,16 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
             if kind not in KINDS:
                 raise InvalidInputError(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}",
                                         field="kind")
+            replace = data.get("replace", False)
+            if not isinstance(replace, bool):
+                raise InvalidInputError(f"expected true or false, got {replace!r}", field="replace")
             instance, mode = forms.load(data)
             if "history" in data:
                 instance = forms.with_history(instance, data["history"])
         except CrewcheckError as e:
             return fail(e, mode=mode)
         try:
-            job = runner.submit(client(), kind, _work(kind, instance, timeout))
+            job = runner.submit(client(), kind, _work(kind, instance, timeout), replace=replace)
         except Busy as e:
             return jsonify({"error": {"type": "Busy", "field": "", "message": str(e), "line": str(e),
                                       "input": None, "job": e.job.id}}), 409

@@ -20,12 +20,13 @@ from typing import Any
 from crewcheck.errors import CrewcheckError, InvalidCardError, InvalidDealError, InvalidInputError
 from crewcheck.formats import deal_json
 from crewcheck.formats.deal_json import history_index
+from crewcheck.formats.notation import describe_choices, describe_conditions
 from crewcheck.formats.reading import parse_json
 from crewcheck.model.cards import Card
 from crewcheck.model.instance import Instance
 from crewcheck.model.variants import play_state, play_variant
 
-__all__ = ["fields_to_dict", "instance_to_fields", "load", "layout", "input_of", "with_history"]
+__all__ = ["fields_to_dict", "instance_to_fields", "load", "layout", "input_of", "with_history", "condition_words"]
 
 _SPLIT = re.compile(r"[\s,;|/]+")
 _TASK = re.compile(r"([A-Za-z]+[0-9]+)(?:@([0-9]+|\?))?(?::(\S+))?")
@@ -136,9 +137,12 @@ def instance_to_fields(instance: Instance) -> dict[str, Any]:
 
 
 def input_of(field: str, mode: str) -> str:
-    """The page input next to which an error at JSON path ``field`` is shown."""
+    """The page input next to which an error at JSON path ``field`` is shown (``mode``
+    ``"game"``: a new game's parameter, shown by the input of that name)."""
     if mode == "json":
         return "json"
+    if mode == "game":
+        return f"game.{field}" if field else "game"
     m = re.match(r"hands\[(\d+)\]", field)
     if m:
         return f"hands.{m.group(1)}"
@@ -204,6 +208,18 @@ def with_history(instance: Instance, cards: Any) -> Instance:
                                status=e.status) from None
 
 
+def condition_words(instance: Instance) -> list[str]:
+    """The deal's conditions (special rules) and the choices the rules leave the crew, in
+    words, one sentence each, as the page shows them: the command line's own wording
+    (:func:`crewcheck.formats.notation.describe_conditions` and ``describe_choices``) with
+    the first letter raised and a full stop."""
+    out = []
+    for line in describe_conditions(instance) + describe_choices(instance):
+        text = line.strip()
+        out.append(text[:1].upper() + text[1:] + ("" if text.endswith(".") else "."))
+    return out
+
+
 def layout(instance: Instance) -> dict[str, Any]:
     """What the page draws: the hands by suit with task marks, the tasks, the tricks
     played and the trick in progress, whose turn it is, and the deal file."""
@@ -235,8 +251,11 @@ def layout(instance: Instance) -> dict[str, Any]:
             tricks.append({"lead": lead, "cards": [str(deck.card(x)) for x in trick], "winner": walk.leader})
     p = instance.players
     rest = instance.history[len(tricks) * p:]
+    owners = state.owners or ()
     tasks = [{"card": str(deck.card(t.card)), "seat": t.seat, "token": t.token,
-              "done": bool(state.done >> i & 1)} for i, t in enumerate(instance.tasks)]
+              "done": bool(state.done >> i & 1),
+              "taken_by": owners[i] if i < len(owners) and owners[i] >= 0 else None}
+             for i, t in enumerate(instance.tasks)]
     return {
         "players": p,
         "suits": list(deck.suits),
@@ -245,12 +264,14 @@ def layout(instance: Instance) -> dict[str, Any]:
         "rules": str(instance.rules),
         "seats": seats,
         "tasks": tasks,
-        "conditions": [c.describe(instance) for c in instance.conditions],
+        "conditions": condition_words(instance),
         "tricks": tricks,
         "current": None if not rest else {"lead": state.leader,
                                           "cards": [str(deck.card(c)) for c in rest]},
         "to_play": state.to_play,
         "over": None if state.end is None else state.end.describe(instance),
+        "won": None if state.end is None else state.end.won,
+        "legal": [str(deck.card(c)) for c in range(deck.size) if state.legal_mask() >> c & 1],
         "history": [str(deck.card(c)) for c in instance.history],
         "deal": deal_json.to_dict(instance),
         "fields": instance_to_fields(instance),

@@ -103,13 +103,17 @@ class Jobs:
         self.abandon_after = abandon_after
         self.keep = keep
 
-    def submit(self, client: str, kind: str, work: Work) -> Job:
-        """Queue ``work`` for ``client``; :class:`Busy` if the client has an active job."""
+    def submit(self, client: str, kind: str, work: Work, *, replace: bool = False) -> Job:
+        """Queue ``work`` for ``client``; :class:`Busy` if the client has an active job,
+        unless ``replace``: that job is then cancelled (it stops at its next poll of the
+        cancel flag, within 20 ms) and the new one queued behind it."""
         with self._lock:
             self._sweep()
             for job in self._jobs.values():
                 if job.client == client and job.active:
-                    raise Busy(job)
+                    if not replace:
+                        raise Busy(job)
+                    self._cancel(job)
             if sum(1 for job in self._jobs.values() if job.active) >= self.max_active:
                 raise QueueFull(self.max_active)
             job = Job(secrets.token_hex(8), client, kind)
@@ -127,13 +131,18 @@ class Jobs:
             return job
 
     def cancel(self, client: str, job_id: str) -> Job | None:
+        """Cancel the client's job (``None`` if unknown or another client's)."""
         job = self.get(client, job_id)
         if job is not None and job.active:
-            job.cancel_flag.set()
-            if job.state == "queued":
-                job.state = "cancelled"
-                job.finished = time.monotonic()
+            self._cancel(job)
         return job
+
+    @staticmethod
+    def _cancel(job: Job) -> None:
+        job.cancel_flag.set()
+        if job.state == "queued":
+            job.state = "cancelled"
+            job.finished = time.monotonic()
 
     def shutdown(self) -> None:
         """Cancel every job and stop the workers."""

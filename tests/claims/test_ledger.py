@@ -58,10 +58,20 @@ def test_store_resumes(tmp_path) -> None:
         assert (ex.chunks_run, ex.chunks_cached) == (2, 5)
 
 
-def test_dask_in_process_cluster_matches_inline() -> None:
-    """The Dask path (in-process cluster) returns the same results in chunk order."""
+def test_worker_processes_match_inline() -> None:
+    """Two worker processes return the same results in chunk order, and store them."""
+    job = Job("squares/v1", tuple({"x": x} for x in range(6)), _square)
+    with Executor(workers=2, parallel=True) as ex, using(ex):
+        assert ex.pool.count == 2
+        got = run_job(job.namespace, job.fn, job.chunks)
+    assert got == Executor().run(job) and ex.chunks_run == 6
+
+
+@pytest.mark.slow
+def test_a_local_dask_cluster_matches_inline() -> None:
+    """The Dask path (a local cluster) returns the same results in chunk order."""
     pytest.importorskip("distributed")
     job = Job("squares/v1", tuple({"x": x} for x in range(6)), _square)
-    with Executor(workers=2, use_dask=True, processes=False) as ex, using(ex):
+    with Executor(workers=2, scheduler="local") as ex, using(ex):
         got = run_job(job.namespace, job.fn, job.chunks)
     assert got == Executor().run(job)

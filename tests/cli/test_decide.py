@@ -164,3 +164,21 @@ def test_a_hard_12_task_deal_is_answered_with_no_flags(capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert out.startswith("unwinnable  (engine,")
     assert "why: " in out
+
+
+def test_show_prints_conditions_and_choices_in_words(tmp_path, capsys):
+    """A mission without tasks shows its special rule, not "tasks: (none)"; the crew's
+    choices before play are listed too."""
+    from crewcheck.missions.logbook import deal_mission
+
+    path = tmp_path / "m46.json"
+    path.write_text(json.dumps(deal_mission(46, 3, 41)))
+    assert main(["show", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "(none)" not in out and "condition: seat 1 wins every P card that is played" in out
+    path.write_text(json.dumps(deal_mission(41, 5, 0, distress="choose")))
+    assert main(["show", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "condition: the chosen crew member wins trick 1 and the last trick and no other, none with a trump" in out
+    assert "choice: the commander chooses a crew member other than itself" in out
+    assert "choice: distress signal" in out

@@ -26,7 +26,7 @@ def _ctrl_c_on() -> None:
 
 def test_ctrl_c_in_a_batch_prints_the_summary_of_the_finished_lines(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import crewcheck.cli.decide as cli_decide
+    import crewcheck.cli.batch as cli_decide
 
     real = cli_decide.decide
     calls: list[int] = []
@@ -40,7 +40,7 @@ def test_ctrl_c_in_a_batch_prints_the_summary_of_the_finished_lines(
     monkeypatch.setattr(cli_decide, "decide", interrupted_on_the_second)
     path = tmp_path / "deals.jsonl"
     path.write_text("\n".join([SMALL] * 3) + "\n")
-    assert main(["decide", "--batch", str(path)]) == 130
+    assert main(["decide", "--batch", str(path), "--workers", "0"]) == 130
     captured = capsys.readouterr()
     assert [json.loads(line)["line"] for line in captured.out.splitlines()] == [1]
     assert "crewcheck: interrupted after 1 deal(s)" in captured.err.splitlines()[-1]
@@ -72,7 +72,7 @@ def test_batch_summary_uses_the_reported_seconds(tmp_path: Path, monkeypatch: py
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """The cell summary's seconds per deal are the results' ``seconds`` (one way of timing
     a deal everywhere: from the start of the back-end, kernel loading not counted)."""
-    import crewcheck.cli.decide as cli_decide
+    import crewcheck.cli.batch as cli_decide
     from crewcheck.solvers.base import Result, Stats
 
     real = cli_decide.decide
@@ -86,7 +86,7 @@ def test_batch_summary_uses_the_reported_seconds(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(cli_decide, "decide", slow_to_return)
     path = tmp_path / "cell.jsonl"
     path.write_text(SMALL + "\n")
-    assert main(["decide", "--batch", str(path)]) == 0
+    assert main(["decide", "--batch", str(path), "--workers", "0"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["seconds"] == 1.5
     assert "cell: 1, 1.5000 / 1.5000 / 1.5000 / 1.5000 s" in captured.err

@@ -45,7 +45,7 @@ def test_serve_answers_on_loopback_and_stops_on_ctrl_c():
         while True:
             try:
                 with urllib.request.urlopen(m.group(1), timeout=5) as r:
-                    assert r.status == 200 and b'id="decide"' in r.read()
+                    assert r.status == 200 and b'id="board"' in r.read()
                 break
             except OSError:
                 if time.monotonic() > deadline:

@@ -11,7 +11,7 @@ import pytest
 from crewcheck.cli import main
 from crewcheck.errors import InvalidInputError
 from crewcheck.formats.deal_json import from_dict
-from crewcheck.missions.logbook import PLAYERS, deal_mission, logbook, mission, missions
+from crewcheck.missions.logbook import PLAYERS, READINGS, deal_mission, logbook, mission, missions
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models" / "missions"
@@ -61,7 +61,9 @@ def test_special_rules_in_numbers() -> None:
     assert no_tasks == [5, 9, 13, 16, 26, 29, 33, 34, 41, 44, 46, 50]
     assert [m.number for m in missions() if m.assignment == "decision"] == [20, 27, 37]
     assert [m.number for m in missions() if m.assignment == "distribution"] == [24, 32, 36, 43]
-    assert [m.number for m in missions() if m.unsupported] == [12, 23, 40]
+    assert [m.number for m in missions() if m.unsupported] == [12]
+    assert [(m.number, m.token_move) for m in missions() if m.token_move] == [(23, "swap"), (40, "move")]
+    assert [m.number for m in missions() if m.readings] == [29, 34, 46]
 
 
 def test_mission_out_of_range() -> None:
@@ -127,7 +129,8 @@ def test_placeholders_are_resolved_from_the_deal() -> None:
     for seed in range(5):
         d = deal_mission(46, 4, seed)
         holder = next(s for s, h in enumerate(d["hands"]) if "P9" in h)
-        assert d["conditions"] == [{"kind": "wins_all_cards", "seat": (holder + 1) % 4, "suit": "P"}]
+        assert d["conditions"] == [{"kind": "wins_all_cards", "seat": (holder + 1) % 4, "suit": "P",
+                                    "played_only": True}]
         d = deal_mission(34, 3, seed)
         commander = next(s for s, h in enumerate(d["hands"]) if "R4" in h)
         assert d["conditions"][1]["seat"] == commander
@@ -230,7 +233,7 @@ KINDS: dict[str, tuple[set[str], set[str]]] = {
     "wins_tricks": ({"seat", "count", "cmp"}, set()),
     "wins_fewer_tricks_than": ({"seat", "other"}, set()),
     "wins_no_cards": ({"seat", "suit"}, {"value"}),
-    "wins_all_cards": ({"seat", "suit"}, set()),
+    "wins_all_cards": ({"seat", "suit"}, {"played_only"}),
     "trick_won_with": ({"value", "count"}, {"seat", "trump"}),
     "no_trick_won_with": ({"value"}, set()),
     "each_trump_wins_a_trick": ({"in_order"}, set()),
@@ -256,8 +259,9 @@ def _check_fields(cond: dict[str, Any], seats: tuple[str, ...]) -> None:
 def test_logbook_conditions_use_the_language() -> None:
     """Every logbook condition is a kind of the language with its fields."""
     for m in missions():
-        for c in m.conditions:
-            _check_fields(dict(c), ("commander", "choose", "choose_any:", "left_of:"))
+        for reading in READINGS:
+            for c in m.conditions_for(reading):
+                _check_fields(dict(c), ("commander", "choose", "choose_any:", "left_of:"))
 
 
 def test_deepsea_catalogue() -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -119,3 +122,61 @@ def test_trump_split_matches_the_root_rule(inst: Instance) -> None:
         hands = np.array(state.hands, dtype=np.int64) if compiled else list(state.hands)
         q = np.array(quota, dtype=np.int64) if compiled else quota
         assert k.trump_split_dead(hands, inst.players, left, inplay & trumps_mask, q, tricks) == want
+
+
+def _sliced_search(k: Any, compiled: bool, inst: Instance, slice_nodes: int | None) -> tuple[int, list[int], tuple[int, ...]]:
+    """One kernel run of ``inst`` (default ordering, no node limit to speak of): in one call, or
+    in calls of ``slice_nodes`` nodes each going on from the last (``work.frame``). Returns
+    the status, the statistics and the winning cards."""
+    from crewcheck.solvers.search.problem import Problem
+    from crewcheck.solvers.search.records import Limits
+    from crewcheck.solvers.search.table import TABLE_BITS, PURE_TABLE_BITS, Table
+
+    problem = Problem.build(inst, inst.state(), compiled=compiled, canonical=True)
+    tt = Table(TABLE_BITS if compiled else PURE_TABLE_BITS, compiled)
+    tt.gen = 1
+    work = problem.workspace()
+    hands, seq, quota = problem.round_arrays()
+    total = 1 << 40
+    while True:
+        step = total if slice_nodes is None else slice_nodes
+        status = k.search(hands, seq, quota, Limits(step, 1 << 40, 0, 0), problem.deal, tt.arrays(), work)
+        if status != kernel.OUT_OF_NODES or slice_nodes is None:
+            break
+        work.frame[kernel.FRAME_RESUME] = 1
+    stats = [int(x) for x in work.stats]
+    line = tuple(int(seq[problem.deal.tlen0 + i]) for i in range(stats[kernel.STAT_DEPTH])) \
+        if status == kernel.WIN else ()
+    return int(status), stats, line
+
+
+@settings(max_examples=40)
+@given(instances(max_players=4, max_cards=12, max_tasks=4), st.integers(1, 40))
+def test_search_resumed_in_slices_is_the_search_in_one_call(inst: Instance, slice_nodes: int) -> None:
+    """A search cut into calls of a few nodes, each going on from where the last stopped,
+    gives the one call's verdict, winning line and every count (nodes, table hits and
+    stores, cuts), in both kernels: cutting a round to poll a cancel hook costs nothing."""
+    if inst.state().end is not None:
+        return
+    from crewcheck.solvers.search.refutations import refutation
+
+    if refutation(inst.state()) is not None:
+        return
+    for k, compiled in twin_and_compiled():
+        whole = _sliced_search(k, compiled, inst, None)
+        assert _sliced_search(k, compiled, inst, slice_nodes) == whole
+
+
+def test_engine_search_counts_match_the_search_without_a_cancel_hook() -> None:
+    """The search polled through a cancel hook (as the engine runs it: slices of about
+    20 ms) explores exactly the nodes of the search without one, on a corpus deal that
+    broadens (more than 2**18 nodes): slices are no rounds of their own."""
+    pytest.importorskip("numba")
+    from crewcheck.formats.deal_json import loads
+
+    deal = loads((Path(__file__).resolve().parents[2] / "tests" / "data" / "4p-fixed-k10-broadens.json")
+                 .read_text(encoding="utf-8"))
+    plain = SearchSolver().decide(deal, budget=Budget(nodes=600_000))
+    hooked = SearchSolver().decide(deal, budget=Budget(nodes=600_000, cancel=lambda: False))
+    assert (hooked.verdict, hooked.nodes, hooked.plays) == (plain.verdict, plain.nodes, plain.plays)
+    assert hooked.extra["rounds"] == plain.extra["rounds"]

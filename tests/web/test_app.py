@@ -18,6 +18,8 @@ from crewcheck.reports.results import result_to_dict  # noqa: E402
 from crewcheck.web import app as web_app  # noqa: E402
 from crewcheck.web.app import COOKIE, MAX_REQUEST_BYTES, create_app, loopback_hosts  # noqa: E402
 from crewcheck.web.jobs import Busy, Jobs  # noqa: E402
+from crewcheck.missions.logbook import deal_mission  # noqa: E402
+from crewcheck.model.variants import play_state  # noqa: E402
 
 DEALS = Path(__file__).resolve().parents[2] / "models" / "deals"
 MIDGAME = (DEALS / "classic-4p-midgame.json").read_text()
@@ -51,7 +53,7 @@ def wait(client, job_id, seconds=60.0):
 def test_the_page_sets_a_client_cookie_and_has_the_controls(app):
     c = app.test_client()
     r = c.get("/")
-    assert r.status_code == 200 and b'id="decide"' in r.data and b'id="cancel"' in r.data
+    assert r.status_code == 200 and b'id="board"' in r.data and b'id="cancel"' in r.data and b'id="undo"' in r.data
     assert COOKIE in r.headers.get("Set-Cookie", "") and "HttpOnly" in r.headers["Set-Cookie"]
     assert c.get("/static/app.js").status_code == 200
 
@@ -297,3 +299,93 @@ def test_typed_fields_without_hands_but_with_played_cards_is_a_json_400(client):
     """Found by the fuzz test: no seats and played cards divided the cards by zero seats (500)."""
     err = _error(client.post("/api/deal", json={"fields": {"hands": [], "played": "B1"}}), 400)
     assert err["field"] == "hands"
+
+
+# -- the board's routes -------------------------------------------------------------------
+def test_the_missions_for_the_picker(client):
+    got = client.get("/api/missions").get_json()["missions"]
+    assert [m["number"] for m in got] == list(range(1, 51))
+    assert got[15]["rule"] == "You must not win a trick with a nine."
+
+
+def test_a_new_mission_is_the_command_lines_deal_and_its_layout(client):
+    """``/api/new`` deals what ``crewcheck mission 16 --players 3 --seed 7`` writes, and lays
+    it out: the commander to lead, its legal cards, the condition in words."""
+    r = client.post("/api/new", json={"game": "mission", "mission": "16", "players": 3, "seed": "7"})
+    assert r.status_code == 200
+    got = r.get_json()
+    want = deal_mission(16, 3, 7)
+    assert got["game"]["deal"] == want
+    assert got["game"]["params"] == {"game": "mission", "mission": 16, "players": 3, "seed": 7, "assignment": ""}
+    layout = got["layout"]
+    commander = next(s for s, hand in enumerate(want["hands"]) if "R4" in hand)
+    assert layout["to_play"] == commander and sorted(layout["legal"]) == sorted(want["hands"][commander])
+    assert layout["conditions"] == ["No trick won with a 9."]
+    assert got["game"]["rule"] == "You must not win a trick with a nine."
+
+
+@pytest.mark.parametrize("body, n_tasks", [({"game": "classic", "players": 5, "tasks": 4, "seed": 3}, 4),
+                                           ({"game": "classic", "tasks": 0}, 0),
+                                           ({"game": "deepsea", "cards": 5, "seed": 2, "owners": 1}, 0)])
+def test_random_classic_and_deep_sea_deals(client, body, n_tasks):
+    """A seeded deal loads as a deal file; the same parameters deal it again."""
+    got = client.post("/api/new", json=body).get_json()
+    deal = deal_json.from_dict(got["game"]["deal"])
+    assert len(deal.tasks) == n_tasks
+    again = client.post("/api/new", json=got["game"]["params"]).get_json()
+    assert again["game"]["deal"] == got["game"]["deal"]
+    if body["game"] == "classic":
+        assert deal.players == body.get("players", 4)
+        assert all(t.seat is not None for t in deal.tasks)
+    else:
+        assert deal.players == 4 and sum(h.bit_count() for h in deal.hands) == 20 and deal.conditions
+        assert len(got["game"]["options"]) > 1
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"game": "chess"}, "game"),
+    ({}, "game"),
+    ({"game": ["mission"]}, "game"),  # found by the fuzz test: an unhashable name was a 500
+    ({"game": "mission", "mission": 51}, "mission"),
+    ({"game": "mission", "mission": "one"}, "mission"),
+    ({"game": "mission", "mission": 1, "players": 2}, "players"),
+    ({"game": "mission", "mission": 1, "seed": -1}, "seed"),
+    ({"game": "mission", "mission": 1, "seed": 1.5}, "seed"),
+    ({"game": "mission", "mission": 1, "assignment": "random"}, "assignment"),
+    ({"game": "classic", "tasks": 11}, "tasks"),
+    ({"game": "classic", "assignment": "decision"}, "assignment"),
+    ({"game": "deepsea", "cards": 0}, "cards"),
+    ({"game": "deepsea", "owners": 999}, "owners"),
+])
+def test_a_bad_game_parameter_is_one_error_naming_it(client, body, field):
+    err = _error(client.post("/api/new", json=body), 400)
+    assert err["field"] == field and err["input"] == f"game.{field}" and err["line"].startswith(f"{field}: ")
+
+
+def test_a_position_is_laid_out_with_its_legal_cards(client):
+    deal = load(DEALS / "classic-4p-midgame.json")
+    line = [str(deal.card(c)) for c in decide(deal).witness.plays]
+    r = client.post("/api/deal", json={"deal": MIDGAME, "history": line[:25]})
+    layout = r.get_json()["layout"]
+    state = play_state(deal.with_history(decide(deal).witness.plays[:25]))
+    assert layout["history"] == line[:25] and layout["to_play"] == state.to_play
+    assert layout["legal"] == [str(c) for c in state.legal_plays()] and layout["over"] is None
+    end = client.post("/api/deal", json={"deal": MIDGAME, "history": line}).get_json()["layout"]
+    assert end["legal"] == [] and end["won"] is True
+    err = _error(client.post("/api/deal", json={"deal": MIDGAME, "history": line[:2] + [line[5]]}), 400)
+    assert err["field"] == "history[2]"
+
+
+def test_replace_cancels_the_pages_job_and_starts_the_new_one(client, monkeypatch):
+    """The board asks about each new position with ``replace``: the page's job still
+    running is cancelled instead of a 409."""
+    started = blocking(monkeypatch)
+    first = client.post("/api/jobs", json={"kind": "analyse", "deal": MIDGAME}).get_json()
+    assert started.wait(5)
+    second = client.post("/api/jobs", json={"kind": "analyse", "deal": MIDGAME, "replace": True})
+    assert second.status_code == 202
+    assert wait(client, first["id"])["state"] == "cancelled"
+    assert client.get(f"/api/jobs/{second.get_json()['id']}").get_json()["state"] in ("queued", "running")
+    client.post(f"/api/jobs/{second.get_json()['id']}/cancel", json={})
+    err = _error(client.post("/api/jobs", json={"kind": "analyse", "deal": MIDGAME, "replace": "yes"}), 400)
+    assert err["field"] == "replace"

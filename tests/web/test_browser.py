@@ -1,10 +1,15 @@
 """`crewcheck serve` in a real browser: headless Chromium (Debian's ``chromium`` and
-``chromium-driver``) driven by selenium loads a bundled deal, decides it, and reads the
-verdict and the first trick from the page; an input error shows next to its field.
+``chromium-driver``) driven by selenium plays logbook mission 1 to the end by clicks,
+reads a verdict on every legal card after every card, takes cards back, opens the link
+of the position in a new window, steps back with the back button and reviews the game.
 
-Skipped, with the reason, where selenium, the browser or its driver is missing
-(``.ci/run`` installs the browser). ``CREWCHECK_CHROMIUM`` and ``CREWCHECK_CHROMEDRIVER``
-point to other binaries.
+Where selenium, the browser or its driver is missing the tests are skipped with the
+reason, except under CI (``CI=true``), where that is a failure: ``.ci/run`` installs the
+browser. ``CREWCHECK_CHROMIUM`` and ``CREWCHECK_CHROMEDRIVER`` point to other binaries.
+
+``CREWCHECK_SCREENSHOTS=DIR`` also writes the page's screenshots to ``DIR``
+(``serve.png`` at desktop width, ``serve-phone.png`` at a phone's):
+``python scripts/serve_screenshot.py`` refreshes those in ``docs/``.
 """
 
 from __future__ import annotations
@@ -15,15 +20,25 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("flask")
-pytest.importorskip("selenium", reason="the browser test needs selenium: pip install selenium")
 
+IN_CI = os.environ.get("CI") == "true"
 HEADLESS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--window-size=1400,1200"]
+            "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1400,1000"]
+DESKTOP = (1400, 1000)
+PHONE = (390, 844)  # a phone's window; the screenshot is as tall as the page
+VERDICTS = {"winnable", "unwinnable", "unknown"}
+
+
+def _missing(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"CI must run the browser test: {reason}")
+    pytest.skip(reason)
 
 
 def _binary(env: str, *names: str) -> str | None:
@@ -50,15 +65,17 @@ def server() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Any]:
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        _missing("the browser test needs selenium: pip install selenium")
     chromium = _binary("CREWCHECK_CHROMIUM", "chromium", "chromium-browser")
     driver = _binary("CREWCHECK_CHROMEDRIVER", "chromedriver")
     if chromium is None or driver is None or not all(os.access(b, os.X_OK) for b in (chromium, driver)):
-        pytest.skip("no browser: install Debian's chromium and chromium-driver "
-                    "(apt-get install chromium chromium-driver) to run the browser test")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
+        _missing("no browser: install Debian's chromium and chromium-driver "
+                 "(apt-get install chromium chromium-driver) to run the browser test")
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for flag in HEADLESS:
@@ -69,88 +86,206 @@ def browser() -> Iterator[object]:
         drv = webdriver.Chrome(service=Service(driver), options=options)
     except Exception as e:  # a browser that cannot start here is an environment problem
         shutil.rmtree(profile, ignore_errors=True)
-        pytest.skip(f"chromium did not start: {type(e).__name__}: {str(e).splitlines()[0]}")
+        _missing(f"chromium did not start: {type(e).__name__}: {str(e).splitlines()[0]}")
     yield drv
     drv.quit()
     shutil.rmtree(profile, ignore_errors=True)
 
 
-def _wait(browser, test, seconds=60):
+def _wait(browser: Any, test: Any, seconds: float = 30) -> Any:
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(browser, seconds).until(test)
+    return WebDriverWait(browser, seconds, poll_frequency=0.05).until(test)
 
 
-def test_a_bundled_deal_is_decided_in_the_browser(server, browser):
-    """Choose classic-4p-midgame, press Decide: the page says winnable and shows the first
-    trick of the game, seat 3 leading P2 P1 P3 P7 (the deal's history)."""
+_SNAPSHOT = """
+const cards = {};
+for (const b of document.querySelectorAll("#table button.card")) cards[b.dataset.card] = b.dataset.verdict;
+return {played: [...document.querySelectorAll("#moves .move.done .face")].map((e) => e.textContent),
+        cards, position: document.querySelector("#position").textContent,
+        thinking: !document.querySelector("#thinking").hidden};
+"""
+
+
+def _snapshot(browser: Any) -> dict[str, Any]:
+    """The page's moves, legal cards and position line, read at one instant."""
+    got: dict[str, Any] = browser.execute_script(_SNAPSHOT)
+    return got
+
+
+def _played(browser: Any) -> list[str]:
+    """The cards played, as the move list shows them (the cards taken back excluded)."""
+    return list(_snapshot(browser)["played"])
+
+
+def _settled(browser: Any, played: int) -> dict[str, str]:
+    """Wait for the position after ``played`` cards with every legal card's verdict
+    (or the game's end); the legal cards and their verdicts."""
+
+    def ready(b: Any) -> tuple[dict[str, str]] | bool:
+        snap = _snapshot(b)
+        cards: dict[str, str] = snap["cards"]
+        if len(snap["played"]) != played or snap["thinking"] or "thinking" in cards.values():
+            return False
+        over = snap["position"].startswith(("✓ Won", "✗ Lost"))
+        if cards and snap["position"].startswith(("✓", "✗", "?")) and not over:
+            return (cards,)
+        return ({},) if over and not cards else False
+
+    from selenium.common.exceptions import TimeoutException
+
+    try:
+        got: dict[str, str] = _wait(browser, ready)[0]
+    except TimeoutException:
+        raise AssertionError(f"no position after {played} cards with its verdicts: {_snapshot(browser)}") from None
+    return got
+
+
+def _screenshot(browser: Any, name: str, size: tuple[int, int]) -> None:
+    folder = os.environ.get("CREWCHECK_SCREENSHOTS")
+    if not folder:
+        return
+    browser.set_window_size(*size)
+    # a phone's: as tall as the page (the window's frame taken into account)
+    for _ in range(3):
+        page, inner = browser.execute_script("return [document.documentElement.scrollHeight, window.innerHeight]")
+        if size != PHONE or inner >= page:
+            break
+        browser.set_window_size(size[0], browser.get_window_size()["height"] + page - inner)
+    browser.execute_script("window.scrollTo(0, 0)")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(Path(folder) / name))
+    browser.set_window_size(*DESKTOP)
+
+
+def test_play_mission_one_to_the_end_with_verdicts_undo_link_and_review(server, browser):
+    """Pick mission 1 (4 players, seed 0) and play it by clicks: after every card each
+    legal card carries a verdict (a symbol as well as a colour). The first cards follow
+    the verdicts; then a card marked as losing is played, and the position after it says
+    so; the game is played on to its end (lost). Two cards taken back (a button, then the
+    ← key); the link of that position opens the same board in a new window; the back
+    button goes back one position; the review names the losing card played."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
 
+    browser.set_window_size(*DESKTOP)
     browser.get(server)
-    _wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#example option")) > 1)
-    Select(browser.find_element(By.ID, "example")).select_by_value("classic-4p-midgame")
-    _wait(browser, lambda b: b.find_element(By.ID, "table-panel").is_displayed())
-    browser.find_element(By.ID, "decide").click()
-    _wait(browser, lambda b: b.find_element(By.ID, "verdict").text != "")
-    assert browser.find_element(By.ID, "verdict").text == "winnable"
-    first = browser.find_element(By.CSS_SELECTOR, "#line tbody tr")
-    assert first.get_attribute("data-trick") == "1" and first.get_attribute("data-lead") == "3"
-    cards = [b.text for b in first.find_elements(By.CSS_SELECTOR, "button.card")]
-    assert cards == ["P2", "P1", "P3", "P7"]
-    assert "seat 2 wins" in first.text
+    _wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#mission option")) == 50)
+    browser.find_element(By.CSS_SELECTOR, "#games summary").click()
+    form = browser.find_element(By.ID, "tab-mission")
+    Select(form.find_element(By.NAME, "mission")).select_by_value("1")
+    Select(form.find_element(By.NAME, "players")).select_by_visible_text("4")
+    seed = form.find_element(By.NAME, "seed")
+    seed.clear()
+    seed.send_keys("0")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    _wait(browser, lambda b: b.find_element(By.ID, "title").text == "Mission 1, 4 players, seed 0")
 
-    # every card's verdict before the first card of trick 6 (seat 2 leads G9)
-    row6 = browser.find_element(By.CSS_SELECTOR, '#line tbody tr[data-trick="6"]')
-    row6.find_elements(By.CSS_SELECTOR, "button.card")[0].click()
-    _wait(browser, lambda b: b.find_element(By.ID, "analysis-panel").is_displayed())
-    assert browser.find_element(By.ID, "analysis-title").text == "Every card at trick 6, seat 2 to play"
-    assert "keep it winnable" in browser.find_element(By.ID, "analysis-summary").text
+    played: list[str] = []
+    lost_at = None
+    verdicts_seen = 0
+    while True:
+        cards = _settled(browser, len(played))
+        if not cards:
+            break
+        assert set(cards.values()) <= VERDICTS, cards
+        verdicts_seen += 1
+        position = browser.find_element(By.ID, "position").text
+        if lost_at is None:
+            assert position.startswith("✓ Winnable"), position
+            losing = sorted(c for c, v in cards.items() if v == "unwinnable")
+            if len(played) >= 4 and losing:
+                card, lost_at = losing[0], len(played)
+                _screenshot(browser, "serve.png", DESKTOP)  # cards that win and cards that lose
+                _screenshot(browser, "serve-phone.png", PHONE)
+            else:
+                card = sorted(c for c, v in cards.items() if v == "winnable")[0]
+        else:
+            assert position.startswith("✗ Cannot be won"), position
+            assert set(cards.values()) == {"unwinnable"}  # monotone: nothing wins after a loss
+            card = sorted(cards)[0]
+        button = browser.find_element(By.CSS_SELECTOR, f'#table button.card[data-card="{card}"]')
+        assert card in button.get_attribute("aria-label") and button.find_element(By.CLASS_NAME, "mark").text
+        if len(played) == 1:  # by keyboard once: a legal card is a button that takes the focus
+            button.send_keys(Keys.ENTER)
+        else:
+            button.click()
+        played.append(card)
+    assert lost_at is not None and verdicts_seen == len(played)
+    assert browser.find_element(By.ID, "position").text.startswith("✗ Lost")
+    assert _played(browser) == played
+
+    browser.find_element(By.ID, "undo").click()
+    _settled(browser, len(played) - 1)
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    cards = _settled(browser, len(played) - 2)
+    assert _played(browser) == played[:-2]
+    link = browser.current_url
+    assert "play=" + ",".join(played[:-2]) in link
+
+    first = browser.current_window_handle
+    browser.switch_to.new_window("window")
+    browser.get(link)
+    assert _settled(browser, len(played) - 2) == cards
+    assert _played(browser) == played[:-2]
+    browser.close()
+    browser.switch_to.window(first)
+
+    browser.back()  # the position before the second card taken back
+    _settled(browser, len(played) - 1)
+    assert browser.current_url.endswith(",".join(played[:-1]))
+
+    browser.find_element(By.ID, "review").click()
+    summary = _wait(browser, lambda b: b.find_element(By.ID, "review-summary").text or False)
+    seat_trick = f"played {played[lost_at]} (card {lost_at + 1} of the game)"
+    assert summary.startswith("✗ lost at trick") and seat_trick in summary, summary
+    marked = browser.find_element(By.CSS_SELECTOR, "#moves .move.lost")
+    assert marked.get_attribute("data-index") == str(lost_at) and "lost here" in marked.text
 
 
-def test_an_input_error_shows_next_to_its_field(server, browser):
+def test_a_pasted_deal_file_with_an_error_shows_the_loader_line(server, browser):
+    """A deal file with a card dealt twice: the loader's one-line message on the page."""
     from selenium.webdriver.common.by import By
 
     browser.get(server)
-    _wait(browser, lambda b: b.find_element(By.NAME, "hands.0"))
-    browser.find_element(By.ID, "players").send_keys("2")
-    hands = browser.find_elements(By.CSS_SELECTOR, "#hands input")
-    hands[0].send_keys("B1 B3")
-    hands[1].send_keys("B2 B2")
-    browser.find_element(By.NAME, "tasks").send_keys("B3@0")
-    browser.find_element(By.ID, "show").click()
-    error = browser.find_element(By.CSS_SELECTOR, '.error[data-for="hands.1"]')
+    _wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#table button.card"))
+    browser.find_element(By.CSS_SELECTOR, "#games summary").click()
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="file"]').click()
+    box = browser.find_element(By.ID, "deal-json")
+    box.send_keys('{"hands": [["B1", "B3"], ["B2", "B2"]], "tasks": [{"card": "B3", "seat": 0}]}')
+    browser.find_element(By.CSS_SELECTOR, "#tab-file button[type=submit]").click()
+    error = browser.find_element(By.CSS_SELECTOR, '.error[data-for="json"]')
     _wait(browser, lambda b: error.text != "", 10)
     assert error.text == "hands[1][1]: card 'B2' is twice in hands[1]"
 
 
-def test_a_long_decision_shows_progress_and_can_be_cancelled(server, browser, monkeypatch):
-    """A decision that runs until cancelled (the server's work replaced by one that polls
-    the cancel flag as the deciders do): the page shows the progress, Cancel stops it."""
-    import time
-
+def test_a_bundled_deal_opens_at_its_history_and_its_link_keeps_it(server, browser):
+    """The bundled midgame (22 cards played): loaded from the deal-file tab, the board is
+    at card 22, with seat 0 to play, and the address carries the deal itself. Its
+    winning line, played a card and then to the end, wins."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    from crewcheck.web import app as web_app
-
-    def work(kind, instance, timeout):
-        def run(cancelled, progress):
-            progress(2, 9, "after B3")
-            while not cancelled():
-                time.sleep(0.01)
-            return {}
-        return run
-
-    monkeypatch.setattr(web_app, "_work", work)
     browser.get(server)
     _wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#example option")) > 1)
+    browser.find_element(By.CSS_SELECTOR, "#games summary").click()
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="file"]').click()
     Select(browser.find_element(By.ID, "example")).select_by_value("classic-4p-midgame")
-    _wait(browser, lambda b: b.find_element(By.ID, "table-panel").is_displayed())
-    browser.find_element(By.ID, "analyse").click()
-    status = browser.find_element(By.ID, "status-text")
-    _wait(browser, lambda b: "decision 3 of about 9: after B3" in status.text, 10)
-    assert not browser.find_element(By.ID, "decide").is_enabled()
-    browser.find_element(By.ID, "cancel").click()
-    _wait(browser, lambda b: "cancelled" in status.text, 10)
-    assert browser.find_element(By.ID, "decide").is_enabled()
+    _wait(browser, lambda b: b.find_element(By.ID, "deal-json").get_attribute("value"))
+    browser.find_element(By.CSS_SELECTOR, "#tab-file button[type=submit]").click()
+    cards = _settled(browser, 22)
+    assert "deal=" in browser.current_url and cards
+    assert browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"] .tag.turn').text == "to play"
+    browser.get(browser.current_url)
+    assert _settled(browser, 22) == cards
+
+    # the winning line from here: its first card played, the rest to step through
+    browser.find_element(By.ID, "line").click()
+    _settled(browser, 23)
+    assert browser.find_element(By.ID, "redo").is_enabled()
+    browser.find_element(By.ID, "redo").click()
+    _settled(browser, 24)
+    browser.find_element(By.ID, "end").click()
+    _settled(browser, 40)
+    assert browser.find_element(By.ID, "position").text.startswith("✓ Won")

@@ -36,10 +36,8 @@ from crewcheck.api import decide
 from crewcheck.claims.claim import Computation, Mode, Readings, Value
 from crewcheck.claims.stats import wilson
 from crewcheck.claims.execution import run_job
-from crewcheck.model.cards import CLASSIC_DECK, Mask
+from crewcheck.model import dealing
 from crewcheck.model.instance import Instance
-from crewcheck.model.rules import Rules
-from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Verdict
 
 __all__ = ["STAGES", "ENGINE_TIMEOUT", "PLANNER_TIMEOUT", "QUICK_CELLS", "FULL_CELLS", "random_deal",
@@ -60,30 +58,11 @@ QUICK_CELLS: tuple[tuple[int, int, int], ...] = tuple((p, k, 10) for p in (4, 3)
 FULL_CELLS: tuple[tuple[int, int, int], ...] = tuple((p, k, 100) for p in (4, 3) for k in range(1, 13))
 """(players, tasks, deals) of the full run: 100 deals per cell, k = 1..12, 2,400 deals."""
 
-_TRUMP = "R"
-_COLOUR_CARDS: tuple[int, ...] = tuple(
-    i for i in range(CLASSIC_DECK.size) if CLASSIC_DECK.suits[CLASSIC_DECK.suit_of(i)] != _TRUMP)
-_COMMANDER_CARD = max(i for i in range(CLASSIC_DECK.size) if CLASSIC_DECK.suits[CLASSIC_DECK.suit_of(i)] == _TRUMP)
-
-
 def random_deal(rng: random.Random, players: int, k: int, assignment: Literal["fixed", "free"] = "fixed") -> Instance:
-    """One random Classic deal with ``k`` tasks, fixed round-robin from the commander or free.
-
-    The 40 cards are shuffled and dealt one at a time from seat 0 (hands 10 each for 4
-    players, 14/13/13 for 3); the commander holds the top rocket; the tasks are ``k``
-    distinct colour cards, drafted round-robin from the commander (``fixed``) or left to
-    the crew with the same per-seat counts (``free``). The distribution of
-    ``benchmarks/scripts/corpus.py``'s cells.
-    """
-    cards = list(range(CLASSIC_DECK.size))
-    rng.shuffle(cards)
-    hands: list[Mask] = [0] * players
-    for n, c in enumerate(cards):
-        hands[n % players] |= 1 << c
-    commander = next(s for s in range(players) if hands[s] >> _COMMANDER_CARD & 1)
-    drawn = rng.sample(_COLOUR_CARDS, k)
-    tasks = tuple(Task(c, (commander + j) % players if assignment == "fixed" else None) for j, c in enumerate(drawn))
-    return Instance(CLASSIC_DECK, tuple(hands), tasks, _TRUMP, "rocket", Rules("strict", assignment))
+    """One random Classic deal with ``k`` tasks, fixed round-robin from the commander or free:
+    :func:`crewcheck.model.dealing.random_deal` (the distribution of ``crewcheck deals`` and
+    of ``benchmarks/scripts/corpus.py``'s cells), from ``rng``'s stream."""
+    return dealing.random_deal(rng, players=players, k=k, assignment=assignment)
 
 
 def planner_chunk(params: Mapping[str, Any]) -> dict[str, int]:

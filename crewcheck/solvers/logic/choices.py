@@ -26,20 +26,22 @@ Cost
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import Any
 
 from crewcheck.errors import BackendError, InvalidInputError
 from crewcheck.model.cards import CardIndex
 from crewcheck.model.instance import Instance, Seat
-from crewcheck.model.variants import Choice, variants
-from crewcheck.solvers.base import Deadline
+from crewcheck.model.variants import Choice, variant_assignment, variants
+from crewcheck.solvers.base import Budget, BudgetExceeded, Deadline
 from crewcheck.solvers.logic.decode import decode, passes_of
 from crewcheck.solvers.logic.encoding import MAX_VARIABLES, encode, size_limit
 from crewcheck.solvers.logic.formula import Constraint, Formula, Lit
 from crewcheck.solvers.logic.position import Branch, Encoding, Variables, position_of
 
-__all__ = ["encode_deal", "decode_deal", "choices_of", "MAX_BRANCHES"]
+__all__ = ["encode_deal", "decode_deal", "decide_deal", "choices_of", "MAX_BRANCHES"]
 
 MAX_BRANCHES = 1024
 """The most choices one formula holds (choose seats x recipient x split x direction)."""
@@ -116,6 +118,36 @@ def encode_deal(instance: Instance, *, deadline: Deadline | None = None) -> Enco
     return Encoding(position_of(open_[0]), merged, Variables(), tuple(branches))
 
 
+def decide_deal(instance: Instance, *, budget: Budget) -> tuple[
+        bool | None, tuple[tuple[CardIndex, ...], tuple[Seat, ...] | None, Choice | None] | None, dict[str, Any]]:
+    """Decide a deal with choices in one SAT call on :func:`encode_deal`'s formula: the
+    distress signal's passes are variables, not tried one by one.
+
+    Returns ``(winnable, line, stats)``: ``winnable`` is ``None`` when the budget ran out;
+    ``line`` is :func:`decode_deal`'s ``(plays, seats, choice)`` of a winnable deal (the
+    caller replays it). Raises :class:`InvalidInputError` when the formula would be too
+    large (:func:`encode_deal`), :class:`BackendUnavailableError` without PySAT.
+    """
+    from crewcheck.solvers.logic.sat import SatOptions, SatSolver
+
+    deadline = Deadline(budget)
+    start = time.perf_counter()
+    stats: dict[str, Any] = {}
+    try:
+        enc = encode_deal(instance, deadline=deadline)
+        solved = SatSolver(SatOptions(explain=False)).solve_encoding(enc, deadline, stats)
+    except BudgetExceeded:
+        solved = None
+    stats["encode_and_solve_seconds"] = round(time.perf_counter() - start, 4)
+    stats["branches"] = len(enc.branches) if solved is not None else None
+    if solved is None or solved.satisfiable is None:
+        return None, None, stats
+    if not solved.satisfiable:
+        return False, None, stats
+    assert solved.value is not None
+    return True, decode_deal(enc, solved.value), stats
+
+
 def _empties_a_hand(instance: Instance, direction: int) -> bool:
     """Whether a distress signal in ``direction`` leaves some hand empty (a seat with one
     card passes it and, its giver holding only trumps, gets none)."""
@@ -154,9 +186,5 @@ def decode_deal(enc: Encoding, value: Callable[[int], bool]) -> tuple[
         plays, assignment = decode(b.encoding, inner)
         if b.encoding.position.passing is not None:
             choice = replace(choice, passes=passes_of(b.encoding, inner))
-    instance = b.instance
-    if choice.recipient is not None:
-        assignment = (choice.recipient,) * len(instance.tasks)
-    elif instance.rules.assignment == "fixed":
-        assignment = None
+    assignment = variant_assignment(b.instance, choice, b.instance, assignment)
     return plays, assignment, None if choice.is_empty() else choice

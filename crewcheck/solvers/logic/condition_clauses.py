@@ -103,12 +103,13 @@ def wins_fewer_tricks_than(model: Formula, v: Variables, pos: Position, cond: C.
 def cards_won_by(model: Formula, v: Variables, pos: Position, cond: C.WinsNoCards | C.WinsAllCards,
                  memo: Hashable, j: int) -> None:
     # wins_no_cards: the seat wins none of the target cards; wins_all_cards: all of them
-    # (each is played by the last trick, in a trick the seat wins).
+    # (each is played by the last trick, in a trick the seat wins; with played_only, each
+    # one that is played is played in a trick the seat wins).
     seat = _seat(cond.seat)
     every = isinstance(cond, C.WinsAllCards)
     last = pos.end - 1
     for c in iter_bits(cond.target(pos.instance) & pos.cards):
-        if every:
+        if isinstance(cond, C.WinsAllCards) and not cond.played_only:
             model.add_bool_or([v.done[(last, c)]])
         for t in pos.tricks:
             model.add_bool_or([v.winner[(t, seat)] if every else -v.winner[(t, seat)]],

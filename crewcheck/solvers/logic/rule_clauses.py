@@ -139,20 +139,28 @@ def add_led_suit_constraints(model: Formula, v: Variables, pos: Position) -> Non
 
 def add_follow_suit_constraints(model: Formula, v: Variables, pos: Position) -> None:
     deck = pos.instance.deck
+    suits = range(len(deck.suits))
+    play, led, done, add = v.play, v.led, v.done, model.add_bool_or
+    # each hand's cards by suit, and whether a card is held in every case (no distress
+    # signal), once per deal: this block has the most clauses of the encoding
+    by_suit = [[list(iter_bits(hand & deck.suit_mask(u))) for u in suits] for hand in pos.hands]
     # A seat may play off the led suit only if every card it held of that suit is
     # already played (de Jong (8), with done_t_c for the disjunction over earlier tricks).
     for t in pos.tricks:
+        later = t > pos.first
         for s in range(pos.instance.players):
-            hand = pos.hands[s]
-            for c in iter_bits(hand):
-                for u in range(len(deck.suits)):
-                    if u == deck.suit_of(c):
+            mine = by_suit[s]
+            for c in iter_bits(pos.hands[s]):
+                cs = deck.suit_of(c)
+                now = play[(t, s, c)]
+                for u in suits:
+                    if u == cs:
                         continue
-                    for other in iter_bits(hand & deck.suit_mask(u)):
-                        gone = [v.done[(t - 1, other)]] if t > pos.first else []
+                    lu = led[(t, u)]
+                    for other in mine[u]:
+                        gone = [done[(t - 1, other)]] if later else []
                         hold = v.holds(pos, s, other)  # (after a distress signal's passes)
-                        held = [] if hold is None else [hold]
-                        model.add_bool_or(gone, enforce=[v.play[(t, s, c)], v.led[(t, u)], *held])
+                        add(gone, enforce=[now, lu] if hold is None else [now, lu, hold])
 
 
 def add_winner_constraints(model: Formula, v: Variables, pos: Position) -> None:

@@ -86,6 +86,12 @@ class SatSolver:
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
         return decide_encoded(instance, budget, self.options, self._solve, self._shrinker)
 
+    def solve_encoding(self, enc: Encoding, deadline: Deadline, stats: dict[str, Any]) -> Solved:
+        """Solve ``enc``'s formula (with its task assumptions as facts) until ``deadline``;
+        ``stats`` gets the formula's size and build time. For a deal with choices
+        (:func:`crewcheck.solvers.logic.choices.encode_deal`) as much as for one position."""
+        return self._solve(enc, deadline, stats, time.perf_counter())
+
     def _solve(self, enc: Encoding, deadline: Deadline, stats: dict[str, Any], start: float) -> Solved:
         if deadline.expired():
             stats["build_seconds"] = round(time.perf_counter() - start, 4)

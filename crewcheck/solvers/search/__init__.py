@@ -57,7 +57,10 @@ What it is
     or void a suit its seat must trump (under free assignment: without the quota
     preference), and a seeded shuffle of the first two tricks), a
     portfolio against the heavy-tailed times of backtracking search. The refutation table
-    survives between rounds, and any round that completes is a proof. While the compiled
+    survives between rounds, and any round that completes is a proof. With a ``cancel``
+    hook in the budget (the engine's) a round is cut into slices of about 20 ms (the
+    first after 2**15 nodes) to poll it; each slice goes on where the kernel stopped, so
+    the hook changes no count and no ordering. While the compiled
     kernel is not yet loaded in the process, the plain kernel first gets a few thousand
     nodes, so a fresh ``crewcheck decide`` on an easy deal skips numba's start-up.
 

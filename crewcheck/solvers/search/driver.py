@@ -35,6 +35,10 @@ UNLIMITED = 1 << 40
 CANCEL_ROUND_SECONDS = 0.02
 """Longest round (estimated from the measured rate) when the budget has a ``cancel``
 callable, which is polled between rounds."""
+FIRST_CANCEL_SLICE_NODES = 1 << 15
+"""With a ``cancel`` callable and no node rate known yet, the node limit of the first
+slice (about 6 ms compiled): the engine's hook, which starts its SAT process once
+:data:`crewcheck.solvers.engine.SEARCH_SECONDS` have passed, is polled that early."""
 WARM_START_NODES = 3000
 """Node budget of the plain-Python first try while the compiled kernel is not loaded."""
 SPLIT_MAX = 24
@@ -450,8 +454,12 @@ class SearchSolver:
         restart = restart0
         round_used = 0
         phase = 0
+        resume = False
+        hands: Any = None
+        quota: Any = None
         while True:
-            rounds += 1
+            if not resume:
+                rounds += 1  # (a slice of a round is no round of its own)
             done_nodes = int(stats[_kernel.STAT_NODES])
             cap = UNLIMITED
             node_cap = limit - round_used
@@ -470,13 +478,18 @@ class SearchSolver:
                     node_cap = max(1024, min(node_cap, int(rate * remaining * 0.9) + 1))
                 if deadline.cancel is not None:  # keep rounds short so a cancel is seen soon
                     node_cap = max(1024, min(node_cap, int(rate * CANCEL_ROUND_SECONDS) + 1))
+            elif deadline.cancel is not None:
+                node_cap = min(node_cap, FIRST_CANCEL_SLICE_NODES)
             seed, shaping = 0, 0
             if cap == UNLIMITED and self.options.restarts:
                 # a portfolio of move orderings, one per round, in turn
                 strategy = restart % 3
                 shaping = self.options.shaping if strategy == 1 else 0
                 seed = restart if strategy == 2 else 0
-            hands, seq, quota = problem.round_arrays()
+            if not resume:
+                hands, seq, quota = problem.round_arrays()
+            work.frame[_kernel.FRAME_RESUME] = 1 if resume else 0
+            resume = False
             tk = time.perf_counter()
             status = k.search(hands, seq, quota, Limits(node_cap, cap, seed, shaping), problem.deal, tt.arrays(),
                               work)
@@ -506,7 +519,10 @@ class SearchSolver:
                 break
             round_used += int(stats[_kernel.STAT_NODES]) - done_nodes
             if round_used < limit:
-                continue  # a round cut into slices (cancel polling): same ordering, go on
+                # a round cut into slices (cancel polling): the same ordering goes on from
+                # where the kernel stopped
+                resume = True
+                continue
             round_used = 0
             limit = min(limit * 3 // 2 if self.options.restarts else limit * 2, 1 << 24)
             restart += 1

@@ -43,6 +43,7 @@ from crewcheck.solvers.search.table import KEY_WORDS, TABLE_FUNCTIONS, tt_refute
 
 __all__ = [
     "MAXM", "STAT_NODES", "STAT_TT_HITS", "STAT_TT_STORES", "STAT_CUTS", "STAT_DEPTH", "STAT_SIZE",
+    "FRAME_RESUME", "FRAME_DEPTH", "FRAME_TLEN", "FRAME_LEADER", "FRAME_DONE", "FRAME_WASTE", "FRAME_SIZE",
     "WIN", "LOSE", "OUT_OF_NODES", "gen_moves", "position_key", "search", "KERNEL_FUNCTIONS", "INLINED",
     "twin", "compiled", "is_loaded",
 ]
@@ -62,6 +63,14 @@ STAT_CUTS = 3
 STAT_DEPTH = 4
 """Length of the winning line (WIN only)."""
 STAT_SIZE = 8
+FRAME_RESUME = 0
+"""Set by the caller: go on from the frame (1) or start at the root (0)."""
+FRAME_DEPTH = 1
+FRAME_TLEN = 2
+FRAME_LEADER = 3
+FRAME_DONE = 4
+FRAME_WASTE = 5
+FRAME_SIZE = 6
 
 
 def gen_moves(depth: int, seat: int, hands: Any, seq: Any, ts: int, tlen: int, leader: int, quota: Any,
@@ -310,6 +319,12 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
     ``waste_cap`` limits the tricks that complete no task (a large value: no limit).
     A position refuted with ``a`` such tricks still allowed is stored with
     allowance ``a`` and counts as refuted only for searches allowing at most ``a``.
+
+    A call that returns OUT_OF_NODES leaves its frame (depth, trick, leader, tasks done,
+    idle tricks) in ``work.frame`` and its stack in the other scratch arrays; a call with
+    ``work.frame[FRAME_RESUME]`` set, on the same ``hands``, ``seq`` and ``quota``, the same
+    ``limits`` ordering and table, goes on from there: a round cut into slices (to poll a
+    cancel hook) then costs no nodes to come back to where it was.
     """
     node_limit, waste_cap = limits.node_limit, limits.waste_cap
     p, tlen0, leader, done = deal.players, deal.tlen0, deal.leader, deal.done
@@ -323,27 +338,41 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
     sv_waste, sv_flag, release, stats = work.sv_waste, work.sv_flag, work.release, work.stats
     cond, cmemo, sv_cmemo = deal.cond, work.cmemo, work.sv_cmemo
     nc = cond.n
-    for i in range(nc):
-        cmemo[i] = cond.memo0[i]
+    frame = work.frame
     nodes = 0
     waste = 0
     tlen = tlen0
     depth = 0
-    # the root position
-    if tlen == 0 and leader >= 0:
-        position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
-        if nc > 0:
-            cond_key(cond, cmemo, key)
-        if tt_refuted(key, tt, gen, tt_mask, waste_cap):
-            stats[STAT_TT_HITS] += 1
-            return LOSE
-        if boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of, suit_mask, trump,
-                         own_mask, quota, release, leader, has_tokens, tkind, trank):
-            stats[STAT_CUTS] += 1
-            return LOSE
-    seat0 = -1 if leader < 0 else (leader + tlen) % p
-    nmoves[0] = gen_moves(0, seat0, hands, seq, 0, tlen, leader, quota, deal, limits, moves, scores)
-    midx[0] = 0
+    if frame[FRAME_RESUME] != 0:
+        # go on where the last call ran out of nodes: its move at that depth was made (the
+        # conditions' memos are still in work.cmemo)
+        frame[FRAME_RESUME] = 0
+        depth = frame[FRAME_DEPTH] + 1
+        tlen = frame[FRAME_TLEN]
+        leader = frame[FRAME_LEADER]
+        done = frame[FRAME_DONE]
+        waste = frame[FRAME_WASTE]
+        nmoves[depth] = gen_moves(depth, (leader + tlen) % p, hands, seq, tlen0 + depth - tlen, tlen, leader,
+                                  quota, deal, limits, moves, scores)
+        midx[depth] = 0
+    else:
+        # the root position
+        for i in range(nc):
+            cmemo[i] = cond.memo0[i]
+        if tlen == 0 and leader >= 0:
+            position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+            if nc > 0:
+                cond_key(cond, cmemo, key)
+            if tt_refuted(key, tt, gen, tt_mask, waste_cap):
+                stats[STAT_TT_HITS] += 1
+                return LOSE
+            if boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of, suit_mask, trump,
+                             own_mask, quota, release, leader, has_tokens, tkind, trank):
+                stats[STAT_CUTS] += 1
+                return LOSE
+        seat0 = -1 if leader < 0 else (leader + tlen) % p
+        nmoves[0] = gen_moves(0, seat0, hands, seq, 0, tlen, leader, quota, deal, limits, moves, scores)
+        midx[0] = 0
     while True:
         if midx[depth] >= nmoves[depth]:
             # every move failed: refute this position (trick boundaries only) and back up
@@ -486,6 +515,11 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
             continue
         if nodes >= node_limit:
             stats[STAT_NODES] += nodes
+            frame[FRAME_DEPTH] = depth
+            frame[FRAME_TLEN] = tlen
+            frame[FRAME_LEADER] = leader
+            frame[FRAME_DONE] = done
+            frame[FRAME_WASTE] = waste
             return OUT_OF_NODES
         depth += 1
         nseat = (leader + tlen) % p

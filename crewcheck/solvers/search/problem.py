@@ -19,7 +19,7 @@ from crewcheck.model.state import State
 from crewcheck.model.tasks import TokenKind, token_kind
 from crewcheck.solvers.search import conditions as search_conditions
 from crewcheck.solvers.search.cuts import PRED
-from crewcheck.solvers.search.kernel import MAXM, STAT_SIZE
+from crewcheck.solvers.search.kernel import FRAME_SIZE, MAXM, STAT_SIZE
 from crewcheck.solvers.search.records import DealArrays, Workspace
 from crewcheck.solvers.search.table import KEY_WORDS
 
@@ -131,6 +131,7 @@ class Problem:
             cmemo=zeros(self.deal.cond.n + 1),
             sv_cmemo=zeros(d * self.deal.cond.n + 1),
             stats=zeros(STAT_SIZE),
+            frame=zeros(FRAME_SIZE),
         )
 
 

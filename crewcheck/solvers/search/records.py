@@ -117,6 +117,10 @@ class Workspace(NamedTuple):
     """The conditions' memos before the trick completed at each depth (``depth * n + i``)."""
     stats: Any
     """Counters, indexed by :data:`kernel.STAT_NODES` and the other ``STAT_*``."""
+    frame: Any
+    """Where a call that ran out of nodes stopped, indexed by :data:`kernel.FRAME_RESUME`
+    and the other ``FRAME_*``: with ``frame[FRAME_RESUME]`` set, the next call goes on
+    from there (same ``hands``, ``seq`` and ``quota`` arrays) instead of from the root."""
 
 
 class TableArrays(NamedTuple):

@@ -1,311 +1,569 @@
-// crewcheck serve: the page. Every answer comes from the server (the same library calls
-// as the command line); this file only collects the inputs and draws the answers.
+// crewcheck serve: the board. The server deals, lays out each position (whose turn, the
+// legal cards, the tricks) and decides; this file only draws its answers and keeps the
+// moves: the cards played (`history`) and the cards taken back (`future`, for redo).
+// The position lives in the address: `?game=mission&mission=1&...&play=B3,B4` or
+// `?deal=<base64url of the deal file>&play=...`, so a link opens the same board and the
+// back button steps back through the positions shown.
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
-let mode = "fields";          // which input the deal is read from: "fields" or "json"
-let job = null;               // the job being polled
-let players = 4;
+const $$ = (sel) => [...document.querySelectorAll(sel)];
+
+const S = {
+  game: null,        // {title, rule, notes, params} of a dealt game; null for a deal file
+  base: null,        // the deal file's object without its history
+  history: [],       // cards played, from the first card of the game
+  future: [],        // cards taken back (redo), or the rest of a winning line
+  layout: null,      // the server's layout of the position
+  verdicts: new Map(),  // history key -> the analysis (crewcheck analyse --json)
+  reviews: new Map(),   // game key -> the review (crewcheck review --json)
+  job: null,         // {id, key, kind}: the job being polled
+  pending: null,     // the key of the position whose verdicts are being asked for
+  seq: 0,            // bumps on every position shown: answers for older ones are dropped
+  missions: [],
+};
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null) continue;
     if (k === "class") node.className = v;
     else if (k === "text") node.textContent = v;
-    else if (k.startsWith("data-")) node.setAttribute(k, v);
+    else if (k.startsWith("data-") || k.startsWith("aria-") || k === "role") node.setAttribute(k, v);
     else node[k] = v;
   }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
   return node;
 }
 
-function suitOf(card) { return card.replace(/[0-9]+$/, ""); }
-function cardSpan(card, extra) {
-  return el("span", { class: `card suit-${suitOf(card)} ${extra || ""}`, text: card });
-}
-
-// -- inputs ---------------------------------------------------------------------------
-function drawSeatInputs(values) {
-  const box = $("#hands");
-  const old = [...box.querySelectorAll("input")].map((i) => i.value);
-  box.replaceChildren();
-  for (let s = 0; s < players; s++) {
-    const input = el("input", { name: `hands.${s}`, value: (values || old)[s] || "", placeholder: "B1 B7 G3 ..." });
-    box.append(el("label", { class: "seat-input", text: `Seat ${s} ` }, input),
-               el("div", { class: "error", "data-for": `hands.${s}` }));
-  }
-}
-
-function fields() {
-  const f = $("#fields");
-  return {
-    hands: [...$("#hands").querySelectorAll("input")].map((i) => i.value),
-    tasks: f.tasks.value, trump: f.trump.value, lead: f.lead.value,
-    assignment: f.assignment.value, order_rule: f.order_rule.value, played: f.played.value,
-    conditions: f.conditions.value,
-  };
-}
-
-function fillFields(v) {
-  players = v.hands.length;
-  $("#players").value = String(players);
-  drawSeatInputs(v.hands);
-  const f = $("#fields");
-  f.tasks.value = v.tasks; f.trump.value = v.trump; f.lead.value = v.lead;
-  f.assignment.value = v.assignment; f.order_rule.value = v.order_rule; f.played.value = v.played;
-  f.conditions.value = v.conditions;
-}
-
-function payload() {
-  return mode === "json" ? { deal: $("#deal-json").value } : { fields: fields() };
-}
-
-function setMode(m) {
-  mode = m;
-  $("#tab-fields").classList.toggle("active", m === "fields");
-  $("#tab-json").classList.toggle("active", m === "json");
-  $("#fields").hidden = m !== "fields";
-  $("#json-panel").hidden = m !== "json";
-}
-
-function clearErrors() { for (const e of document.querySelectorAll(".error")) e.textContent = ""; }
-
-function showError(err) {
-  // input errors go next to their field, as the command line's one-line message
-  const target = err.input && document.querySelector(`.error[data-for="${err.input}"]`);
-  if (target && err.input_error !== false) { target.textContent = err.line; return; }
-  showStatus(`error: ${err.line}`, false);
-}
+const key = (cards) => cards.join(" ");
+const suitOf = (card) => card.replace(/[0-9]+$/, "");
+const MARK = { winnable: "✓", unwinnable: "✗", unknown: "?", thinking: "…" };
+const SAYS = { winnable: "keeps the game winnable", unwinnable: "the game can no longer be won after it",
+               unknown: "not decided", thinking: "being decided" };
 
 async function call(method, url, body) {
-  const response = await fetch(url, {
-    method, headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined, credentials: "same-origin",
-  });
+  let response;
+  try {
+    response = await fetch(url, {
+      method, headers: body ? { "Content-Type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined, credentials: "same-origin",
+    });
+  } catch (e) {
+    return { status: 0, data: { error: { line: "the server does not answer (is crewcheck serve running?)" } } };
+  }
   let data = null;
   try { data = await response.json(); } catch (e) { data = { error: { line: `HTTP ${response.status}` } }; }
   return { status: response.status, data };
 }
 
-// -- the deal -------------------------------------------------------------------------
-function drawLayout(layout) {
-  $("#table-panel").hidden = false;
-  const table = el("table", {});
-  const head = el("tr", {}, el("th", { text: "" }));
-  for (const s of layout.suits) head.append(el("th", { class: `suit-${s}`, text: s === layout.trump ? `${s} (trump)` : s }));
-  table.append(head);
-  for (const seat of layout.seats) {
-    const row = el("tr", { class: seat.seat === layout.to_play ? "to-play" : "" },
-                   el("td", { class: "seat-name", text: `seat ${seat.seat}` }));
-    for (const suit of seat.suits) {
-      const cell = el("td", {});
-      for (const c of suit.cards) {
-        const span = cardSpan(c.card, (c.held ? "" : "gone") + (c.task ? " task" : ""));
-        if (c.task) {
-          const who = c.task.seat === null ? "?" : c.task.seat;
-          span.append(el("span", { class: "badge", text: `@${who}${c.task.token ? ":" + c.task.token : ""}${c.task.done ? "✓" : ""}` }));
-          span.title = c.task.seat === null ? "task (free assignment)" : `task of seat ${c.task.seat}`;
-        }
-        cell.append(span);
-      }
-      row.append(cell);
-    }
-    table.append(row);
+function clearErrors() { for (const e of $$(".error")) e.textContent = ""; }
+
+function showError(err) {
+  const input = err.input || "";
+  const target = $(`.error[data-for="${input}"]`) || (input.startsWith("game") ? $('.error[data-for="game"]')
+    : $('.error[data-for="deal"]'));
+  target.textContent = err.line || err.message;
+  if (input.startsWith("game") || input === "json") $("#games").open = true;
+}
+
+// -- the address ----------------------------------------------------------------------
+function b64encode(text) {
+  const bytes = new TextEncoder().encode(text);
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function b64decode(text) {
+  const bin = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+}
+
+function address() {
+  const q = new URLSearchParams();
+  if (S.game) for (const [k, v] of Object.entries(S.game.params)) { if (v !== "" && v !== null) q.set(k, v); }
+  else q.set("deal", b64encode(JSON.stringify(S.base)));
+  // card names are letters and digits: the cards read as they are, commas unescaped
+  const play = S.history.length ? `&play=${S.history.join(",")}` : "";
+  return `${location.pathname}?${q.toString()}${play}`;
+}
+
+function remember(push) {
+  const url = address();
+  if (url === location.pathname + location.search) return;
+  const state = { history: S.history, future: S.future };
+  if (push) window.history.pushState(state, "", url); else window.history.replaceState(state, "", url);
+}
+
+// -- games ----------------------------------------------------------------------------
+function withoutHistory(deal) {
+  const out = {};
+  for (const [k, v] of Object.entries(deal)) if (k !== "played" && k !== "current" && k !== "id") out[k] = v;
+  return out;
+}
+
+async function newGame(params, history, future, push) {
+  clearErrors();
+  const { status, data } = await call("POST", "/api/new", params);
+  if (status !== 200) { showError(data.error); return false; }
+  const base = withoutHistory(data.game.deal);
+  const same = S.base && JSON.stringify(base) === JSON.stringify(S.base);
+  S.game = data.game;
+  S.base = base;
+  fillPicker(data.game);
+  return same ? go(history || [], future || [], push) : start(history || [], future || [], push);
+}
+
+async function fileGame(deal, history, push) {
+  clearErrors();
+  const { status, data } = await call("POST", "/api/deal", { deal });
+  if (status !== 200) { showError(data.error); return false; }
+  const base = withoutHistory(data.layout.deal);
+  const same = S.base && JSON.stringify(base) === JSON.stringify(S.base);
+  S.game = null;
+  S.base = base;
+  return same ? go(history || data.layout.history, [], push) : start(history || data.layout.history, [], push);
+}
+
+async function start(history, future, push) {
+  S.verdicts.clear();
+  S.reviews.clear();
+  $("#review-summary").textContent = "";
+  $("#review-summary").className = "";
+  return go(history, future, push);
+}
+
+function fillPicker(game) {
+  // the picker shows the game on the board (a link may have dealt it)
+  const form = $(`#tab-${game.params.game}`);
+  if (!form) return;
+  for (const [k, v] of Object.entries(game.params)) if (form.elements[k]) form.elements[k].value = String(v);
+  if (game.params.game === "deepsea" && game.options) {
+    form.elements.owners.replaceChildren(...game.options.map((o, i) => el("option", { value: String(i), text: o })));
+    form.elements.owners.value = String(game.params.owners);
   }
-  const tasks = layout.tasks.map((t) => `${t.card}${t.seat === null ? "" : "@" + t.seat}${t.token ? ":" + t.token : ""}${t.done ? " ✓" : ""}`);
-  const info = el("p", { class: "small", text:
-    `${layout.players} players, rules ${layout.rules}, first lead seat ${layout.first_leader ?? "any"}; ` +
-    `tasks: ${tasks.join(", ") || "none"}; ` +
-    (layout.conditions.length ? `conditions: ${layout.conditions.join("; ")}; ` : "") +
-    `${layout.tricks.length} trick(s) played` +
-    (layout.current ? `, ${layout.current.cards.join(" ")} on the table` : "") +
-    (layout.over ? `; game over: ${layout.over}` : "") });
-  $("#layout").replaceChildren(table, info);
+  selectTab(game.params.game);
 }
 
-async function layOut() {
-  clearErrors();
-  hidePanels("#result-panel", "#analysis-panel", "#review-panel");
-  const { status, data } = await call("POST", "/api/deal", payload());
-  if (status !== 200) { showError(data.error); return null; }
-  drawLayout(data.layout);
-  // keep the other input in step with the one edited
-  if (mode === "json") fillFields(data.layout.fields);
-  else $("#deal-json").value = JSON.stringify(data.layout.deal, null, 1);
-  return data.layout;
+function selectTab(name) {
+  for (const t of $$(".tab")) {
+    const on = t.dataset.tab === name;
+    t.classList.toggle("active", on);
+    t.setAttribute("aria-selected", String(on));
+  }
+  for (const p of $$(".tab-panel")) p.hidden = p.id !== `tab-${name}`;
 }
 
-// -- jobs -----------------------------------------------------------------------------
-function showStatus(text, running) {
-  $("#status").hidden = false;
-  $("#status-text").textContent = text;
-  $("#progress").hidden = !running;
-  $("#cancel").hidden = !running;
-  for (const id of ["#decide", "#analyse", "#review"]) $(id).disabled = running;
+function formParams(form) {
+  const out = { game: form.dataset.game };
+  for (const e of form.elements) if (e.name) out[e.name] = e.type === "number" ? Number(e.value) : e.value;
+  return out;
 }
 
-function seconds(x) { return x < 0.01 ? "under 0.01 s" : `${x.toFixed(2)} s`; }
-
-function hidePanels(...ids) { for (const id of ids) $(id).hidden = true; }
-
-async function start(kind, extra) {
-  clearErrors();
-  // answers about another position or deal would be stale
-  if (kind === "decide") hidePanels("#result-panel", "#analysis-panel", "#review-panel");
-  if (kind === "review") hidePanels("#review-panel", "#analysis-panel");
-  if (kind === "analyse") hidePanels("#analysis-panel");
-  const { status, data } = await call("POST", "/api/jobs", { kind, ...payload(), ...(extra || {}) });
-  if (status === 409) { showStatus(data.error.line, false); return; }
-  if (status !== 202) { showError(data.error); return; }
-  job = data;
-  showStatus(`${kind}: queued`, true);
-  poll(job.id, kind);
+// -- positions ------------------------------------------------------------------------
+async function go(history, future, push) {
+  const seq = ++S.seq;
+  const { status, data } = await call("POST", "/api/deal", { deal: S.base, history });
+  if (seq !== S.seq) return false;
+  if (status !== 200) {
+    const m = /^history\[(\d+)\]/.exec(data.error.field || "");
+    showError({ ...data.error, input: "deal" });
+    if (m) return go(history.slice(0, Number(m[1])), [], false);  // keep the legal part of a link
+    return false;
+  }
+  S.history = history;
+  S.future = future;
+  S.layout = data.layout;
+  remember(push);
+  const asking = !S.layout.over && !S.verdicts.has(key(history));
+  S.pending = asking ? key(history) : null;
+  draw();
+  if (asking) ask("analyse", history, seq);
+  else stopThinking();
+  return true;
 }
 
-async function poll(id, kind) {
-  const { status, data } = await call("GET", `/api/jobs/${id}`);
-  if (status !== 200) { showStatus(`error: ${data.error.line}`, false); return; }
+function play(card) {
+  if (!S.layout || !S.layout.legal.includes(card)) return;
+  const future = S.future[0] === card ? S.future.slice(1) : [];
+  go([...S.history, card], future, true);
+}
+
+function timeline() { return [...S.history, ...S.future]; }
+
+function jump(n) {
+  const all = timeline();
+  n = Math.max(0, Math.min(all.length, n));
+  if (n === S.history.length) return;
+  go(all.slice(0, n), all.slice(n), true);
+}
+
+// -- the engine -----------------------------------------------------------------------
+async function ask(kind, history, seq) {
+  const what = kind === "review" ? "reviewing the game" : "deciding every card";
+  showThinking(what, 0);
+  const { status, data } = await call("POST", "/api/jobs", { kind, deal: S.base, history, replace: true });
+  if (seq !== S.seq && kind !== "review") return;
+  if (status === 429) { setTimeout(() => { if (seq === S.seq) ask(kind, history, seq); }, 300); return; }
+  if (status !== 202) { stopThinking(); S.pending = null; showError(data.error); draw(); return; }
+  S.job = { id: data.id, key: key(history), kind };
+  poll(S.job, seq, 40);
+}
+
+async function poll(job, seq, delay) {
+  const { status, data } = await call("GET", `/api/jobs/${job.id}`);
+  if (S.job !== job) return;  // replaced by a newer question
+  if (status !== 200) { stopThinking(); showError(data.error); S.job = null; return; }
   if (data.state === "queued" || data.state === "running") {
     const p = data.progress;
-    $("#progress").max = Math.max(1, p.total);
-    $("#progress").value = p.done;
-    const step = p.total > 1 ? ` (decision ${p.done + 1} of about ${p.total}: ${p.what})` : "";
-    showStatus(`${kind}: ${data.state === "queued" ? "waiting for a free worker" : "deciding"}, ${data.elapsed.toFixed(1)} s${step}`, true);
-    setTimeout(() => poll(id, kind), 150);
+    const step = p.total > 1 ? `, ${p.done} of ${p.total} decisions` : "";
+    showThinking(job.kind === "review" ? "reviewing the game" : "deciding every card", data.elapsed, step);
+    setTimeout(() => poll(job, seq, Math.min(200, delay * 1.5)), delay);
     return;
   }
-  job = null;
-  if (data.state === "cancelled") { showStatus(`${kind}: cancelled after ${data.elapsed.toFixed(1)} s`, false); return; }
-  if (data.state === "error") { showStatus(`${kind}: failed`, false); showError(data.error); return; }
-  showStatus(`${kind}: done in ${seconds(data.elapsed)}`, false);
-  drawLayout(data.result.layout);
-  if (data.result.decide) drawDecision(data.result.decide, data.result.layout);
-  if (data.result.analyse) drawAnalysis(data.result.analyse, data.result.layout);
-  if (data.result.review) drawReview(data.result.review, data.result.layout);
+  S.job = null;
+  stopThinking();
+  if (data.state !== "done" || (job.kind === "analyse" && S.pending === job.key)) S.pending = null;
+  if (data.state === "error") { showError(data.error); draw(); return; }
+  if (data.state === "cancelled") { draw(); return; }
+  if (job.kind === "analyse") { S.verdicts.set(job.key, data.result.analyse); if (job.key === key(S.history)) draw(); }
+  else {
+    S.reviews.set(job.key, data.result.review);
+    draw();
+    // the review replaced the question about this position: ask it again
+    if (!S.layout.over && !S.verdicts.has(key(S.history))) { S.pending = key(S.history); draw(); ask("analyse", S.history, S.seq); }
+  }
 }
 
-// -- answers --------------------------------------------------------------------------
-function tasksDone(trick, layout) {
-  const done = layout.tasks.filter((t) => trick.cards.includes(t.card)).map((t) => t.card);
-  return done.length ? `task ${done.join(", ")} done` : "";
+function showThinking(what, seconds, step) {
+  $("#thinking").hidden = false;
+  $("#thinking-text").textContent = `${what}: ${seconds.toFixed(1)} s${step || ""}`;
 }
 
-function drawDecision(r, layout) {
-  $("#result-panel").hidden = false;
-  const v = $("#verdict");
-  v.textContent = r.verdict;
-  v.className = `verdict ${r.verdict}`;
-  const stage = r.stats && r.stats.stage ? `, ${r.stats.stage}` : "";
-  $("#verdict-detail").textContent = `${r.backend}${stage}, ${r.seconds.toFixed(4)} s, ${r.stats.nodes} nodes` +
-    (r.explanation ? ` — why: ${r.explanation}` : "") +
-    (r.assignment ? ` — assignment: ${r.assignment.map((a) => `${a.card}@${a.seat}`).join(", ")}` : "");
-  const body = $("#line tbody");
-  body.replaceChildren();
-  $("#line-hint").hidden = !r.witness;
-  if (!r.witness) return;
-  const plays = r.witness.flatMap((t) => t.cards);
-  let index = 0;
-  r.witness.forEach((trick, n) => {
-    const row = el("tr", { class: n < r.history_tricks ? "played" : "", "data-trick": String(n + 1), "data-lead": String(trick.lead) },
-                   el("td", { text: `${n + 1}.` }), el("td", { text: `seat ${trick.lead} leads` }));
-    const cards = el("td", { class: "cards" });
-    for (const card of trick.cards) {
-      const at = index++;
-      const b = el("button", { type: "button", class: `card suit-${suitOf(card)}`, text: card,
-                               title: "every card's verdict before this card" });
-      b.addEventListener("click", () => start("analyse", { history: plays.slice(0, at) }));
-      cards.append(b);
+function stopThinking() { $("#thinking").hidden = true; }
+
+async function cancel() {
+  const job = S.job;
+  if (!job) return;
+  await call("POST", `/api/jobs/${job.id}/cancel`, {});
+}
+
+// -- drawing --------------------------------------------------------------------------
+function verdictOf(card) {
+  const a = S.verdicts.get(key(S.history));
+  if (!a) return S.pending === key(S.history) ? "thinking" : "unknown";
+  const c = a.cards.find((x) => x.cards.includes(card));
+  return c ? c.verdict : "unknown";
+}
+
+function cardFace(card, extra) {
+  return el("span", { class: `face suit-${suitOf(card)} ${extra || ""}`, text: card });
+}
+
+function taskChip(t) {
+  const mark = t.done ? "✓ " : "";
+  const token = t.token ? ` [${t.token}]` : "";
+  return el("span", { class: `task ${t.done ? "done" : ""}`, title: t.done ? "task done" : "task open" },
+            mark, cardFace(t.card), token);
+}
+
+function seatBox(seat) {
+  const L = S.layout;
+  const commander = L.deal.lead === "rocket" && seat.seat === L.first_leader;
+  const toPlay = L.to_play === seat.seat || (L.to_play === null && !L.over);
+  const owned = L.tasks.filter((t) => t.seat === seat.seat || t.taken_by === seat.seat);
+  const head = el("h3", {}, `Seat ${seat.seat}`, commander ? el("span", { class: "tag", text: "commander" }) : null,
+                  L.to_play === seat.seat && !L.over ? el("span", { class: "tag turn", text: "to play" }) : null);
+  const tasks = el("div", { class: "tasks" }, owned.length ? "Tasks: " : null, ...owned.map(taskChip));
+  const hand = el("div", { class: "hand", role: "group", "aria-label": `seat ${seat.seat}'s hand` });
+  const taskCards = new Set(L.tasks.map((t) => t.card));
+  for (const suit of seat.suits) {
+    const held = suit.cards.filter((c) => c.held);
+    if (!held.length) continue;
+    const row = el("span", { class: "suit-row" });
+    for (const c of held) {
+      const legal = L.legal.includes(c.card);
+      const task = taskCards.has(c.card) ? "★" : "";
+      if (legal) {
+        const v = verdictOf(c.card);
+        const b = el("button", { type: "button", class: `card suit-${suitOf(c.card)} v-${v}`, "data-card": c.card,
+                                 "data-verdict": v, "aria-label": `play ${c.card}${task ? " (a task card)" : ""}: ${SAYS[v]}`,
+                                 title: `${c.card}: ${SAYS[v]}` },
+                     el("span", { class: "name", text: c.card + task }), el("span", { class: "mark", text: MARK[v], "aria-hidden": "true" }));
+        b.addEventListener("click", () => play(c.card));
+        row.append(b);
+      } else {
+        row.append(el("span", { class: `card suit-${suitOf(c.card)} idle`, "data-card": c.card,
+                                title: task ? `${c.card}: a task card` : c.card, text: c.card + task }));
+      }
     }
-    row.append(cards, el("td", { text: `→ seat ${trick.winner} wins` }),
-               el("td", { class: "small", text: (n < r.history_tricks ? "(played) " : "") + tasksDone(trick, layout) }));
-    body.append(row);
-  });
+    hand.append(row);
+  }
+  return el("div", { class: `seat ${toPlay ? "active" : ""}`, "data-seat": String(seat.seat) }, head, tasks, hand);
 }
 
-function groupLine(next, history, p) {
-  const out = [];
-  next.forEach((c, i) => { if (i > 0 && (history + i) % p === 0) out.push("/"); out.push(c); });
-  return out.join(" ");
+function trickBox() {
+  const L = S.layout;
+  const box = el("div", { class: "trick", "aria-live": "polite" });
+  const n = L.tricks.length + (L.current ? 1 : 0);
+  let shown = L.current;
+  let last = null;
+  if (!shown && L.tricks.length) { shown = L.tricks[L.tricks.length - 1]; last = shown; }
+  box.append(el("div", { class: "small", text: last ? `trick ${n}` : `trick ${n + 1}` }));
+  if (shown) {
+    const cards = el("div", { class: "trick-cards" });
+    shown.cards.forEach((c, i) => cards.append(el("div", { class: "played" },
+      el("div", { class: "small", text: `seat ${(shown.lead + i) % L.players}` }), cardFace(c))));
+    box.append(cards);
+    if (last) box.append(el("div", { class: "small", text: L.over ? `won by seat ${last.winner}; the game is over`
+      : `won by seat ${last.winner}, who leads trick ${n + 1}` }));
+  } else {
+    box.append(el("div", { class: "small", text: L.to_play === null ? "any seat may lead" : `seat ${L.to_play} leads` }));
+  }
+  const open = L.tasks.filter((t) => t.seat === null && t.taken_by === null);
+  if (open.length) {
+    const a = S.verdicts.get(key(S.history));
+    const seats = new Map((a && a.tasks ? a.tasks : []).map((t) => [t.card, t.seats]));
+    box.append(el("div", { class: "open-tasks" }, "Tasks to draft: ",
+      ...open.map((t) => el("span", {}, taskChip(t),
+        seats.has(t.card) ? ` (in a winning line: ${seats.get(t.card).length ? seats.get(t.card).map((s) => `seat ${s}`).join(", ") : "no seat"}) ` : " "))));
+  }
+  return box;
 }
 
-function drawAnalysis(a, layout) {
-  $("#analysis-panel").hidden = false;
-  const who = a.to_play === null ? "any seat leads" : `seat ${a.to_play} to play`;
-  $("#analysis-title").textContent = `Every card at trick ${a.trick}, ${who}`;
+const PLACES = { 2: [["bottom", 0], ["top", 1]], 3: [["bottom", 0], ["top", 1], ["top", 2]],
+                 4: [["bottom", 0], ["left", 1], ["top", 2], ["right", 3]],
+                 5: [["bottom", 0], ["left", 1], ["top", 2], ["top", 3], ["right", 4]] };
+
+function drawTable() {
+  const L = S.layout;
+  const places = { top: el("div", { class: "place top" }), left: el("div", { class: "place left" }),
+                   right: el("div", { class: "place right" }), bottom: el("div", { class: "place bottom" }) };
+  const where = PLACES[L.players] || L.seats.map((s) => ["top", s.seat]);
+  for (const [place, seat] of where) places[place].append(seatBox(L.seats[seat]));
+  const middle = el("div", { class: "place middle" }, trickBox());
+  $("#table").replaceChildren(el("div", { class: `ring p${L.players}` }, places.top, places.left, middle,
+                                   places.right, places.bottom));
+}
+
+function drawRules() {
+  const L = S.layout;
+  const game = S.game;
+  $("#title").textContent = game ? game.title : (L.deal.name || "A deal file");
+  const lines = [];
+  const trump = L.trump ? `trump ${L.trump}` : "no trump";
+  lines.push(el("p", { class: "small", text: `${L.players} players, ${trump}, rules ${L.rules}` +
+    (L.deal.lead === "rocket" ? `; the commander (seat ${L.first_leader}, holding the top rocket) leads` : "") }));
+  if (game && game.rule) lines.push(el("p", { class: "rule", text: game.rule }));
+  if (L.conditions.length) lines.push(el("ul", { class: "conditions" }, ...L.conditions.map((c) => el("li", { text: c }))));
+  if (game && game.notes.length) lines.push(el("p", { class: "small", text: `Not modelled: ${game.notes.join("; ")}` }));
+  $("#rules").replaceChildren(...lines);
+}
+
+function drawPosition() {
+  const L = S.layout;
+  const p = $("#position");
+  const a = S.verdicts.get(key(S.history));
+  if (L.over) {
+    p.className = L.won ? "v-winnable" : "v-unwinnable";
+    p.textContent = `${L.won ? "✓ Won" : "✗ Lost"}: ${L.over.replace(/^(won|lost): /, "")}`;
+    return;
+  }
+  const who = L.to_play === null ? "any seat leads" : `seat ${L.to_play} to play`;
+  if (!a) { p.className = ""; p.textContent = `Trick ${L.tricks.length + 1}, ${who}.`; return; }
   const total = a.cards.reduce((n, c) => n + c.cards.length, 0);
   const kept = a.cards.filter((c) => c.verdict === "winnable").reduce((n, c) => n + c.cards.length, 0);
-  $("#analysis-summary").textContent = total
-    ? `position ${a.verdict}; ${kept} of ${total} cards keep it winnable (${a.seconds.toFixed(3)} s, ${a.decisions} decisions)`
-    : `no card to play: ${layout.over || "the game is over"}`;
-  const body = $("#analysis tbody");
-  body.replaceChildren();
-  for (const c of a.cards) {
-    const names = el("td", {});
-    c.cards.forEach((card, i) => { if (i) names.append(" = "); names.append(cardSpan(card)); });
-    const detail = c.next ? groupLine(c.next, a.history, layout.players) : (c.explanation && c.how === "decided" ? `why: ${c.explanation}` : "");
-    body.append(el("tr", { "data-cards": c.cards.join(" ") }, names,
-                   el("td", { class: `v-${c.verdict}`, text: c.verdict }), el("td", { class: "small", text: detail })));
-  }
-  const seats = $("#task-seats");
-  seats.replaceChildren();
-  if (a.tasks && a.tasks.length) {
-    seats.append(el("h3", { text: "Who can still take each open task" }));
-    for (const t of a.tasks) {
-      const who = t.seats.length ? t.seats.map((s) => `seat ${s}`).join(", ") : "no seat";
-      seats.append(el("div", {}, cardSpan(t.card), ` ${who}${t.unknown.length ? " (undecided: " + t.unknown.join(", ") + ")" : ""}`));
-    }
-  }
+  const why = a.position.explanation ? ` (why: ${a.position.explanation})` : "";
+  p.className = `v-${a.verdict}`;
+  p.textContent = a.verdict === "winnable" ? `✓ Winnable. Trick ${a.trick}, ${who}: ${kept} of ${total} cards keep it winnable.`
+    : a.verdict === "unwinnable" ? `✗ Cannot be won any more${why}. Trick ${a.trick}, ${who}.`
+    : `? Undecided. Trick ${a.trick}, ${who}.`;
 }
 
-function drawReview(r, layout) {
-  $("#review-panel").hidden = false;
-  $("#review-summary").textContent = r.summary;
-  $("#review-summary").className = r.losing || r.start === "unwinnable" ? "v-unwinnable" : "v-winnable";
-  $("#review-detail").textContent = `${r.backend}, ${r.seconds.toFixed(3)} s, ${r.decisions} decisions, ${r.nodes} nodes`;
-  const body = $("#review-table tbody");
-  body.replaceChildren();
-  const p = layout.players;
-  for (let first = 0; first < r.steps.length; first += p) {
-    const steps = r.steps.slice(first, first + p);
-    const cards = el("td", {});
-    for (const s of steps) {
-      const span = cardSpan(s.card, r.losing === s.index ? "lost-card" : "");
-      span.title = `before: ${s.before}, after: ${s.after}`;
-      cards.append(span);
-    }
-    const last = steps[steps.length - 1];
-    const lostHere = r.losing !== null && r.losing >= first && r.losing < first + p;
-    const verdict = lostHere ? `lost by ${r.steps[r.losing].card}` : last.after;
-    body.append(el("tr", {}, el("td", { text: `${first / p + 1}.` }), el("td", { text: `seat ${steps[0].seat} leads` }),
-                    cards, el("td", { class: `v-${lostHere ? "unwinnable" : last.after}`, text: verdict })));
+function drawMoves() {
+  const L = S.layout;
+  const all = timeline();
+  const review = S.reviews.get(key(all)) || S.reviews.get(key(S.history));
+  const lost = review && review.losing ? review.losing.index : -1;
+  const list = $("#moves");
+  list.replaceChildren();
+  const p = L.players;
+  // trick boundaries along the whole timeline: the layout knows the leads of the played part
+  const leads = [...L.tricks.map((t) => t.lead), ...(L.current ? [L.current.lead] : [])];
+  for (let first = 0, n = 0; first < all.length || n === 0; first += p, n++) {
+    if (first >= all.length && n > 0) break;
+    const cards = all.slice(first, first + p);
+    const jumpTo = el("button", { type: "button", class: "trick-jump", text: `${n + 1}.`,
+                                  title: `the position after trick ${n + 1}` });
+    jumpTo.addEventListener("click", () => jump(first + cards.length));
+    const item = el("li", { "data-trick": String(n + 1) }, jumpTo,
+                    leads[n] !== undefined ? el("span", { class: "small", text: ` seat ${leads[n]}: ` }) : " ");
+    cards.forEach((c, i) => {
+      const at = first + i;
+      const cls = `move ${at < S.history.length ? "done" : "ahead"} ${at === S.history.length - 1 ? "current" : ""} ${at === lost ? "lost" : ""}`;
+      const b = el("button", { type: "button", class: cls, "data-index": String(at),
+                               title: at === lost ? "after this card the game could no longer be won" : `the position after ${c}` },
+                   cardFace(c), at === lost ? el("span", { class: "mark", text: " ✗ lost here" }) : null);
+      b.addEventListener("click", () => jump(at + 1));
+      item.append(b);
+    });
+    list.append(item);
+    if (!all.length) break;
   }
-  if (r.alternatives) drawAnalysis(r.alternatives, layout);
+  if (!all.length) list.replaceChildren(el("li", { class: "small", text: "no card played yet" }));
 }
 
-// -- wiring ---------------------------------------------------------------------------
+function drawReview() {
+  const r = S.reviews.get(key(timeline())) || S.reviews.get(key(S.history));
+  const box = $("#review-summary");
+  if (!r) { box.textContent = ""; box.className = ""; return; }
+  box.className = r.losing || r.start === "unwinnable" ? "v-unwinnable" : "v-winnable";
+  box.textContent = (r.losing || r.start === "unwinnable" ? "✗ " : "✓ ") + r.summary +
+    (r.losing ? ` (click the card before it to see every card's verdict there)` : "");
+}
+
+function drawButtons() {
+  const a = S.verdicts.get(key(S.history));
+  const line = a && a.position.next && a.position.next.length ? a.position.next : null;
+  $("#undo").disabled = $("#start").disabled = S.history.length === 0;
+  $("#redo").disabled = $("#end").disabled = S.future.length === 0;
+  $("#hint").disabled = $("#line").disabled = !line || !!S.layout.over;
+  $("#review").disabled = timeline().length === 0;
+  $("#review").textContent = `Review the game (${timeline().length} cards)`;
+}
+
+function draw() {
+  drawRules();
+  drawTable();
+  drawPosition();
+  drawMoves();
+  drawReview();
+  drawButtons();
+}
+
+// -- controls -------------------------------------------------------------------------
+function winningLine() {
+  const a = S.verdicts.get(key(S.history));
+  return a && a.position.next ? a.position.next : [];
+}
+
+function download() {
+  const deal = S.layout.deal;
+  const blob = new Blob([JSON.stringify(deal, null, 2) + "\n"], { type: "application/json" });
+  const a = el("a", { href: URL.createObjectURL(blob), download: `${deal.name || "deal"}.json` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
 async function loadExamples() {
   const { data } = await call("GET", "/api/examples");
-  for (const e of data.examples) $("#example").append(el("option", { value: e.name, text: e.name }));
+  for (const e of data.examples || []) $("#example").append(el("option", { value: e.name, text: e.name, title: e.comment }));
+}
+
+async function loadMissions() {
+  const { data } = await call("GET", "/api/missions");
+  S.missions = data.missions || [];
+  const select = $("#mission");
+  for (const m of S.missions) {
+    const tasks = m.tasks ? `${m.tasks} task${m.tasks === 1 ? "" : "s"}` : "no task cards";
+    const rule = m.rule ? `: ${m.rule.length > 50 ? m.rule.slice(0, 48) + "…" : m.rule}` : "";
+    select.append(el("option", { value: String(m.number), text: `${m.number}. ${tasks}${rule}` }));
+  }
+  showMissionRule();
+}
+
+function showMissionRule() {
+  const m = S.missions.find((x) => String(x.number) === $("#mission").value);
+  if (!m) return;
+  const extra = [m.assignment ? `tasks ${m.assignment}` : null, m.tokens.length ? `tokens ${m.tokens.join(" ")}` : null,
+                 `players ${m.players.join("/")}`, m.communication ? `communication: ${m.communication}` : null];
+  $("#mission-rule").textContent = `${m.rule || "No special rule."} (${extra.filter(Boolean).join("; ")})`;
+}
+
+async function fromAddress(push) {
+  const q = new URLSearchParams(location.search);
+  const history = (q.get("play") || "").split(",").map((c) => c.trim().toUpperCase()).filter(Boolean);
+  const state = window.history.state;
+  const future = state && key(state.history) === key(history) ? state.future : [];
+  if (q.has("deal")) {
+    let deal;
+    try { deal = JSON.parse(b64decode(q.get("deal"))); } catch (e) {
+      showError({ input: "deal", line: "the link's deal cannot be read (cut short?)" });
+      return;
+    }
+    if (!S.game && S.base && q.get("deal") === b64encode(JSON.stringify(S.base))) { await go(history, future, false); return; }
+    await fileGame(deal, history, push);
+    if (future.length) S.future = future;
+    return;
+  }
+  const params = { game: q.get("game") || "mission" };
+  for (const [k, v] of q.entries()) if (k !== "play" && k !== "game") params[k] = v;
+  if (!q.has("game")) Object.assign(params, { mission: 1, players: 4, seed: 0 });
+  const sameGame = S.game && Object.entries(params).every(([k, v]) => String(S.game.params[k] ?? "") === String(v));
+  if (sameGame && S.base) { await go(history, future, false); return; }
+  await newGame(params, history, future, push);
+}
+
+function wire() {
+  for (const t of $$(".tab")) t.addEventListener("click", () => selectTab(t.dataset.tab));
+  for (const form of $$(".tab-panel[data-game]")) {
+    form.addEventListener("submit", (e) => { e.preventDefault(); $("#games").open = false; newGame(formParams(form), [], [], true); });
+  }
+  for (const b of $$(".reseed")) b.addEventListener("click", () => {
+    const form = b.closest("form");
+    form.elements.seed.value = String(Math.floor(Math.random() * 1e9));
+    if (form.elements.owners) form.elements.owners.value = "0";
+  });
+  $("#mission").addEventListener("change", showMissionRule);
+  $("#tab-file").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (await fileGame($("#deal-json").value, null, true)) $("#games").open = false;
+  });
   $("#example").addEventListener("change", async () => {
     const name = $("#example").value;
     if (!name) return;
     const got = await call("GET", `/api/examples/${encodeURIComponent(name)}`);
     if (got.status !== 200) { showError(got.data.error); return; }
-    const entry = data.examples.find((e) => e.name === name);
-    $("#example-comment").textContent = entry ? entry.comment : "";
     $("#deal-json").value = got.data.text;
-    setMode("json");
-    await layOut();
+  });
+  $("#upload").addEventListener("change", async () => {
+    const file = $("#upload").files[0];
+    if (!file) return;
+    if (file.size > 60000) { showError({ input: "json", line: `${file.name}: too large for a deal file` }); return; }
+    $("#deal-json").value = await file.text();
+  });
+  $("#undo").addEventListener("click", () => jump(S.history.length - 1));
+  $("#redo").addEventListener("click", () => jump(S.history.length + 1));
+  $("#start").addEventListener("click", () => jump(0));
+  $("#end").addEventListener("click", () => jump(timeline().length));
+  $("#hint").addEventListener("click", () => { const line = winningLine(); if (line.length) play(line[0]); });
+  $("#line").addEventListener("click", () => {
+    const line = winningLine();
+    if (!line.length) return;
+    S.future = line;
+    jump(S.history.length + 1);
+  });
+  $("#review").addEventListener("click", () => { ++S.seq; ask("review", timeline(), S.seq); });
+  $("#cancel").addEventListener("click", cancel);
+  $("#download").addEventListener("click", download);
+  $("#copy-link").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(location.href); $("#copy-link").textContent = "Link copied"; }
+    catch (e) { window.prompt("The link to this position:", location.href); }
+    setTimeout(() => { $("#copy-link").textContent = "Copy link"; }, 1500);
+  });
+  window.addEventListener("popstate", () => fromAddress(false));
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest && e.target.closest("input, textarea, select")) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const actions = { ArrowLeft: "#undo", ArrowRight: "#redo", Home: "#start", End: "#end", w: "#hint" };
+    const b = actions[e.key] && $(actions[e.key]);
+    if (b && !b.disabled) { e.preventDefault(); b.click(); }
   });
 }
 
-$("#tab-fields").addEventListener("click", () => setMode("fields"));
-$("#tab-json").addEventListener("click", () => setMode("json"));
-$("#players").addEventListener("change", () => { players = Number($("#players").value); drawSeatInputs(); });
-$("#show").addEventListener("click", layOut);
-$("#decide").addEventListener("click", () => start("decide"));
-$("#analyse").addEventListener("click", () => start("analyse"));
-$("#review").addEventListener("click", () => start("review"));
-$("#cancel").addEventListener("click", async () => { if (job) await call("POST", `/api/jobs/${job.id}/cancel`, {}); });
-drawSeatInputs([]);
+wire();
 loadExamples();
+loadMissions().then(() => fromAddress(false));

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from crewcheck.claims.blog003 import planner
+from crewcheck.model import dealing
 from crewcheck.model.cards import CLASSIC_DECK
 
 
@@ -19,10 +20,10 @@ def test_random_deal_deals_every_card_and_assigns_round_robin(players: int, k: i
         assert union & h == 0
         union |= h
     assert union == (1 << CLASSIC_DECK.size) - 1
-    commander = next(s for s, h in enumerate(inst.hands) if h >> planner._COMMANDER_CARD & 1)
+    commander = next(s for s, h in enumerate(inst.hands) if h >> dealing.COMMANDER_CARD & 1)
     assert [t.seat for t in inst.tasks] == [(commander + j) % players for j in range(k)]
     assert len({t.card for t in inst.tasks}) == k
-    assert all(t.card in planner._COLOUR_CARDS for t in inst.tasks)
+    assert all(t.card in dealing.COLOUR_CARDS for t in inst.tasks)
     assert inst.rules.assignment == "fixed"
 
 

@@ -46,12 +46,14 @@ def solve(instance: Instance) -> tuple[bool, object]:
 @st.composite
 def choice_deals(draw: st.DrawFn) -> Instance:
     """A small deal with every field that leaves a choice: choose seats, decision,
-    distribution, and a distress signal in any direction."""
+    distribution, a distress signal in any direction, a token swap or move, a hand-over."""
     base = draw(condition_instances(choose=True, assignments=("fixed", "free", "decision", "distribution"),
                                     max_cards=9, max_tasks=3))
     distress = draw(st.sampled_from([None, None, "left", "right", "choose"]))
+    token_move = draw(st.sampled_from([None, None, "swap", "move"]))
+    handover = draw(st.booleans())
     try:
-        return replace(base, distress=distress)
+        return replace(base, distress=distress, token_move=token_move, handover=handover and bool(base.tasks))
     except InvalidDealError:
         return base
 
