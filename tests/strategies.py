@@ -202,7 +202,7 @@ def conditions_for(draw: st.DrawFn, instance: Instance, *, max_conditions: int =
          st.builds(C.WinsTricks, seat, st.integers(0, tricks), st.sampled_from(["==", ">=", "<="]))),
         (C.WinsFewerTricksThan.kind, st.builds(C.WinsFewerTricksThan, seat, seat)),
         (C.WinsNoCards.kind, st.builds(C.WinsNoCards, seat, suit, st.one_of(st.none(), value))),
-        (C.WinsAllCards.kind, st.builds(C.WinsAllCards, seat, suit)),
+        (C.WinsAllCards.kind, st.builds(C.WinsAllCards, seat, suit, st.booleans())),
         (C.TrickWonWith.kind,
          st.builds(C.TrickWonWith, value, st.integers(0, 2), st.one_of(st.none(), seat), st.booleans())),
         (C.NoTrickWonWith.kind, st.builds(C.NoTrickWonWith, value)),

@@ -226,7 +226,7 @@ def cond_judge(cond: CondArrays, memo: Any, left: int, tricks_left: int) -> int:
             elif (left & mask) == 0:
                 j = C_HOLDS
             elif tricks_left == 0:
-                j = C_BROKEN
+                j = C_HOLDS if cond.flags[i] != 0 else C_BROKEN  # flags: played_only
         elif k == K_TRICK_WON_WITH:
             if m >= n:
                 j = C_HOLDS
@@ -494,7 +494,9 @@ SEARCH_KINDS: dict[str, SearchKind] = {
     "wins_no_cards": SearchKind(
         K_WINS_NO_CARDS, lambda c, inst: (c.seat, 0, 0, 0, c.target(inst), 0), _flag, _one),
     "wins_all_cards": SearchKind(
-        K_WINS_ALL_CARDS, lambda c, inst: (c.seat, 0, 0, 0, c.target(inst), 0), _flag, _one),
+        K_WINS_ALL_CARDS,
+        lambda c, inst: (c.seat, 0, 0, 1 if c.played_only else 0, c.target(inst), 0),
+        _flag, _one),
     "trick_won_with": SearchKind(
         K_TRICK_WON_WITH,
         lambda c, inst: (-1 if c.seat is None else c.seat, 0, c.count, 0,
@@ -531,8 +533,8 @@ def tasks_in_disguise(instance: Instance) -> Instance | None:
     """The same deal with the conditions that are tasks in disguise written as tasks, or
     ``None`` when there is none (or the deal does not allow it).
 
-    ``wins_all_cards(seat, suit)`` is exactly one task per card of the suit for ``seat``:
-    each is won by the seat, the game cannot be won before the last is, and it is lost
+    ``wins_all_cards(seat, suit)`` (not ``played_only``) is exactly one task per card of
+    the suit for ``seat``: each is won by the seat, the game cannot be won before the last is, and it is lost
     when another seat wins one or one stays unplayed. ``each_trump_wins_a_trick`` is one
     task per trump for its holder: the holder wins the trick of its trump exactly when
     that trump wins it (a seat plays one card per trick), and two trumps in one trick
@@ -552,7 +554,7 @@ def tasks_in_disguise(instance: Instance) -> Instance | None:
     changed = False
     for cond in instance.conditions:
         new: list[Task] = []
-        if isinstance(cond, C.WinsAllCards) and isinstance(cond.seat, int):
+        if isinstance(cond, C.WinsAllCards) and isinstance(cond.seat, int) and not cond.played_only:
             target = cond.target(instance)
             new = [Task(c, cond.seat) for c in range(instance.deck.size) if target >> c & 1]
         elif isinstance(cond, C.EachTrumpWinsATrick) and instance.trump_suit is not None:
