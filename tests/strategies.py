@@ -183,8 +183,9 @@ def trump_pad_instances(draw: st.DrawFn) -> Instance:
 
 @st.composite
 def conditions_for(draw: st.DrawFn, instance: Instance, *, max_conditions: int = 2,
-                   choose: bool = False) -> tuple[Condition, ...]:
-    """Up to ``max_conditions`` random conditions that fit ``instance`` (every kind)."""
+                   choose: bool = False, kinds: tuple[str, ...] | None = None) -> tuple[Condition, ...]:
+    """Up to ``max_conditions`` random conditions that fit ``instance`` (every kind, or
+    those of ``kinds``)."""
     from crewcheck.model import conditions as C
 
     p, deck, tricks = instance.players, instance.deck, instance.tricks
@@ -195,21 +196,26 @@ def conditions_for(draw: st.DrawFn, instance: Instance, *, max_conditions: int =
     suit = st.sampled_from(deck.suits)
     trick_ref = st.one_of(st.integers(1, tricks), st.just("last"))
     card = st.integers(0, deck.size - 1)
-    makers = [
-        st.builds(C.WinsNoTricks, seat),
-        st.builds(C.WinsTricks, seat, st.integers(0, tricks), st.sampled_from(["==", ">=", "<="])),
-        st.builds(C.WinsFewerTricksThan, seat, seat),
-        st.builds(C.WinsNoCards, seat, suit, st.one_of(st.none(), value)),
-        st.builds(C.WinsAllCards, seat, suit),
-        st.builds(C.TrickWonWith, value, st.integers(0, 2), st.one_of(st.none(), seat), st.booleans()),
-        st.builds(C.NoTrickWonWith, value),
-        st.builds(C.EachTrumpWinsATrick, st.booleans()),
-        st.builds(C.WinsTricksAt, seat, st.lists(trick_ref, min_size=1, max_size=2, unique=True).map(tuple),
-                  st.booleans(), st.booleans()),
-        st.builds(C.BalancedTricks, st.integers(1, 3)),
-        st.builds(C.TaskInTrick, card, trick_ref),
-        st.builds(C.WinsTogether, seat, st.lists(card, min_size=1, max_size=2, unique=True).map(tuple)),
+    by_kind = [
+        (C.WinsNoTricks.kind, st.builds(C.WinsNoTricks, seat)),
+        (C.WinsTricks.kind,
+         st.builds(C.WinsTricks, seat, st.integers(0, tricks), st.sampled_from(["==", ">=", "<="]))),
+        (C.WinsFewerTricksThan.kind, st.builds(C.WinsFewerTricksThan, seat, seat)),
+        (C.WinsNoCards.kind, st.builds(C.WinsNoCards, seat, suit, st.one_of(st.none(), value))),
+        (C.WinsAllCards.kind, st.builds(C.WinsAllCards, seat, suit, st.booleans())),
+        (C.TrickWonWith.kind,
+         st.builds(C.TrickWonWith, value, st.integers(0, 2), st.one_of(st.none(), seat), st.booleans())),
+        (C.NoTrickWonWith.kind, st.builds(C.NoTrickWonWith, value)),
+        (C.EachTrumpWinsATrick.kind, st.builds(C.EachTrumpWinsATrick, st.booleans())),
+        (C.WinsTricksAt.kind,
+         st.builds(C.WinsTricksAt, seat, st.lists(trick_ref, min_size=1, max_size=2, unique=True).map(tuple),
+                   st.booleans(), st.booleans())),
+        (C.BalancedTricks.kind, st.builds(C.BalancedTricks, st.integers(1, 3))),
+        (C.TaskInTrick.kind, st.builds(C.TaskInTrick, card, trick_ref)),
+        (C.WinsTogether.kind,
+         st.builds(C.WinsTogether, seat, st.lists(card, min_size=1, max_size=2, unique=True).map(tuple))),
     ]
+    makers = [m for kind, m in by_kind if kinds is None or kind in kinds]
     out: list[Condition] = []
     for _ in range(draw(st.integers(1, max_conditions))):
         cond = draw(st.one_of(makers))
@@ -220,7 +226,7 @@ def conditions_for(draw: st.DrawFn, instance: Instance, *, max_conditions: int =
 
 @st.composite
 def condition_instances(draw: st.DrawFn, *, choose: bool = False, assignments: tuple[str, ...] = ("fixed", "free"),
-                        max_cards: int = 10, max_tasks: int = 2) -> Instance:
+                        max_cards: int = 10, max_tasks: int = 2, kinds: tuple[str, ...] | None = None) -> Instance:
     """A small deal without history carrying random conditions, under one of ``assignments``."""
     base = draw(instances(max_cards=max_cards, max_tasks=max_tasks, history=False, free=True,
                           max_players=4))
@@ -228,6 +234,6 @@ def condition_instances(draw: st.DrawFn, *, choose: bool = False, assignments: t
     tasks = base.tasks
     if mode == "fixed":
         tasks = tuple(Task(t.card, draw(st.integers(0, base.players - 1)), t.token) for t in tasks)
-    conds = draw(conditions_for(base, choose=choose))
+    conds = draw(conditions_for(base, choose=choose, kinds=kinds))
     return Instance(base.deck, base.hands, tasks, base.trump, base.lead,
                     Rules(base.rules.order_rule, mode), conditions=conds)  # type: ignore[arg-type]

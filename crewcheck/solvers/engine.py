@@ -20,8 +20,13 @@ What it is
        ``Result.stats.extra["sat_error"]``.
 Rules covered
     Everything the search covers (every rule feature of the model); the SAT side joins
-    when PySAT is installed and the deal's encoding is not too large
-    (:func:`crewcheck.solvers.logic.encoding.size_limit`).
+    when PySAT is installed, it encodes every condition kind of the deal and the deal's
+    encoding is not too large (:func:`crewcheck.solvers.logic.encoding.size_limit`).
+    Conditions: a deal whose kinds the search judges (:data:`SEARCH_KINDS
+    <crewcheck.solvers.search.conditions.SEARCH_KINDS>`) races like any other; a kind
+    only the SAT side knows leaves the search a relaxation (the kind left out), whose
+    refutation is a proof and whose winning line counts only if it wins the real deal,
+    so the SAT side decides what the search cannot.
 Exact
     Yes: each side is exact, and a winning line passes the replay checker in
     :func:`crewcheck.decide` as always. ``Result.stats.extra["stage"]`` says which side
@@ -50,6 +55,7 @@ from crewcheck.solvers.logic import sat_process
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 from crewcheck.solvers.logic.encoding import ENCODED_KINDS, size_limit
 from crewcheck.solvers.search import kernel as _kernel
+from crewcheck.solvers.search.conditions import SEARCH_KINDS, unknown_kinds
 from crewcheck.solvers.search.driver import WARM_START_NODES, SearchOptions, SearchSolver, load_compiled
 
 __all__ = ["EngineSolver", "EngineOptions", "SEARCH_SECONDS"]
@@ -103,8 +109,8 @@ class EngineSolver:
     name: ClassVar[str] = "engine"
     exact: ClassVar[bool] = True
     requires: ClassVar[tuple[tuple[str, str], ...]] = ()
-    condition_kinds: ClassVar[frozenset[str]] = ENCODED_KINDS
-    """Deals with conditions go to the SAT side alone (the search kernel knows tasks only)."""
+    condition_kinds: ClassVar[frozenset[str]] = ENCODED_KINDS | frozenset(SEARCH_KINDS)
+    """A kind either side judges (the search a relaxation without the kinds it does not know)."""
 
     def __init__(self, options: EngineOptions | None = None) -> None:
         self.options = options or EngineOptions()
@@ -121,19 +127,24 @@ class EngineSolver:
         return "; ".join(parts) or None
 
     def supports(self, instance: Instance) -> str | None:
-        if instance.conditions:
-            return self.sat_side(instance)
-        return registry.get("search").supports(instance)
+        why = SearchSolver(SearchOptions(relax=True)).supports(instance)
+        if why is not None and instance.conditions:
+            return self.sat_side(instance) and why  # the SAT side alone, if it can
+        return why
 
     def sat_side(self, instance: Instance) -> str | None:
         """``None`` if the SAT process joins the race on ``instance``, else why not."""
+        missing = sorted({c.kind for c in instance.conditions} - ENCODED_KINDS)
+        if missing:
+            return f"the SAT side does not encode the condition kind(s) {', '.join(missing)}"
         return sat_process.available() or size_limit(instance)
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
-        if instance.conditions:
-            sat = registry.get("sat").decide(instance, budget=budget)
+        if SearchSolver(SearchOptions(relax=True)).supports(instance) is not None:
+            sat = registry.get("sat").decide(instance, budget=budget)  # too large for the search
             return replace(sat, extra={**sat.extra, "stage": "sat"})
-        search = registry.get("search")
+        relax = bool(unknown_kinds(instance))
+        search = SearchSolver(SearchOptions(relax=True)) if relax else registry.get("search")
         why_not = self.sat_side(instance)
         deadline = budget.start()
         began = time.monotonic()
@@ -158,7 +169,7 @@ class EngineSolver:
                 # A fresh process: the plain kernel first (an easy deal never waits for
                 # numba), then the compiled kernel is loaded while the SAT process is
                 # already at work; the loading is not charged to the budget.
-                warm = SearchSolver(SearchOptions(pure=True)).decide(instance, budget=Budget(
+                warm = SearchSolver(SearchOptions(pure=True, relax=relax)).decide(instance, budget=Budget(
                     seconds=deadline.remaining(), nodes=WARM_START_NODES, cancel=budget.cancel))
                 if warm.verdict is not Verdict.UNKNOWN or deadline.expired():
                     return Answer(warm.verdict, warm.plays, warm.assignment, warm.nodes,
@@ -172,6 +183,11 @@ class EngineSolver:
                                                          nodes=budget.nodes, cancel=stop))
             theirs = child.answer() if child is not None and ours.verdict is Verdict.UNKNOWN else None
             error = None if child is None else child.error
+            if (child is None and why_not is None and ours.verdict is Verdict.UNKNOWN
+                    and ours.extra.get("relaxed_line_lost") and not deadline.expired()):
+                # the relaxation won before the SAT side started: it decides alone
+                theirs = registry.get("sat").decide(instance, budget=Budget(
+                    seconds=deadline.remaining(), nodes=budget.nodes, cancel=budget.cancel))
         finally:
             if child is not None:
                 child.stop()

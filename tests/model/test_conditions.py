@@ -198,7 +198,8 @@ def test_other_backends_refuse_conditions_they_do_not_judge() -> None:
     deal = deal_json.from_dict(_deal(conditions=[{"kind": "wins_no_tricks", "seat": 0}]))
     from crewcheck.errors import NotApplicableError
     with pytest.raises(NotApplicableError, match="wins_no_tricks"):
-        decide(deal, backend="search")
+        decide(deal, backend="planner")
+    assert decide(deal, backend="search").verdict is decide(deal, backend="exhaustive").verdict
 
 
 def test_condition_broken_is_reported() -> None:

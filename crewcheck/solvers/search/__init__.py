@@ -79,7 +79,11 @@ Rules covered
     unequal hands, order tokens in both readings (strict, lenient), fixed and free
     assignment (free: the seat that wins a task card takes it while its draft quota has
     room, which is exactly the lazy semantics of :class:`crewcheck.model.State`), and
-    mid-game positions. Decks of at most 63 cards (the Classic deck has 40).
+    mid-game positions. Decks of at most 63 cards (the Classic deck has 40). Conditions:
+    every kind of :data:`conditions.SEARCH_KINDS <crewcheck.solvers.search.conditions.SEARCH_KINDS>`
+    (stepped and judged at each trick, with cuts of their own; see that module); a deal
+    with another kind is refused, or decided as a relaxation with
+    :attr:`SearchOptions.relax`.
 Exact
     Yes: sound and complete. Every cut above is a proof that no winning line exists
     below it, and every winning line is replayed by :func:`crewcheck.decide`.
@@ -100,6 +104,9 @@ Layout
         Who wins a trick, who can still beat a card, whether the tokens allow a group.
     ``cuts.py``
         One function per refutation rule, each with its soundness argument.
+    ``conditions.py``
+        The deal's conditions on ints: the table of kinds, their step and judge twins,
+        their cuts, and the conditions that are tasks in disguise.
     ``table.py``
         The refutation table: layout, probe, store, per-thread allocation.
 """

@@ -14,12 +14,15 @@ from typing import Any, ClassVar
 from crewcheck.runtime import kernels
 from crewcheck.solvers.search.refutations import refutation
 from crewcheck.model.cards import Deck
-from crewcheck.model.derived import after, equivalent_plays, quotas_left
+from crewcheck.model.derived import equivalent_plays, quotas_left
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
 from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
 from crewcheck.solvers.search import kernel as _kernel
+from crewcheck.solvers.search.conditions import (
+    SEARCH_KINDS, describe_relaxation, tasks_in_disguise, winning_card_arms,
+)
 from crewcheck.solvers.search.problem import Problem
 from crewcheck.solvers.search.records import Limits
 from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, begin, table
@@ -86,6 +89,25 @@ def _tally(total: dict[str, Any], extra: Mapping[str, Any]) -> None:
             total[key] = bool(total.get(key)) or bool(value)
         else:
             total[key] = value
+
+
+def _played_out(state: State, plays: tuple[int, ...]) -> State:
+    """The position after ``plays``, or where the game ends on the way (a line of a
+    relaxation may go on after the real game is over)."""
+    for card in plays:
+        if state.end is not None:
+            break
+        state = state.apply(card)
+    return state
+
+
+def _winning_prefix(state: State, plays: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The plays of ``plays`` up to the end of the real game, if it is won there."""
+    for i, card in enumerate(plays):
+        state = state.apply(card)
+        if state.end is not None:
+            return plays[:i + 1] if state.end.won else None
+    return None
 
 
 def _first_plays(state: State) -> list[int]:
@@ -158,6 +180,12 @@ class SearchOptions:
     split_nodes: int = 1 << 16
     """Free assignment with at most :data:`SPLIT_MAX` ways to give the open tasks to seats:
     nodes the free search gets alone before the fixed deals of those ways join it."""
+    relax: bool = False
+    """Decide a deal whose conditions include kinds the search cannot judge
+    (:func:`~crewcheck.solvers.search.conditions.unknown_kinds`) by leaving those out: an
+    UNWINNABLE is then a proof (the relaxation has more winning lines), a winning line is
+    kept only if it also wins the real deal, else the answer is UNKNOWN. Off: such a deal
+    is refused (:meth:`SearchSolver.supports`)."""
 
 
 class SearchSolver:
@@ -169,6 +197,8 @@ class SearchSolver:
     """One line for ``crewcheck backends`` (this module's docstring is about the driver)."""
     requires: ClassVar[tuple[tuple[str, str], ...]] = ()
     """numba is optional: without it the plain-Python kernel runs."""
+    condition_kinds: ClassVar[frozenset[str]] = frozenset(SEARCH_KINDS)
+    """The condition kinds the kernel judges (:mod:`crewcheck.solvers.search.conditions`)."""
 
     def __init__(self, options: SearchOptions | None = None) -> None:
         self.options = options or SearchOptions()
@@ -186,6 +216,8 @@ class SearchSolver:
         if instance.deck.size > MAX_CARDS:
             return (f"search handles decks of at most {MAX_CARDS} cards; this deal has {instance.deck.size} "
                     f"(use --backend sat, z3 or cpsat)")
+        if not self.options.relax:
+            return describe_relaxation(instance)
         return None
 
     def decide(self, instance: Instance, *, budget: Budget) -> Answer:
@@ -195,9 +227,35 @@ class SearchSolver:
             won = state.end.won
             return Answer(Verdict.WINNABLE if won else Verdict.UNWINNABLE, () if won else None,
                           state.owners if won else None)
-        why = refutation(state)  # cheap sound necessary conditions (crewcheck.solvers.search.refutations)
+        relaxed = describe_relaxation(instance)
+        if relaxed is not None and not self.options.relax:
+            raise ValueError(relaxed)
+        work = tasks_in_disguise(instance)  # the same winning lines, with the task cuts
+        work_state = state if work is None else work.state()
+        why = refutation(work_state)  # cheap sound necessary conditions (crewcheck.solvers.search.refutations)
         if why is not None:
             return Answer(Verdict.UNWINNABLE, extra={"refuted_before_search": True}, explanation=why)
+        answer = self._decide_loaded(instance if work is None else work, work_state, budget, deadline)
+        if work is not None:
+            extra = {**answer.extra, "conditions_as_tasks": True}
+            assignment = None
+            if answer.verdict is Verdict.WINNABLE and state.owners is not None:
+                assignment = _played_out(state, answer.plays or ()).owners
+            answer = Answer(answer.verdict, answer.plays, assignment, answer.nodes, extra, answer.explanation)
+        if relaxed is None:
+            return answer
+        extra = {**answer.extra, "relaxed": relaxed}
+        if answer.verdict is Verdict.WINNABLE:
+            plays = _winning_prefix(state, answer.plays or ())
+            if plays is None:
+                # a line of the relaxation that the conditions left out do not let win
+                return Answer(Verdict.UNKNOWN, nodes=answer.nodes, extra={**extra, "relaxed_line_lost": True})
+            assignment = _played_out(state, plays).owners if answer.assignment is not None else None
+            return Answer(Verdict.WINNABLE, plays, assignment, answer.nodes, extra, answer.explanation)
+        return Answer(answer.verdict, answer.plays, answer.assignment, answer.nodes, extra, answer.explanation)
+
+    def _decide_loaded(self, instance: Instance, state: State, budget: Budget, deadline: Deadline) -> Answer:
+        """The search with the compiled kernel loaded (or the plain one, warm start first)."""
         pure = self.options.pure or os.environ.get("CREWCHECK_PURE_KERNEL", "") in ("1", "true", "yes")
         if not pure and self.options.warm_start and not _kernel.is_loaded():
             # the compiled kernel is not loaded in this process yet (~1 s): try the plain
@@ -218,6 +276,14 @@ class SearchSolver:
     def _decide(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
                 pure: bool) -> Answer:
         """The search proper, once the cheap refutations and the warm start are done."""
+        cards = winning_card_arms(instance)
+        if cards is not None:
+            first = self._run(instance, state, budget, deadline, not pure, self.options.split_nodes)
+            if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
+                return first
+            arms = [(instance, state)] + [(arm, arm.state()) for arm in cards]
+            return self._alternate(state, arms, ("whole", "winning cards", "every choice of winning cards"),
+                                   budget, deadline, not pure, first)
         ways = _assignments(instance, state) if state.owners is not None else None
         if ways is not None:
             first = self._run(instance, state, budget, deadline, not pure, self.options.split_nodes)
@@ -256,7 +322,7 @@ class SearchSolver:
 
         def done(answer: Answer, plays: tuple[int, ...] | None) -> Answer:
             free = plays is not None and state.owners is not None
-            assignment = after(state, plays or ()).owners if free else None
+            assignment = _played_out(state, plays or ()).owners if free else None
             return Answer(answer.verdict, plays, assignment, nodes=spent, extra=extra)
 
         while True:
@@ -312,10 +378,20 @@ class SearchSolver:
         for seats in ways:
             fixed = instance.with_assignment(seats)
             arms.append((fixed, fixed.state()))
+        return self._alternate(state, arms, ("free", "fixed assignment", "every fixed assignment"), budget,
+                               deadline, compiled, first)
+
+    def _alternate(self, state: State, arms: list[tuple[Instance, State]], names: tuple[str, str, str],
+                   budget: Budget, deadline: Deadline, compiled: bool, first: Answer) -> Answer:
+        """Run the arms in turn, each for a node limit that doubles per turn: arm 0 is the
+        deal itself, the others together are equivalent to it (some wins iff it does).
+        Winnable when any arm wins (its line wins the deal, which ``state`` belongs to);
+        unwinnable when arm 0 or every other arm is refuted. ``names``: how the statistics
+        call arm 0, the others, and all of them."""
         live = list(range(len(arms)))
         limit = self.options.split_nodes
         spent = first.nodes
-        extra: dict[str, Any] = {"split": len(ways)}
+        extra: dict[str, Any] = {"split": len(arms) - 1}
         _tally(extra, first.extra)
         while True:
             for arm in list(live):
@@ -329,12 +405,12 @@ class SearchSolver:
                 spent += answer.nodes
                 _tally(extra, answer.extra)
                 if answer.verdict is Verdict.WINNABLE:
-                    extra["decided_by"] = "free" if arm == 0 else f"fixed assignment {arm - 1}"
-                    return Answer(Verdict.WINNABLE, answer.plays, after(state, answer.plays or ()).owners,
+                    extra["decided_by"] = names[0] if arm == 0 else f"{names[1]} {arm - 1}"
+                    return Answer(Verdict.WINNABLE, answer.plays, _played_out(state, answer.plays or ()).owners,
                                   nodes=spent, extra=extra)
                 if answer.verdict is Verdict.UNWINNABLE:
                     if arm == 0 or live == [arm]:
-                        extra["decided_by"] = "free" if arm == 0 else "every fixed assignment"
+                        extra["decided_by"] = names[0] if arm == 0 else names[2]
                         return Answer(Verdict.UNWINNABLE, nodes=spent, extra=extra)
                     live.remove(arm)
                 if deadline.expired(spent):
@@ -353,7 +429,8 @@ class SearchSolver:
         measured before, to size the first round against the deadline."""
         t0 = time.perf_counter()
         k, compiled = _kernel_funcs(not want_compiled)
-        problem = Problem.build(instance, state, compiled=compiled, canonical=self.options.canonical)
+        problem = Problem.build(instance, state, compiled=compiled, canonical=self.options.canonical,
+                                relax=self.options.relax)
         tt = table(compiled, TABLE_BITS if compiled else PURE_TABLE_BITS)
         if not same_table:
             # a new generation, unless table.shared() keeps this deal's entries; the key
@@ -469,5 +546,5 @@ class SearchSolver:
         length = int(stats[_kernel.STAT_DEPTH])
         tlen0 = problem.deal.tlen0
         plays = tuple(int(seq[tlen0 + i]) for i in range(length))
-        assignment = after(state, plays).owners if problem.deal.free else None
+        assignment = _played_out(state, plays).owners if problem.deal.free else None
         return Answer(Verdict.WINNABLE, plays, assignment, nodes=nodes, extra=extra)

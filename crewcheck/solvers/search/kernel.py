@@ -33,6 +33,9 @@ from typing import Any
 
 from crewcheck.runtime import kernels
 from crewcheck.runtime.kernels import lowbit_index, popcount
+from crewcheck.solvers.search.conditions import (
+    COND_FUNCTIONS, C_BROKEN, C_HOLDS, C_OPEN, cond_boundary_dead, cond_judge, cond_key, cond_step, cond_trick_dead,
+)
 from crewcheck.solvers.search.cuts import BOUNDARY_RULES, CUT_FUNCTIONS, boundary_dead, trick_dead
 from crewcheck.solvers.search.rules import can_beat, order_ok, trick_best
 from crewcheck.solvers.search.records import DealArrays, Limits, TableArrays, Workspace
@@ -80,7 +83,7 @@ def gen_moves(depth: int, seat: int, hands: Any, seq: Any, ts: int, tlen: int, l
 
     Legal plays of the seat on turn (any card of any hand for a free first lead), one
     card per class of equivalent cards (same seat and suit, nothing still in play
-    between them, none a task card), ordered by a task-aware score. Under free
+    between them, none a task card or a card a condition names), ordered by a task-aware score. Under free
     assignment the score prefers, while a trick is in progress, the current winner with
     the most tasks still to take (never one without room for the trick's task cards);
     ``shaping != 0`` is the alternative ordering of the restarts: under fixed assignment a
@@ -89,6 +92,7 @@ def gen_moves(depth: int, seat: int, hands: Any, seq: Any, ts: int, tlen: int, l
     p, free, trump, task_cards = deal.players, deal.free, deal.trump, deal.task_cards
     tseat, card_task, suit_of, suit_mask = deal.tseat, deal.card_task, deal.suit_of, deal.suit_mask
     seed, shaping = limits.seed, limits.shaping
+    named = deal.cond.named
     base = depth * MAXM
     inplay = 0
     for s in range(p):
@@ -138,7 +142,7 @@ def gen_moves(depth: int, seat: int, hands: Any, seq: Any, ts: int, tlen: int, l
                     holder = s
         sc = suit_of[c]
         if (prev >= 0 and suit_of[prev] == sc and prev_holder == holder and card_task[c] < 0
-                and card_task[prev] < 0):
+                and card_task[prev] < 0 and ((named >> c) & 1) == 0 and ((named >> prev) & 1) == 0):
             between = ((1 << c) - 1) & ~((1 << (prev + 1)) - 1)
             if (between & live) == 0:
                 prev = c
@@ -332,13 +336,16 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
     key, moves, scores, nmoves, midx = work.key, work.moves, work.scores, work.nmoves, work.midx
     sv_leader, sv_seat, sv_done, sv_qg = work.sv_leader, work.sv_seat, work.sv_done, work.sv_qg
     sv_waste, sv_flag, release, stats = work.sv_waste, work.sv_flag, work.release, work.stats
+    cond, cmemo, sv_cmemo = deal.cond, work.cmemo, work.sv_cmemo
+    nc = cond.n
     frame = work.frame
     nodes = 0
     waste = 0
     tlen = tlen0
     depth = 0
     if frame[FRAME_RESUME] != 0:
-        # go on where the last call ran out of nodes: its move at that depth was made
+        # go on where the last call ran out of nodes: its move at that depth was made (the
+        # conditions' memos are still in work.cmemo)
         frame[FRAME_RESUME] = 0
         depth = frame[FRAME_DEPTH] + 1
         tlen = frame[FRAME_TLEN]
@@ -350,8 +357,12 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
         midx[depth] = 0
     else:
         # the root position
+        for i in range(nc):
+            cmemo[i] = cond.memo0[i]
         if tlen == 0 and leader >= 0:
             position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+            if nc > 0:
+                cond_key(cond, cmemo, key)
             if tt_refuted(key, tt, gen, tt_mask, waste_cap):
                 stats[STAT_TT_HITS] += 1
                 return LOSE
@@ -367,6 +378,8 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
             # every move failed: refute this position (trick boundaries only) and back up
             if tlen == 0 and leader >= 0:
                 position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+                if nc > 0:
+                    cond_key(cond, cmemo, key)
                 tt_store(key, tt, gen, tt_mask, waste_cap - waste)
                 stats[STAT_TT_STORES] += 1
             if depth == 0:
@@ -379,6 +392,8 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                 waste = sv_waste[depth]
                 quota[leader] += sv_qg[depth]
                 tlen = p
+                for i in range(nc):
+                    cmemo[i] = sv_cmemo[depth * nc + i]
             tlen -= 1
             hands[sv_seat[depth]] |= 1 << seq[tlen0 + depth]
             leader = sv_leader[depth]
@@ -407,10 +422,13 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
         ok = True
         if tlen == p:
             # the trick is complete: who wins it, which tasks it completes
-            w = (leader + trick_best(seq, ts, p, suit_of, trump)) % p
+            bi = trick_best(seq, ts, p, suit_of, trump)
+            w = (leader + bi) % p
             group = 0
             g = 0
+            played = 0
             for i in range(p):
+                played |= 1 << seq[ts + i]
                 ti = card_task[seq[ts + i]]
                 if ti >= 0:
                     group |= 1 << ti
@@ -433,7 +451,27 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                     quota[w] -= g
                 leader = w
                 tlen = 0
-                if done == all_done:
+                verdict = C_HOLDS
+                if nc > 0:
+                    # the conditions judge the trick: lost when one is broken, and won
+                    # once the tasks are done only when every one holds
+                    for i in range(nc):
+                        sv_cmemo[depth * nc + i] = cmemo[i]
+                    inplay = 0
+                    tleft = 1 << 30
+                    for s in range(p):
+                        inplay |= hands[s]
+                        hs = popcount(hands[s])
+                        if hs < tleft:
+                            tleft = hs
+                    cond_step(cond, cmemo, played, w, seq[ts + bi], cond.tricks_total - tleft, 1 if tleft == 0 else 0)
+                    verdict = cond_judge(cond, cmemo, inplay, tleft)
+                    if verdict == C_BROKEN:
+                        ok = False
+                    elif verdict == C_OPEN and cond_boundary_dead(cond, cmemo, hands, p, trump, suit_mask, tleft):
+                        stats[STAT_CUTS] += 1
+                        ok = False
+                if ok and done == all_done and verdict == C_HOLDS:
                     stats[STAT_NODES] += nodes
                     stats[STAT_DEPTH] = depth + 1
                     return WIN
@@ -444,6 +482,8 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                     ok = False
                 if ok:
                     position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+                    if nc > 0:
+                        cond_key(cond, cmemo, key)
                     if tt_refuted(key, tt, gen, tt_mask, waste_cap - waste):
                         stats[STAT_TT_HITS] += 1
                         ok = False
@@ -456,11 +496,16 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                     # undo the trick completion, then the card (below)
                     done = sv_done[depth]
                     waste = sv_waste[depth]
+                    for i in range(nc):
+                        cmemo[i] = sv_cmemo[depth * nc + i]
                     if free:
                         quota[leader] += g
                     tlen = p
         elif trick_dead(hands, p, seq, ts, tlen, leader, free, quota, tseat, card_task, suit_of,
                         suit_mask, trump):
+            stats[STAT_CUTS] += 1
+            ok = False
+        elif nc > 0 and cond_trick_dead(cond, cmemo, hands, p, seq, ts, tlen, leader, suit_of, suit_mask, trump):
             stats[STAT_CUTS] += 1
             ok = False
         if not ok:
@@ -484,8 +529,8 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
 
 
 KERNEL_FUNCTIONS = (
-    kernels.popcount, kernels.lowbit_index, order_ok, can_beat, trick_best, gen_moves,
-    *CUT_FUNCTIONS, position_key, *TABLE_FUNCTIONS, search,
+    kernels.popcount, kernels.lowbit_index, kernels.highbit_index, order_ok, can_beat, trick_best, gen_moves,
+    *CUT_FUNCTIONS, *COND_FUNCTIONS, position_key, *TABLE_FUNCTIONS, search,
 )
 """Every function of the search kernel, callees before callers."""
 

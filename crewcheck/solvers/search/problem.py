@@ -17,6 +17,7 @@ from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
 from crewcheck.model.tasks import TokenKind, token_kind
+from crewcheck.solvers.search import conditions as search_conditions
 from crewcheck.solvers.search.cuts import PRED
 from crewcheck.solvers.search.kernel import FRAME_SIZE, MAXM, STAT_SIZE
 from crewcheck.solvers.search.records import DealArrays, Workspace
@@ -44,9 +45,12 @@ class Problem:
     compiled: bool
 
     @classmethod
-    def build(cls, instance: Instance, state: State, *, compiled: bool, canonical: bool) -> Problem:
+    def build(cls, instance: Instance, state: State, *, compiled: bool, canonical: bool,
+              relax: bool = False) -> Problem:
         """The problem of deciding ``state`` (a position of ``instance``); ``canonical``
-        asks for relative-rank table keys where the key layout allows them."""
+        asks for relative-rank table keys where the key layout allows them (never with
+        conditions: their memos take the key's free words); ``relax`` leaves out the
+        conditions the search cannot judge (:func:`.conditions.build`)."""
         deck = instance.deck
         p = instance.players
         tasks = instance.tasks
@@ -73,7 +77,8 @@ class Problem:
         suit_mask = list(deck.suit_masks)
         in_hands = sum(h.bit_count() for h in state.hands)
         sizes = [m.bit_count() for m in suit_mask]
-        canon = 1 if (canonical and p <= 4 and len(sizes) <= 8 and max(sizes) <= 15
+        cond = search_conditions.build(instance, state, compiled, relax=relax)
+        canon = 1 if (canonical and cond.n == 0 and p <= 4 and len(sizes) <= 8 and max(sizes) <= 15
                       and in_hands <= 60) else 0
         arr = _arrays(compiled)
         deal = DealArrays(
@@ -97,6 +102,7 @@ class Problem:
             own_mask=arr(own),
             canon=canon,
             holder=arr(list(instance.holder)),
+            cond=cond,
         )
         return cls(deal, tuple(state.hands), tuple(quota), tuple(state.trick), in_hands + 1, compiled)
 
@@ -122,6 +128,8 @@ class Problem:
             sv_waste=zeros(d),
             sv_flag=zeros(d),
             release=zeros(2 * PRED),
+            cmemo=zeros(self.deal.cond.n + 1),
+            sv_cmemo=zeros(d * self.deal.cond.n + 1),
             stats=zeros(STAT_SIZE),
             frame=zeros(FRAME_SIZE),
         )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-__all__ = ["Limits", "DealArrays", "TableArrays", "Workspace"]
+__all__ = ["Limits", "CondArrays", "DealArrays", "TableArrays", "Workspace"]
 
 
 class Limits(NamedTuple):
@@ -21,6 +21,39 @@ class Limits(NamedTuple):
     """Non-zero: a seeded tie-break of the move ordering near the root (restarts)."""
     shaping: int
     """Non-zero: the alternative move ordering of the restarts (see ``gen_moves``)."""
+
+
+class CondArrays(NamedTuple):
+    """The deal's conditions as the kernel judges them (:mod:`~.conditions`); every array
+    has one entry per condition, plus one unused (never empty)."""
+
+    n: int
+    """Conditions the search judges (0: none)."""
+    code: Any
+    """The kind of each (``conditions.K_*``)."""
+    seat: Any
+    """Its seat (``-1``: any seat, where the kind allows it)."""
+    other: Any
+    """Its second seat."""
+    num: Any
+    """Its count, margin, value or trick number."""
+    flags: Any
+    """Its options (comparison, ``in_order``, ``only``, ...)."""
+    mask: Any
+    """Its cards (a suit, the cards of a value, named cards)."""
+    tricks: Any
+    """Its listed tricks (bit ``t``: trick ``t``; bit 0: the last)."""
+    shift: Any
+    """Bit of its memo in the position key's words 2-4."""
+    memo0: Any
+    """Its memo at the search's root."""
+    value_of: Any
+    """Value of each card."""
+    players: int
+    tricks_total: int
+    """Tricks of the whole game."""
+    named: int
+    """Cards some condition names: never interchangeable with their neighbours."""
 
 
 class DealArrays(NamedTuple):
@@ -58,6 +91,8 @@ class DealArrays(NamedTuple):
     """1: key the refutation table by relative ranks (:func:`kernel.position_key`)."""
     holder: Any
     """Seat dealt each card."""
+    cond: CondArrays
+    """The conditions the search judges."""
 
 
 class Workspace(NamedTuple):
@@ -76,6 +111,10 @@ class Workspace(NamedTuple):
     sv_waste: Any
     sv_flag: Any
     release: Any
+    cmemo: Any
+    """The conditions' memos now."""
+    sv_cmemo: Any
+    """The conditions' memos before the trick completed at each depth (``depth * n + i``)."""
     stats: Any
     """Counters, indexed by :data:`kernel.STAT_NODES` and the other ``STAT_*``."""
     frame: Any
