@@ -16,10 +16,12 @@ the first ``--deals`` deals of the benchmark corpus (``crewcheck deals --cell C 
 
 Throughput is deals / seconds of deciding: the child's wall time less the compiled
 kernel's loading, which the command reports and which happens once before the workers
-start. The CPU seconds per deal (the child and every process it waited for: workers, SAT
-children, kernel loading included) do not depend on the machine's load as the wall time
-does: ``2 / (CPU s per deal)`` is the throughput two cores kept busy would give, the
-ceiling of any split of two cores between workers and races. Every run's verdicts are compared with the first run's; a disagreement makes the
+start. The CPU seconds per deal are the whole machine's busy time during the run (``/proc/stat``;
+where it is missing, the child and the processes it waited for, which leaves out the race's
+SAT children: they are the forkserver's) divided by the deals: on a quiet machine that is
+everything the batch cost, SAT children included, and ``2 / (CPU s per deal)`` is the
+throughput two cores kept busy would give, the ceiling of any split of two cores between
+workers and races. On a shared machine the column counts the other work too. Every run's verdicts are compared with the first run's; a disagreement makes the
 script exit 1. Ratios are taken between runs of the same invocation (the machine's load
 is printed with them: on a shared machine only the ratios mean anything).
 
@@ -82,6 +84,17 @@ def write_deals(cell: Cell, deals: int, directory: Path) -> Path:
     return path
 
 
+def _machine_busy() -> float | None:
+    """Seconds of CPU the whole machine spent busy since boot (``/proc/stat``), or ``None``."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 def run_batch(path: Path, workers: int, extra: Sequence[str], out: Path) -> dict[str, Any]:
     """One ``decide --batch`` child: wall time, kernel loading, verdicts."""
     if out.exists():
@@ -90,11 +103,14 @@ def run_batch(path: Path, workers: int, extra: Sequence[str], out: Path) -> dict
     argv = [sys.executable, "-m", "crewcheck", "decide", "--batch", str(path), "--workers", str(workers),
             "--no-progress", "--out", str(out), *extra]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    machine_before = _machine_busy()
     start = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    machine_after = _machine_busy()
+    cpu = ((machine_after - machine_before) if machine_before is not None and machine_after is not None
+           else (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
     load = 0.0
     for line in done.stderr.splitlines():
         if "kernel loaded in" in line:
