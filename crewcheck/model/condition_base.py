@@ -19,6 +19,7 @@ from crewcheck.errors import InvalidDealError
 from crewcheck.model.cards import CardIndex, Deck, Mask
 
 __all__ = [
+    "TwoSeatTally",
     "Table", "Judgement", "OPEN", "HOLDS", "BROKEN", "TrickView", "Condition", "CONDITION_KINDS", "CHOOSE",
     "CHOOSE_ANY", "is_choice", "SeatRef", "TrickRef", "register", "condition_from_json", "condition_to_json",
     "SEAT", "OPT_SEAT", "COUNT", "VALUE", "SUIT", "CARD", "CARDS", "BOOL", "CMP", "TRICK", "TRICKS",
@@ -273,3 +274,20 @@ def condition_to_json(cond: Condition, card_name: Callable[[CardIndex], str]) ->
             v = list(v)
         out[f.name] = v
     return out
+
+
+@dataclass(frozen=True)
+class TwoSeatTally(Condition):
+    """A condition on the tricks won by ``seat`` and by ``other``: the memo is the pair
+    of their counts so far (a kind adds ``judge`` and ``describe``)."""
+
+    seat: SeatRef
+    other: SeatRef
+    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "other": SEAT}
+
+    def start(self, inst: Table) -> Hashable:
+        return (0, 0)
+
+    def step(self, inst: Table, memo: tuple[int, int], trick: TrickView) -> Hashable:
+        return (memo[0] + (trick.winner == self.seat), memo[1] + (trick.winner == self.other))
+

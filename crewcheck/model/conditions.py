@@ -44,7 +44,7 @@ from crewcheck.model.cards import CardIndex, Deck, Mask
 from crewcheck.model.condition_base import (
     BOOL, BROKEN, CARD, CARDS, CHOOSE, CHOOSE_ANY, CMP, CONDITION_KINDS, COUNT, HOLDS, OPEN, OPT_SEAT, SEAT, SUIT,
     TRICK, TRICKS, VALUE, Condition, Judgement, SeatRef, Table, TrickRef, TrickView, condition_from_json,
-    condition_to_json, is_choice, register,
+    TwoSeatTally, condition_to_json, is_choice, register,
 )
 from crewcheck.model import deepsea_conditions as _deepsea  # noqa: F401  (registers the Deep Sea kinds)
 
@@ -130,18 +130,8 @@ class WinsTricks(Condition):
 
 @register("wins_fewer_tricks_than")
 @dataclass(frozen=True)
-class WinsFewerTricksThan(Condition):
+class WinsFewerTricksThan(TwoSeatTally):
     """``seat`` wins fewer tricks than ``other``."""
-
-    seat: SeatRef
-    other: SeatRef
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "other": SEAT}
-
-    def start(self, inst: Table) -> Hashable:
-        return (0, 0)
-
-    def step(self, inst: Table, memo: tuple[int, int], trick: TrickView) -> Hashable:
-        return (memo[0] + (trick.winner == self.seat), memo[1] + (trick.winner == self.other))
 
     def judge(self, inst: Table, memo: tuple[int, int], left: Mask, tricks_left: int) -> Judgement:
         a, b = memo

@@ -42,7 +42,7 @@ from typing import ClassVar, cast
 from crewcheck.model.cards import CardIndex, Mask
 from crewcheck.model.condition_base import (
     BOOL, BROKEN, CARDS, CHOOSE, CHOOSE_ANY, CMP, COUNT, HOLDS, OPEN, SEAT, SUIT, TRICKS, VALUE, Condition,
-    Judgement, SeatRef, Table, TrickRef, TrickView, is_choice, register,
+    Judgement, SeatRef, Table, TrickRef, TrickView, TwoSeatTally, is_choice, register,
 )
 
 __all__ = [
@@ -386,18 +386,8 @@ class WinsNoTricksAt(Condition):
 
 @register("wins_as_many_tricks_as")
 @dataclass(frozen=True)
-class WinsAsManyTricksAs(Condition):
+class WinsAsManyTricksAs(TwoSeatTally):
     """``seat`` ends with as many tricks as ``other``. HOLDS only once no trick is left."""
-
-    seat: SeatRef
-    other: SeatRef
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "other": SEAT}
-
-    def start(self, inst: Table) -> Hashable:
-        return (0, 0)
-
-    def step(self, inst: Table, memo: tuple[int, int], trick: TrickView) -> Hashable:
-        return (memo[0] + (trick.winner == self.seat), memo[1] + (trick.winner == self.other))
 
     def judge(self, inst: Table, memo: tuple[int, int], left: Mask, tricks_left: int) -> Judgement:
         a, b = memo
