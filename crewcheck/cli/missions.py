@@ -181,13 +181,18 @@ def run_mission(args: argparse.Namespace) -> int:
         return _error(f"{flag}: {e.reason}" if flag else e.reason)
     for line in not_modelled(missions()[number - 1], players, crew_choices=not args.no_crew_choices):
         print(f"crewcheck: note: mission {number}: not modelled: {line}", file=sys.stderr)
+    return _write_deal(deal, args.output)
+
+
+def _write_deal(deal: dict[str, Any], output: str | None) -> int:
+    """Write a deal file to ``output`` (standard output when ``None``)."""
     text = json.dumps(deal, indent=2) + "\n"
-    if args.output:
+    if output:
         try:
-            with open(args.output, "w", encoding="utf-8") as f:
+            with open(output, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as e:
-            return _error(f"{args.output}: cannot write: {e.strerror}")
+            return _error(f"{output}: cannot write: {e.strerror}")
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -225,13 +230,4 @@ def run_deepsea(args: argparse.Namespace) -> int:
         if r.winning is not None:
             print("winning taking: " + ", ".join(f"{c} seat {s}" for c, s in zip(mission.cards, r.winning)))
         return {"winnable": EXIT_OK, "unwinnable": EXIT_NO}.get(r.verdict.value, EXIT_UNKNOWN)
-    text = json.dumps(deal, indent=2) + "\n"
-    if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as f:
-                f.write(text)
-        except OSError as e:
-            return _error(f"{args.output}: cannot write: {e.strerror}")
-    else:
-        sys.stdout.write(text)
-    return EXIT_OK
+    return _write_deal(deal, args.output)
