@@ -85,8 +85,8 @@ def add_parsers(sub: Any) -> None:
                          "takes the first card, the next seat the second, ...)")
     ds.add_argument("--decide", action="store_true",
                     help="decide every way of taking the cards (exit 0 winnable, 1 unwinnable, 3 unknown)")
-    ds.add_argument("--time-limit", default="60", metavar="SECONDS",
-                    help="with --decide: seconds per way of taking the cards (default: 60)")
+    ds.add_argument("--time-limit", type=seconds_arg, default=60.0, metavar="SECONDS",
+                    help="with --decide: seconds per way of taking the cards, or 'none' (default: 60)")
     ds.add_argument("-o", "--output", metavar="DEAL.json", help="output file (default: standard output)")
     ds.set_defaults(func=run_deepsea)
 
@@ -97,8 +97,7 @@ def _error(message: str) -> int:
 
 
 _FLAGS = {"players": "--players", "seed": "--seed", "assignment": "--assignment", "challenge": "--challenge",
-          "distress": "--distress", "reading": "--reading", "difficulty": "--difficulty", "take": "--take",
-          "time_limit": "--time-limit"}
+          "distress": "--distress", "reading": "--reading", "difficulty": "--difficulty", "take": "--take"}
 
 
 def _int(text: str, what: str) -> int:
@@ -214,17 +213,13 @@ def run_deepsea(args: argparse.Namespace) -> int:
         players = _int(args.players, "players")
         seed = _int(args.seed, "seed")
         take = _seats(args.take) if args.take else None
-        try:
-            limit = float(args.time_limit)
-        except ValueError:
-            raise InvalidInputError(f"expected seconds, got {args.time_limit!r}", field="time_limit") from None
         deal = deal_deepsea_mission(difficulty, players, seed, take)
     except InvalidInputError as e:
         flag = _FLAGS.get(e.field)
         return _error(f"{flag}: {e.reason}" if flag else e.reason)
     if args.decide:
         mission = draw_mission(difficulty, players, seed)
-        r = decide_mission(mission, timeout=limit)
+        r = decide_mission(mission, timeout=args.time_limit)
         print(f"{r.verdict.value}  ({r.tried} of {r.takings} ways of taking the cards decided, {r.seconds:.2f} s)")
         print(f"captain: seat {mission.captain}; cards: {', '.join(mission.cards)}")
         if r.winning is not None:

@@ -126,3 +126,16 @@ def test_cli_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("crewcheck: error: --") and captured.err.count("\n") == 1
+
+
+@pytest.mark.parametrize("limit", ["x", "-5", "nan", "0"])
+def test_cli_bad_time_limit(limit: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A time limit that is no positive number of seconds: one line naming the option,
+    exit 2, before anything is decided."""
+    try:
+        code = main(["deepsea", "--difficulty", "4", "--decide", "--time-limit", limit])
+    except SystemExit as e:
+        code = int(e.code or 0)
+    assert code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "--time-limit" in captured.err and captured.err.count("\n") == 1
