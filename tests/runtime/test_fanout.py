@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import sys
+import threading
 import time
 
 import pytest
@@ -90,3 +92,17 @@ def test_sizes(text: str, expected: int | None) -> None:
 def test_bad_sizes(text: str) -> None:
     with pytest.raises(ValueError):
         parse_bytes(text)
+
+
+def _sat_start_method(_: int) -> tuple[int, str]:
+    from crewcheck.solvers.logic import sat_process
+
+    return threading.active_count(), sat_process._context().get_start_method()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_worker_runs_one_thread_so_its_sat_child_is_a_fork() -> None:
+    """A worker that dies with its parent through the kernel starts no watcher thread: a
+    second thread would make every SAT child of the engine's race a fork server's child."""
+    got = [d.value for d in fan_out(_sat_start_method, [0, 1], Workers(1))]
+    assert got == [(1, "fork"), (1, "fork")]

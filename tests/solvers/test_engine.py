@@ -88,6 +88,19 @@ def test_sat_process_with_and_without_fork(monkeypatch: pytest.MonkeyPatch, thre
     assert _no_children()
 
 
+def test_the_fork_server_preloads_the_sat_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With threads (no fork), the fork server is told to import the encoder and PySAT
+    once, so a child is a fork of it rather than a fresh import."""
+    import multiprocessing.forkserver as fs
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork server on this platform")
+    monkeypatch.setattr(sat_process.threading, "active_count", lambda: 2)
+    monkeypatch.setattr(fs._forkserver, "_preload_modules", ["__main__"])
+    assert sat_process._context().get_start_method() == "forkserver"
+    assert fs._forkserver._preload_modules == list(sat_process.PRELOAD)
+
+
 class _StallingSearch:
     """Stands in for `search`: never answers until its budget's cancel says stop, and
     records how often it was cancelled."""
