@@ -196,6 +196,9 @@ def dejong_curve(mode: Mode, objectives: str) -> Computation:
                             "the committed records do not hold yet (not needed for the statement; "
                             f"`crewcheck prove dejong-fig-3-{objectives} --full --save-records` adds them)"))
     open_reason = (f"{unknown} deals undecided" if unknown and mode == "full" else None)
+    values.append(Value("thesis_text", _text_points(objectives, per_k, curve),
+                        "the thesis's words on Figure 3 (§4.5; the figure's points are not in the text) "
+                        "against our decided counts"))
     if objectives == "free":
         in_range = {k: v for k, v in decided.items() if k in FREE_RANGE}
         n = sum(sum(v.values()) for v in in_range.values())
@@ -230,6 +233,23 @@ def dejong_curve(mode: Mode, objectives: str) -> Computation:
         not_tried=("their generator's exact task draw (their program: the peer's code, not copied here)",),
         reproducing=("rulebook deals",) if decreasing else ())
     return Computation(tuple(values), holds=None, open_reason=open_reason, readings=readings)
+
+
+def _text_points(objectives: str, per_k: Mapping[int, Mapping[str, int]], curve: Mapping[str, float]) -> dict[str, str]:
+    """What the thesis says in words about one curve, each with our figure beside it."""
+    if not curve:
+        return {}
+    low = min(curve, key=lambda k: (curve[k], int(k)))
+    lowest = f"lowest winnable fraction {curve[low]:.4f} (k = {low}) over the {len(curve)} decided task counts"
+    if objectives == "free":
+        free = [v for k, v in per_k.items() if k in FREE_RANGE]
+        bad, n = sum(v["unwinnable"] for v in free), sum(sum(v.values()) for v in free)
+        return {"all 220,000 games with 2..23 objectives winnable": f"{bad} of {n:,} unwinnable",
+                "with free objectives the winnable fraction is close to 1, irrelevant of the number of "
+                "objectives": lowest}
+    below = sorted((k for k, f in curve.items() if f < 1), key=int)
+    return {"not all games with fixed objectives are winnable":
+            f"below 1 at {len(below)} of {len(curve)} decided task counts; {lowest}"}
 
 
 def figure_3_free(mode: Mode) -> Computation:
