@@ -110,6 +110,20 @@ def _winning_prefix(state: State, plays: tuple[int, ...]) -> tuple[int, ...] | N
     return None
 
 
+def _ended(state: State, answer: Answer) -> Answer:
+    """A winning line cut where the real game ends: a deal with conditions is won as soon
+    as every condition is settled, and the search's line (of the kernel's game, or of an
+    arm whose conditions became tasks) may play on after that. A line that does not win
+    the real game is left as it is, for the replay checker to reject."""
+    if answer.verdict is not Verdict.WINNABLE or not answer.plays:
+        return answer
+    plays = _winning_prefix(state, answer.plays)
+    if plays is None or len(plays) == len(answer.plays):
+        return answer
+    assignment = _played_out(state, plays).owners if answer.assignment is not None else None
+    return Answer(answer.verdict, plays, assignment, answer.nodes, answer.extra, answer.explanation)
+
+
 def _first_plays(state: State) -> list[int]:
     """The legal plays of ``state``, one per class of interchangeable cards (as the kernel)."""
     return [group[0] for group in equivalent_plays(state)]
@@ -243,7 +257,7 @@ class SearchSolver:
                 assignment = _played_out(state, answer.plays or ()).owners
             answer = Answer(answer.verdict, answer.plays, assignment, answer.nodes, extra, answer.explanation)
         if relaxed is None:
-            return answer
+            return _ended(state, answer) if instance.conditions else answer
         extra = {**answer.extra, "relaxed": relaxed}
         if answer.verdict is Verdict.WINNABLE:
             plays = _winning_prefix(state, answer.plays or ())

@@ -171,6 +171,17 @@ def test_engine_decides_mission_deals_with_the_search(number: int) -> None:
     assert engine.verdict is decide(inst, backend="sat").verdict
 
 
+def test_a_winning_line_stops_where_the_game_is_won() -> None:
+    """Mission 26 ("at least two tricks won with a 1"), 3 players, seed 60: the condition
+    is settled at trick 10, where the game is won; the search's line must end there (it
+    used to play on to trick 13, which the replay checker rejects as play after the end)."""
+    deal = deal_mission(26, 3, seed=60)
+    inst = from_dict({k: v for k, v in deal.items() if k != "comment"})
+    got = decide(inst, backend="search")  # the witness is replayed by the checker
+    assert got.verdict is Verdict.WINNABLE and got.witness is not None
+    assert len(got.witness.plays) == 30
+
+
 def test_unknown_kinds_reports_a_key_overflow() -> None:
     """More memo bits than the key has room for: the conditions past the room are not
     judged by the search (left to the SAT side), never packed into a clash."""
