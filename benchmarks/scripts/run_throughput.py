@@ -37,6 +37,11 @@ issue (2 workers against the peer two at a time).
 ``prove --full`` (each chunk's wall time where it ran): seconds per deal per task count,
 the wall time on 2 workers, and on a 64-core cluster with the measured per-task overhead.
 
+``--figure3-scaling K`` times the first ``--figure3-chunks`` chunks of Figure 3's fixed count
+K exactly as ``prove --full`` runs them (the same chunk function through the same fan-out)
+on each ``--workers`` count, and checks their tallies against the committed records; the
+estimate of ``--figure3`` then uses the measured speed-up instead of a perfect one.
+
 Usage (one command; the markdown table goes to ``--markdown``)::
 
     python -m benchmarks.scripts.run_throughput --deals 100 --workers 1 2 --dask --figure3 \\
@@ -165,7 +170,7 @@ def _dask_startup(workers: int) -> float:
     return time.perf_counter() - start
 
 
-def figure3(per_task: float, workers_now: int) -> list[str]:
+def figure3(per_task: float, workers_now: int, speedup: float | None = None) -> list[str]:
     """The Figure 3 estimate from the committed records of ``prove --full``."""
     from crewcheck.claims.records import Records
 
@@ -199,12 +204,56 @@ def figure3(per_task: float, workers_now: int) -> list[str]:
                   "assignment (an estimate until they are decided).",
               f"- deciding time, all 720,000 deals: {total_seconds / 3600:.1f} h of one worker "
               "(chunk wall times as recorded, on the loaded 2-core machine, 2 workers)",
-              f"- on {workers_now} workers: {total_seconds / workers_now / 3600:.1f} h",
+              (f"- on {workers_now} workers: {total_seconds / speedup / 3600:.1f} h (the speed-up measured "
+               f"above, {speedup:.2f}x)" if speedup else
+               f"- on {workers_now} workers: at most {total_seconds / workers_now / 3600:.1f} h (a perfect "
+               "speed-up; measure it with --figure3-scaling)"),
               f"- on a 64-core Dask cluster: {total_seconds / 64 / 3600:.2f} h of deciding + "
               f"{n_chunks:,} chunk tasks x {per_task * 1e3:.2f} ms scheduler overhead = "
               f"{n_chunks * per_task:.1f} s (one task per deal instead: {720_000 * per_task / 60:.1f} min "
               "of scheduler time, spread over the run)"]
     return lines
+
+
+def figure3_scaling(tasks: int, chunks: int, workers: Sequence[int]) -> tuple[list[str], float | None]:
+    """The first ``chunks`` chunks of Figure 3's fixed count ``tasks``, exactly as ``prove
+    --full`` runs them (:func:`crewcheck.claims.dejong.figure3.dejong_chunk` through the
+    fan-out), once per worker count; the tallies must equal each other and the committed
+    records'. Returns the table's lines and the speed-up of the most workers over one."""
+    from crewcheck.claims.dejong.figure3 import CHUNK, dejong_chunk
+    from crewcheck.claims.records import Records
+    from crewcheck.runtime.fanout import Workers, fan_out
+
+    items = [{"objectives": "fixed", "tasks": tasks, "seed": 0, "index": i, "backend": "engine", "size": CHUNK,
+              "timeout": None} for i in range(chunks)]
+    recorded = Records().get_many("dejong-fig3/fixed/engine/v3")
+    lines = ["", f"### Figure 3's chunks on 1 and 2 workers (fixed, {tasks} tasks, {chunks} chunks of {CHUNK} "
+             "deals, as `prove --full` runs them)", "",
+             "| workers | deals | wall s | deals/s | vs 1 worker | CPU s per deal | winnable | same as the records |",
+             "|---|---|---|---|---|---|---|---|"]
+    first: float | None = None
+    speedup = None
+    for w in workers:
+        busy0, t0 = _machine_busy(), time.perf_counter()
+        done = list(fan_out(dejong_chunk, items, Workers(w)))
+        if any(d.value is None for d in done):
+            raise SystemExit(f"a Figure 3 chunk failed: {[d.failure for d in done if d.value is None][0]}")
+        got: list[dict[str, Any]] = [d.value for d in done if d.value is not None]
+        wall = time.perf_counter() - t0
+        busy1 = _machine_busy()
+        cpu = (busy1 - busy0) if busy0 is not None and busy1 is not None else float("nan")
+        first = first or wall
+        speedup = first / wall
+        deals = chunks * CHUNK
+        keys = [json.dumps(c, sort_keys=True, separators=(",", ":")) for c in items]
+        tally = ("winnable", "unwinnable", "unknown")
+        same = ("no record" if not all(k in recorded for k in keys) else
+                "yes" if all([g[t] for t in tally] == [recorded[k][0][t] for t in tally] for k, g in zip(keys, got))
+                else "NO")
+        lines.append(f"| {w} | {deals} | {wall:.1f} | {deals / wall:.2f} | {first / wall:.2f}x | {cpu / deals:.3f} | "
+                     f"{sum(g['winnable'] for g in got)} | {same} |")
+        print(lines[-1], file=sys.stderr)
+    return lines, speedup
 
 
 def _ranges(ks: list[int]) -> str:
@@ -231,6 +280,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--peer", default=os.environ.get("DEJONG_BIN"), help="de Jong's satisfiability binary")
     parser.add_argument("--peer-timeout", type=float, default=120.0)
     parser.add_argument("--figure3", action="store_true", help="estimate the Figure 3 run from the records")
+    parser.add_argument("--figure3-scaling", type=int, metavar="K", default=None,
+                        help="also time Figure 3's fixed count K, chunk by chunk as prove --full runs it, on each "
+                             "--workers count (with --figure3-chunks chunks of 250 deals)")
+    parser.add_argument("--figure3-chunks", type=int, default=4, help="chunks for --figure3-scaling (default 4)")
     parser.add_argument("--markdown", help="write the table here too")
     args = parser.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="crewcheck-throughput-"))
@@ -280,8 +333,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         per_task = dask_overhead(args.dask_tasks, max(args.workers))
         lines.append(f"Dask local cluster, {max(args.workers)} workers: {per_task * 1e3:.2f} ms per empty task "
                      f"({args.dask_tasks} tasks, cluster start-up subtracted).")
+    speedup = None
+    if args.figure3_scaling is not None:
+        more, speedup = figure3_scaling(args.figure3_scaling, args.figure3_chunks, args.workers)
+        lines += more
     if args.figure3:
-        lines += figure3(per_task, 2)
+        lines += figure3(per_task, 2, speedup)
     if disagree:
         lines.append(f"**Verdicts differ from the first run's**: {', '.join(disagree)}")
     text = "\n".join(lines) + "\n"
