@@ -49,6 +49,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from crewcheck.errors import BackendError
 from crewcheck.model.instance import Instance
 from crewcheck.solvers import registry
 from crewcheck.solvers.logic import sat_process
@@ -61,6 +62,8 @@ from crewcheck.solvers.search.driver import WARM_START_NODES, SearchOptions, Sea
 __all__ = ["EngineSolver", "EngineOptions", "SEARCH_SECONDS"]
 
 SEARCH_SECONDS = 0.005
+WAIT_POLL = 0.05
+"""Seconds between looks at the cancel hook while the engine waits on the SAT side alone."""
 """The search's slice alone, before the SAT process starts (docs/performance.md). The
 search polls the hook first after
 :data:`~crewcheck.solvers.search.driver.FIRST_CANCEL_SLICE_NODES` nodes (about 6 ms), so
@@ -74,6 +77,19 @@ def _start(instance: Instance, solver: str) -> sat_process.SatProcess | None:
         return sat_process.SatProcess(instance, solver)
     except OSError:
         return None
+
+
+def _wait(child: sat_process.SatProcess, deadline: Deadline, budget: Budget) -> None:
+    """Block until the SAT child has answered (or died), the deadline passes or the
+    budget's cancel hook says stop, polling the hook every :data:`WAIT_POLL` seconds."""
+    while not child.ready():
+        if (budget.cancel is not None and budget.cancel()) or deadline.expired():
+            return
+        left = deadline.remaining()
+        try:
+            child.wait(WAIT_POLL if left is None else max(0.0, min(WAIT_POLL, left)))
+        except BackendError:  # the child died: its error is kept for the caller
+            return
 
 
 def _left(deadline: Deadline, extra: float) -> float | None:
@@ -181,10 +197,14 @@ class EngineSolver:
                 loading = load_compiled() or 0.0
             ours = search.decide(instance, budget=Budget(seconds=_left(deadline, loading),
                                                          nodes=budget.nodes, cancel=stop))
+            lost = ours.verdict is Verdict.UNKNOWN and bool(ours.extra.get("relaxed_line_lost"))
+            if child is not None and lost:
+                # the relaxation's winning line loses the real game: the search has nothing
+                # more to say, so the SAT side decides, however long it takes
+                _wait(child, deadline, budget)
             theirs = child.answer() if child is not None and ours.verdict is Verdict.UNKNOWN else None
             error = None if child is None else child.error
-            if (child is None and why_not is None and ours.verdict is Verdict.UNKNOWN
-                    and ours.extra.get("relaxed_line_lost") and not deadline.expired()):
+            if child is None and why_not is None and lost and not deadline.expired():
                 # the relaxation won before the SAT side started: it decides alone
                 theirs = registry.get("sat").decide(instance, budget=Budget(
                     seconds=deadline.remaining(), nodes=budget.nodes, cancel=budget.cancel))

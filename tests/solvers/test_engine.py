@@ -144,6 +144,36 @@ def test_sat_side_answers_and_cancels_the_search(stalled: list[bool], deal: str,
     assert _no_children()
 
 
+class _LosingRelaxation(_StallingSearch):
+    """Stands in for the search on a relaxation: runs until the SAT side has started (its
+    cancel hook polled every millisecond), then gives up because its winning line loses
+    the real deal, as the driver does."""
+
+    def decide(self, instance: Instance, *, budget: Budget) -> Answer:
+        start = time.monotonic()
+        while time.monotonic() - start < 0.05:
+            if budget.cancel is not None:
+                budget.cancel()
+            time.sleep(0.001)
+        return Answer(Verdict.UNKNOWN, nodes=1, extra={"relaxed_line_lost": True})
+
+
+@pytest.mark.parametrize("deal, verdict", [("classic-4p-10-tasks-tokens.json", Verdict.UNWINNABLE),
+                                           ("classic-3p-14-13-13.json", Verdict.WINNABLE)])
+def test_a_lost_relaxed_line_waits_for_the_sat_side(monkeypatch: pytest.MonkeyPatch, forked: None, deal: str,
+                                                    verdict: Verdict) -> None:
+    """The search gives up after the SAT side started (its relaxed line loses the real
+    game): with no time limit the engine waits for the SAT side's verdict, never UNKNOWN."""
+    real_get = registry.get
+    monkeypatch.setattr(registry, "get", lambda name: _LosingRelaxation() if name == "search" else real_get(name))
+    monkeypatch.setattr(engine._kernel, "is_loaded", lambda: True)  # no warm start: the stand-in runs at once
+    monkeypatch.setattr(sat_process, "_solve", lambda instance, solver, real=sat_process._solve: (
+        time.sleep(0.3), real(instance, solver))[1])
+    result = EngineSolver(EngineOptions(search_seconds=0.0)).decide(load(DEALS / deal), budget=Budget())
+    assert result.verdict is verdict and result.extra["stage"] == "sat"
+    assert _no_children()
+
+
 def test_the_deadline_stops_both_sides(stalled: list[bool], forked: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """A SAT process that never answers is killed at the deadline: UNKNOWN, no child left."""
     monkeypatch.setattr(sat_process, "_solve", lambda instance, solver: time.sleep(600))
