@@ -15,15 +15,20 @@ What it is
     the same memos. They are the int twins of each kind's ``step`` and ``judge`` and are
     tested against them on random games, kind by kind.
 Rules covered
-    Every kind of :mod:`crewcheck.model.conditions`. A kind without a row is not judged
+    Every kind of :mod:`crewcheck.model.conditions`, the *Mission Deep Sea* kinds of
+    :mod:`crewcheck.model.deepsea_conditions` included (``wins_more_than_the_rest`` is
+    ``wins_tricks`` ``>=`` more than half the tricks; ``leads_no_cards``, a restriction of
+    the seat's leads, is judged at the trick's end and cut by :func:`cond_trick_dead`
+    right after the lead). A kind without a row is not judged
     by the search: :func:`build` leaves it out when asked to (``relax=True``) and says so,
     so the search decides a *relaxation* of the deal (more lines win). Its UNWINNABLE is
     then a proof, its winning line is only a candidate that :mod:`crewcheck.solvers.engine`
     replays on the real deal, and the SAT side of the engine decides the rest.
 Exact
     Yes for the kinds with a row: the kernel's memos are the model's (up to a
-    normalisation that keeps what the future depends on: the balance of tricks keeps the
-    differences), the judgement the same, and the cuts of the search are about tasks,
+    normalisation that keeps what the future depends on: the balance of tricks and
+    ``wins_as_many_tricks_as`` keep the differences, ``wins_consecutive_tricks`` counts
+    runs up to two), the judgement the same, and the cuts of the search are about tasks,
     which a won game completes whatever its conditions. Cards a condition names (by card
     or value) are never treated as interchangeable with their neighbours, and a deal with
     conditions keys its refutation table by the exact cards held, not by relative ranks.
@@ -32,9 +37,9 @@ Cost
 
 Adding a kind
     Give it a new code (the next free ``K_*``), its branches in :func:`cond_step` and
-    :func:`cond_judge`, and a :class:`SearchKind` row in :data:`SEARCH_KINDS`; the
-    property tests in ``tests/solvers/search/test_conditions.py`` pick it up from the
-    strategies' kinds. Until then a deal with that kind is decided by the SAT side (and
+    :func:`cond_judge`, and a :class:`SearchKind` row in :data:`SEARCH_KINDS` (ints beyond
+    the row's six go to :attr:`SearchKind.extra`); the property tests in
+    ``tests/solvers/search/test_conditions.py`` pick it up from the strategies' kinds. Until then a deal with that kind is decided by the SAT side (and
     the search refutes its relaxation); see ``docs/performance.md``, "Conditions in the
     search".
 """
@@ -502,8 +507,10 @@ def cond_trick_dead(cond: CondArrays, memo: Any, hands: Any, p: int, seq: Any, t
     best card of that value; ``wins_tricks_at`` on a listed trick its seat cannot win, or
     (``only``) on another trick only its seat can win; ``each_trump_wins_a_trick`` with
     two trumps in the trick; ``wins_together`` with one of its cards in the trick and its
-    seat not a possible winner, or the holder of another of its cards already played.
-    Each is a case of the kind's ``judge`` after the trick, whoever wins it.
+    seat not a possible winner, or the holder of another of its cards already played;
+    ``wins_no_tricks_at`` on a listed trick only its seat can win; ``leads_no_cards``
+    when its seat led the trick with a card of its suit. Each is a case of the kind's
+    ``judge`` after the trick, whoever wins it.
     """
     led = suit_of[seq[ts]]
     best = trick_best(seq, ts, tlen, suit_of, trump)
@@ -581,14 +588,20 @@ def cond_trick_dead(cond: CondArrays, memo: Any, hands: Any, p: int, seq: Any, t
 
 def cond_boundary_dead(cond: CondArrays, memo: Any, hands: Any, p: int, trump: int, suit_mask: Any,
                        tricks_left: int) -> bool:
-    """At a trick boundary: a ``wins_no_tricks`` seat holds the highest trump still in
-    play and must play every card it holds (no more cards than tricks left): whenever it
-    plays that trump it wins the trick (nobody can beat it, and led or not it beats
-    every other card), so the condition breaks."""
-    if trump < 0:
-        return False
+    """At a trick boundary, a condition can no longer hold however the game goes on.
+
+    A ``wins_no_tricks`` seat holds the highest trump still in play and must play every
+    card it holds (no more cards than tricks left): whenever it plays that trump it wins
+    the trick (nobody can beat it, and led or not it beats every other card), so the
+    condition breaks. A ``wins_trick_where`` condition not yet met needs a trick still to
+    come that passes its tests: dead when no card of ``holding`` is still held, when some
+    seat holds no card of ``only`` (every card of the trick must be one), or when no card
+    of one of its two suits is still held (the trick holds at least one of each). Its
+    ``judge`` never says HOLDS before such a trick, so the game cannot be won.
+    """
     for i in range(cond.n):
-        if cond.code[i] == K_WINS_NO_TRICKS:
+        k = cond.code[i]
+        if k == K_WINS_NO_TRICKS and trump >= 0:
             seat = cond.seat[i]
             if popcount(hands[seat]) > tricks_left:
                 continue
@@ -597,6 +610,18 @@ def cond_boundary_dead(cond: CondArrays, memo: Any, hands: Any, p: int, trump: i
                 trumps |= hands[s]
             trumps &= suit_mask[trump]
             if trumps != 0 and (hands[seat] >> highbit_index(trumps)) & 1:
+                return True
+        elif k == K_TRICK_WHERE and memo[i] == 0:
+            f = cond.flags[i]
+            x = cond.at[i]
+            held = 0
+            for s in range(p):
+                held |= hands[s]
+                if (hands[s] & cond.extra[x + 1]) == 0:
+                    return True  # a seat with no card of `only`
+            if (f & WHERE_HOLDING) != 0 and (held & cond.extra[x]) == 0:
+                return True
+            if (f & WHERE_SUITS) != 0 and ((held & cond.extra[x + 4]) == 0 or (held & cond.extra[x + 5]) == 0):
                 return True
     return False
 
@@ -690,6 +715,7 @@ def _where_row(c: D.WinsTrickWhere, inst: Instance) -> Row:
     flags = ((WHERE_WON_WITH if c.won_with is not None else 0) | (WHERE_HOLDING if c.holding is not None else 0)
              | (WHERE_TOTAL if c.total_min is not None or c.total_max is not None else 0)
              | (WHERE_SUITS if c.suit is not None and c.other_suit is not None else 0))
+    assert isinstance(c.seat, int), "a concrete deal (the crew's choices made)"
     return (c.seat, 0, 0, flags, _cards(c.won_with or ()), 0)
 
 

@@ -254,7 +254,7 @@ def test_trick_cut_is_sound(kind: str, data: st.DataObject) -> None:
         assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE
 
 
-@pytest.mark.parametrize("kind", ["wins_no_tricks"])
+@pytest.mark.parametrize("kind", ["wins_no_tricks", "wins_trick_where"])
 @_FILTERED
 @given(data=st.data())
 def test_boundary_cut_is_sound(kind: str, data: st.DataObject) -> None:
