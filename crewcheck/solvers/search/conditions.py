@@ -614,10 +614,11 @@ def cond_boundary_dead(cond: CondArrays, memo: Any, hands: Any, p: int, trump: i
         elif k == K_TRICK_WHERE and memo[i] == 0:
             f = cond.flags[i]
             x = cond.at[i]
+            only = cond.extra[x + 1]
             held = 0
             for s in range(p):
                 held |= hands[s]
-                if (hands[s] & cond.extra[x + 1]) == 0:
+                if only != -1 and (hands[s] & only) == 0:
                     return True  # a seat with no card of `only`
             if (f & WHERE_HOLDING) != 0 and (held & cond.extra[x]) == 0:
                 return True
