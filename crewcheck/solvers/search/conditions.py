@@ -509,8 +509,10 @@ def cond_trick_dead(cond: CondArrays, memo: Any, hands: Any, p: int, seq: Any, t
     two trumps in the trick; ``wins_together`` with one of its cards in the trick and its
     seat not a possible winner, or the holder of another of its cards already played;
     ``wins_no_tricks_at`` on a listed trick only its seat can win; ``leads_no_cards``
-    when its seat led the trick with a card of its suit. Each is a case of the kind's
-    ``judge`` after the trick, whoever wins it.
+    when its seat led the trick with a card of its suit; ``wins_trick_where`` not yet met
+    when this trick is its last chance and cannot pass (:func:`_where_last_chance_lost`).
+    Each is a case of the kind's ``judge`` after the trick, whoever wins it (for
+    ``wins_trick_where``: of its judge once no trick is left, as no later trick passes).
     """
     led = suit_of[seq[ts]]
     best = trick_best(seq, ts, tlen, suit_of, trump)
@@ -568,6 +570,9 @@ def cond_trick_dead(cond: CondArrays, memo: Any, hands: Any, p: int, seq: Any, t
         elif k == K_LEADS_NO_CARDS:
             if leader == seat and (mask >> seq[ts]) & 1:
                 return True
+        elif k == K_TRICK_WHERE:
+            if memo[i] == 0 and _where_last_chance_lost(cond, i, hands, p, played, winners, best_card, tlen, leader):
+                return True
         elif k == K_WINS_TOGETHER:
             if memo[i] == C_OPEN and (played & mask) != 0:
                 if (winners >> seat) & 1 == 0:
@@ -586,6 +591,36 @@ def cond_trick_dead(cond: CondArrays, memo: Any, hands: Any, p: int, seq: Any, t
     return False
 
 
+def _where_last_chance_lost(cond: CondArrays, i: int, hands: Any, p: int, played: int, winners: int,
+                            best_card: int, tlen: int, leader: int) -> bool:
+    """The trick in progress is the last that can pass the tests of the ``wins_trick_where``
+    condition ``i`` (not yet met), and it cannot pass them: it holds a card of ``holding``
+    and no other is still held, or a card of ``won_with`` and no other is still held; and
+    its seat is not a possible winner, or the best card so far is no card of ``won_with``
+    and no seat still to play holds one (the winning card is the best card so far or one
+    played later)."""
+    f = cond.flags[i]
+    x = cond.at[i]
+    held = 0
+    for s in range(p):
+        held |= hands[s]
+    last = False
+    if (f & WHERE_HOLDING) != 0 and (played & cond.extra[x]) != 0 and (held & cond.extra[x]) == 0:
+        last = True
+    if (f & WHERE_WON_WITH) != 0 and (played & cond.mask[i]) != 0 and (held & cond.mask[i]) == 0:
+        last = True
+    if not last:
+        return False
+    if (winners >> cond.seat[i]) & 1 == 0:
+        return True
+    if (f & WHERE_WON_WITH) != 0 and ((cond.mask[i] >> best_card) & 1) == 0:
+        for j in range(tlen, p):
+            if (hands[(leader + j) % p] & cond.mask[i]) != 0:
+                return False
+        return True
+    return False
+
+
 def cond_boundary_dead(cond: CondArrays, memo: Any, hands: Any, p: int, trump: int, suit_mask: Any,
                        tricks_left: int) -> bool:
     """At a trick boundary, a condition can no longer hold however the game goes on.
@@ -594,10 +629,12 @@ def cond_boundary_dead(cond: CondArrays, memo: Any, hands: Any, p: int, trump: i
     card it holds (no more cards than tricks left): whenever it plays that trump it wins
     the trick (nobody can beat it, and led or not it beats every other card), so the
     condition breaks. A ``wins_trick_where`` condition not yet met needs a trick still to
-    come that passes its tests: dead when no card of ``holding`` is still held, when some
-    seat holds no card of ``only`` (every card of the trick must be one), or when no card
-    of one of its two suits is still held (the trick holds at least one of each). Its
-    ``judge`` never says HOLDS before such a trick, so the game cannot be won.
+    come that passes its tests: dead when its seat holds no card of ``won_with`` (a
+    trick's winning card is its winner's own), when no card of ``holding`` is still
+    held, when some seat holds no card of ``only`` (every card of the trick must be one),
+    or when no card of one of its two suits is still held (the trick holds at least one
+    of each). Its ``judge`` never says HOLDS before such a trick, so the game cannot be
+    won.
     """
     for i in range(cond.n):
         k = cond.code[i]
@@ -620,6 +657,8 @@ def cond_boundary_dead(cond: CondArrays, memo: Any, hands: Any, p: int, trump: i
                 held |= hands[s]
                 if only != -1 and (hands[s] & only) == 0:
                     return True  # a seat with no card of `only`
+            if (f & WHERE_WON_WITH) != 0 and (hands[cond.seat[i]] & cond.mask[i]) == 0:
+                return True  # the winning card is the winner's own
             if (f & WHERE_HOLDING) != 0 and (held & cond.extra[x]) == 0:
                 return True
             if (f & WHERE_SUITS) != 0 and ((held & cond.extra[x + 4]) == 0 or (held & cond.extra[x + 5]) == 0):
@@ -628,7 +667,7 @@ def cond_boundary_dead(cond: CondArrays, memo: Any, hands: Any, p: int, trump: i
 
 
 COND_FUNCTIONS = (_where_passes, cond_step, _cmp_holds, _compares_judge, _consecutive_judge, cond_judge, cond_key,
-                  cond_trick_dead, cond_boundary_dead)
+                  _where_last_chance_lost, cond_trick_dead, cond_boundary_dead)
 """The kernel functions of this module (their callees, the bit helpers, come first in the kernel)."""
 
 
