@@ -181,11 +181,46 @@ def trump_pad_instances(draw: st.DrawFn) -> Instance:
     return inst
 
 
+def deepsea_makers(instance: Instance, *, choose: bool = False) -> dict[str, st.SearchStrategy[Condition]]:
+    """A strategy for each *Mission Deep Sea* condition kind
+    (:mod:`crewcheck.model.deepsea_conditions`) on ``instance``'s deck and seats, by JSON
+    name (some drawn conditions may not fit the deal: check ``problems``)."""
+    from crewcheck.model import deepsea_conditions as D
+
+    p, deck, tricks = instance.players, instance.deck, instance.tricks
+    seat = st.sampled_from(list(range(p)) + (["choose"] if choose and p > 2 else []))
+    values = sorted({v for vals in deck.values for v in vals})
+    value = st.sampled_from(values)
+    suit = st.sampled_from(deck.suits)
+    cmp = st.sampled_from(["==", ">=", "<="])
+    cards = st.lists(st.integers(0, deck.size - 1), min_size=1, max_size=4, unique=True).map(tuple)
+    some_cards = st.one_of(st.none(), cards)
+    total = st.one_of(st.none(), st.integers(0, 3 * max(values) + 2))
+    trick_ref = st.one_of(st.integers(1, tricks), st.just("last"))
+    return {
+        "wins_cards": st.builds(D.WinsCards, seat, st.integers(0, 4), cmp, st.one_of(st.none(), suit),
+                                st.one_of(st.none(), value)),
+        "compares_cards_won": st.builds(D.ComparesCardsWon, seat, suit, suit, cmp, st.integers(0, 2),
+                                        st.integers(0, 2)),
+        "wins_trick_where": st.builds(D.WinsTrickWhere, seat, some_cards, some_cards, some_cards, total, total,
+                                      st.one_of(st.none(), suit), st.one_of(st.none(), suit)),
+        "wins_consecutive_tricks": st.builds(D.WinsConsecutiveTricks, seat, st.integers(0, tricks), cmp,
+                                             st.booleans()),
+        "wins_no_tricks_at": st.builds(D.WinsNoTricksAt, seat,
+                                       st.lists(trick_ref, min_size=1, max_size=2, unique=True).map(tuple)),
+        "wins_as_many_tricks_as": st.builds(D.WinsAsManyTricksAs, seat, seat),
+        "wins_more_than_the_rest": st.builds(D.WinsMoreThanTheRest, seat),
+        "wins_all_cards_of_a_suit": st.builds(D.WinsAllCardsOfASuit, seat, st.booleans()),
+        "leads_no_cards": st.builds(D.LeadsNoCards, seat, suit),
+    }
+
+
 @st.composite
 def conditions_for(draw: st.DrawFn, instance: Instance, *, max_conditions: int = 2,
                    choose: bool = False, kinds: tuple[str, ...] | None = None) -> tuple[Condition, ...]:
-    """Up to ``max_conditions`` random conditions that fit ``instance`` (every kind, or
-    those of ``kinds``)."""
+    """Up to ``max_conditions`` random conditions that fit ``instance`` (every kind of
+    :mod:`crewcheck.model.conditions`, or those of ``kinds``, which may name the Deep Sea
+    kinds of :func:`deepsea_makers`)."""
     from crewcheck.model import conditions as C
 
     p, deck, tricks = instance.players, instance.deck, instance.tricks
@@ -215,6 +250,8 @@ def conditions_for(draw: st.DrawFn, instance: Instance, *, max_conditions: int =
         (C.WinsTogether.kind,
          st.builds(C.WinsTogether, seat, st.lists(card, min_size=1, max_size=2, unique=True).map(tuple))),
     ]
+    if kinds is not None:
+        by_kind += list(deepsea_makers(instance, choose=choose).items())
     makers = [m for kind, m in by_kind if kinds is None or kind in kinds]
     out: list[Condition] = []
     for _ in range(draw(st.integers(1, max_conditions))):

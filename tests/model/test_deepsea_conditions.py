@@ -23,39 +23,14 @@ from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import Task
 from crewcheck.solvers import registry
-from tests.strategies import instances, playouts
+from tests.strategies import deepsea_makers, instances, playouts
 
 
 @st.composite
 def deepsea_conditions_for(draw: st.DrawFn, instance: Instance, *, kinds: tuple[str, ...] = D.DEEPSEA_KINDS,
                            choose: bool = False, max_conditions: int = 2) -> tuple[Condition, ...]:
     """Up to ``max_conditions`` random Deep Sea conditions that fit ``instance``."""
-    p, deck, tricks = instance.players, instance.deck, instance.tricks
-    seat = st.sampled_from(list(range(p)) + (["choose"] if choose and p > 2 else []))
-    values = sorted({v for vals in deck.values for v in vals})
-    value = st.sampled_from(values)
-    suit = st.sampled_from(deck.suits)
-    cmp = st.sampled_from(["==", ">=", "<="])
-    cards = st.lists(st.integers(0, deck.size - 1), min_size=1, max_size=4, unique=True).map(tuple)
-    some_cards = st.one_of(st.none(), cards)
-    total = st.one_of(st.none(), st.integers(0, 3 * max(values) + 2))
-    trick_ref = st.one_of(st.integers(1, tricks), st.just("last"))
-    makers = {
-        "wins_cards": st.builds(D.WinsCards, seat, st.integers(0, 4), cmp, st.one_of(st.none(), suit),
-                                st.one_of(st.none(), value)),
-        "compares_cards_won": st.builds(D.ComparesCardsWon, seat, suit, suit, cmp, st.integers(0, 2),
-                                        st.integers(0, 2)),
-        "wins_trick_where": st.builds(D.WinsTrickWhere, seat, some_cards, some_cards, some_cards, total, total,
-                                      st.one_of(st.none(), suit), st.one_of(st.none(), suit)),
-        "wins_consecutive_tricks": st.builds(D.WinsConsecutiveTricks, seat, st.integers(0, tricks), cmp,
-                                             st.booleans()),
-        "wins_no_tricks_at": st.builds(D.WinsNoTricksAt, seat,
-                                       st.lists(trick_ref, min_size=1, max_size=2, unique=True).map(tuple)),
-        "wins_as_many_tricks_as": st.builds(D.WinsAsManyTricksAs, seat, seat),
-        "wins_more_than_the_rest": st.builds(D.WinsMoreThanTheRest, seat),
-        "wins_all_cards_of_a_suit": st.builds(D.WinsAllCardsOfASuit, seat, st.booleans()),
-        "leads_no_cards": st.builds(D.LeadsNoCards, seat, suit),
-    }
+    makers = deepsea_makers(instance, choose=choose)
     out: list[Condition] = []
     for _ in range(draw(st.integers(1, max_conditions))):
         cond = draw(st.one_of([makers[k] for k in kinds]))

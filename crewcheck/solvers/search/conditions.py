@@ -15,15 +15,20 @@ What it is
     the same memos. They are the int twins of each kind's ``step`` and ``judge`` and are
     tested against them on random games, kind by kind.
 Rules covered
-    Every kind of :mod:`crewcheck.model.conditions`. A kind without a row is not judged
+    Every kind of :mod:`crewcheck.model.conditions`, the *Mission Deep Sea* kinds of
+    :mod:`crewcheck.model.deepsea_conditions` included (``wins_more_than_the_rest`` is
+    ``wins_tricks`` ``>=`` more than half the tricks; ``leads_no_cards``, a restriction of
+    the seat's leads, is judged at the trick's end and cut by :func:`cond_trick_dead`
+    right after the lead). A kind without a row is not judged
     by the search: :func:`build` leaves it out when asked to (``relax=True``) and says so,
     so the search decides a *relaxation* of the deal (more lines win). Its UNWINNABLE is
     then a proof, its winning line is only a candidate that :mod:`crewcheck.solvers.engine`
     replays on the real deal, and the SAT side of the engine decides the rest.
 Exact
     Yes for the kinds with a row: the kernel's memos are the model's (up to a
-    normalisation that keeps what the future depends on: the balance of tricks keeps the
-    differences), the judgement the same, and the cuts of the search are about tasks,
+    normalisation that keeps what the future depends on: the balance of tricks and
+    ``wins_as_many_tricks_as`` keep the differences, ``wins_consecutive_tricks`` counts
+    runs up to two), the judgement the same, and the cuts of the search are about tasks,
     which a won game completes whatever its conditions. Cards a condition names (by card
     or value) are never treated as interchangeable with their neighbours, and a deal with
     conditions keys its refutation table by the exact cards held, not by relative ranks.
@@ -32,9 +37,9 @@ Cost
 
 Adding a kind
     Give it a new code (the next free ``K_*``), its branches in :func:`cond_step` and
-    :func:`cond_judge`, and a :class:`SearchKind` row in :data:`SEARCH_KINDS`; the
-    property tests in ``tests/solvers/search/test_conditions.py`` pick it up from the
-    strategies' kinds. Until then a deal with that kind is decided by the SAT side (and
+    :func:`cond_judge`, and a :class:`SearchKind` row in :data:`SEARCH_KINDS` (ints beyond
+    the row's six go to :attr:`SearchKind.extra`); the property tests in
+    ``tests/solvers/search/test_conditions.py`` pick it up from the strategies' kinds. Until then a deal with that kind is decided by the SAT side (and
     the search refutes its relaxation); see ``docs/performance.md``, "Conditions in the
     search".
 """
@@ -48,6 +53,7 @@ from math import comb
 from typing import Any
 
 from crewcheck.model import conditions as C
+from crewcheck.model import deepsea_conditions as D
 from crewcheck.model.condition_base import Condition, Judgement
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import Rules
@@ -80,6 +86,21 @@ K_WINS_TRICKS_AT = 9
 K_BALANCED = 10
 K_TASK_IN_TRICK = 11
 K_WINS_TOGETHER = 12
+K_WINS_CARDS = 13
+K_COMPARES_CARDS = 14
+K_TRICK_WHERE = 15
+K_CONSECUTIVE = 16
+K_NO_TRICKS_AT = 17
+K_AS_MANY_TRICKS = 18
+K_ALL_OF_A_SUIT = 19
+K_LEADS_NO_CARDS = 20
+
+WHERE_HOLDING, WHERE_TOTAL, WHERE_SUITS, WHERE_WON_WITH = 1, 2, 4, 8
+"""Flags of ``wins_trick_where``: which of its tests are given."""
+CONSECUTIVE_ONLY = 4
+"""Flag of ``wins_consecutive_tricks`` (beside the comparison in the low bits)."""
+TALLY_ZERO = 128
+"""The memo of ``wins_as_many_tricks_as`` when both seats have won as many tricks."""
 
 CMP_EQ, CMP_GE, CMP_LE = 0, 1, 2
 _CMP = {"==": CMP_EQ, ">=": CMP_GE, "<=": CMP_LE}
@@ -94,10 +115,11 @@ KEY_BITS = 3 * 63
 # ---------------------------------------------------------------------------------------
 
 def cond_step(cond: CondArrays, memo: Any, played: int, winner: int, winning: int, number: int,
-              last: int) -> None:
+              last: int, lead_seat: int, lead_card: int) -> None:
     """Advance every memo in ``memo[0:cond.n]`` by one complete trick: the cards
-    ``played`` (a mask), won by seat ``winner`` with card ``winning``; ``number`` counts
-    from 1, ``last``: whether no trick follows. The int twin of each kind's ``step``."""
+    ``played`` (a mask), won by seat ``winner`` with card ``winning``, led by seat
+    ``lead_seat`` with card ``lead_card``; ``number`` counts from 1, ``last``: whether no
+    trick follows. The int twin of each kind's ``step``."""
     for i in range(cond.n):
         k = cond.code[i]
         m = memo[i]
@@ -170,7 +192,74 @@ def cond_step(cond: CondArrays, memo: Any, played: int, winner: int, winning: in
                 got = played & mask
                 if got != 0:
                     m = C_HOLDS if (got == mask and winner == seat) else C_BROKEN
+        elif k == K_WINS_CARDS:
+            if winner == seat:
+                m += popcount(played & mask)
+        elif k == K_COMPARES_CARDS:
+            if winner == seat:
+                m += popcount(played & mask) + (popcount(played & cond.extra[cond.at[i]]) << 8)
+        elif k == K_TRICK_WHERE:
+            if m == 0 and winner == seat and _where_passes(cond, i, played, winning):
+                m = 1
+        elif k == K_CONSECUTIVE:
+            cur = m & 255
+            if winner != seat:
+                m -= cur
+            else:
+                best = (m >> 8) & 255
+                runs = m >> 16
+                if cur == 0 and runs < 2:
+                    runs += 1  # runs beyond two are as good as two: only "at most one" is tested
+                cur += 1
+                if cur > best:
+                    best = cur
+                m = cur | (best << 8) | (runs << 16)
+        elif k == K_NO_TRICKS_AT:
+            if m == 0 and winner == seat:
+                if ((cond.tricks[i] >> number) & 1) != 0 or (last != 0 and (cond.tricks[i] & 1) != 0):
+                    m = 1
+        elif k == K_AS_MANY_TRICKS:
+            if winner == seat:
+                m += 1
+            if winner == cond.other[i]:
+                m -= 1
+        elif k == K_ALL_OF_A_SUIT:
+            if winner != seat:
+                for u in range(cond.other[i]):
+                    if (played & cond.extra[cond.at[i] + u]) != 0:
+                        m |= 1 << u
+        elif k == K_LEADS_NO_CARDS:
+            if lead_seat == seat and (mask >> lead_card) & 1:
+                m = 1
         memo[i] = m
+
+
+def _where_passes(cond: CondArrays, i: int, played: int, winning: int) -> bool:
+    """Whether a trick (``played``, won with ``winning``) passes the tests of the
+    ``wins_trick_where`` condition ``i`` (whoever won it); its further ints: the
+    ``holding``, ``only``, ``total_min``, ``total_max`` and the two suits' masks."""
+    f = cond.flags[i]
+    x = cond.at[i]
+    if (f & WHERE_WON_WITH) != 0 and ((cond.mask[i] >> winning) & 1) == 0:
+        return False
+    if (f & WHERE_HOLDING) != 0 and (played & cond.extra[x] & ~(1 << winning)) == 0:
+        return False
+    if (played & ~cond.extra[x + 1]) != 0:
+        return False
+    if (f & WHERE_TOTAL) != 0:
+        total = 0
+        rest = played
+        while rest != 0:
+            low = rest & -rest
+            rest ^= low
+            total += cond.value_of[lowbit_index(low)]
+        if total < cond.extra[x + 2] or total > cond.extra[x + 3]:
+            return False
+    if (f & WHERE_SUITS) != 0:
+        a = popcount(played & cond.extra[x + 4])
+        if a == 0 or a != popcount(played & cond.extra[x + 5]):
+            return False
+    return True
 
 
 def cond_judge(cond: CondArrays, memo: Any, left: int, tricks_left: int) -> int:
@@ -270,11 +359,129 @@ def cond_judge(cond: CondArrays, memo: Any, left: int, tricks_left: int) -> int:
             j = m
             if m == C_OPEN and tricks_left == 0:
                 j = C_BROKEN
+        elif k == K_WINS_CARDS:
+            lo = m
+            hi = m
+            if tricks_left != 0:
+                hi += popcount(left & mask)
+            f = cond.flags[i]
+            if f == CMP_GE:
+                if lo >= n:
+                    j = C_HOLDS
+                elif hi < n:
+                    j = C_BROKEN
+            elif f == CMP_LE:
+                if hi <= n:
+                    j = C_HOLDS
+                elif lo > n:
+                    j = C_BROKEN
+            else:
+                if lo == n and hi == n:
+                    j = C_HOLDS
+                elif lo > n or hi < n:
+                    j = C_BROKEN
+        elif k == K_COMPARES_CARDS:
+            j = _compares_judge(cond, i, m, left, tricks_left)
+        elif k == K_TRICK_WHERE:
+            if m != 0:
+                j = C_HOLDS
+            elif tricks_left == 0 or ((cond.flags[i] & WHERE_WON_WITH) != 0 and (left & mask) == 0):
+                j = C_BROKEN
+        elif k == K_CONSECUTIVE:
+            j = _consecutive_judge(cond, i, m, tricks_left)
+        elif k == K_NO_TRICKS_AT:
+            if m != 0:
+                j = C_BROKEN
+            elif tricks_left == 0:
+                j = C_HOLDS
+            elif (cond.tricks[i] & 1) == 0 and n <= cond.tricks_total - tricks_left:
+                j = C_HOLDS  # every listed trick is played (n: the highest listed)
+        elif k == K_AS_MANY_TRICKS:
+            d = m - TALLY_ZERO
+            if tricks_left == 0:
+                j = C_HOLDS if d == 0 else C_BROKEN
+            elif d > tricks_left or -d > tricks_left:
+                j = C_BROKEN
+        elif k == K_ALL_OF_A_SUIT:
+            open_ = n & ~m  # n: the suits that count
+            j = C_BROKEN if (open_ == 0 or tricks_left == 0) else C_OPEN
+            for u in range(cond.other[i]):
+                if (open_ >> u) & 1 and (left & cond.extra[cond.at[i] + u]) == 0:
+                    j = C_HOLDS
+        elif k == K_LEADS_NO_CARDS:
+            if m != 0:
+                j = C_BROKEN
+            elif tricks_left == 0 or (left & mask) == 0:
+                j = C_HOLDS
         if j == C_BROKEN:
             return C_BROKEN
         if j != C_HOLDS:
             holding = False
     return C_HOLDS if holding else C_OPEN
+
+
+def _cmp_holds(a: int, cmp: int, b: int) -> bool:
+    if cmp == CMP_EQ:
+        return a == b
+    if cmp == CMP_GE:
+        return a >= b
+    return a <= b
+
+
+def _compares_judge(cond: CondArrays, i: int, m: int, left: int, tricks_left: int) -> int:
+    """``compares_cards_won``'s judgement: ``m`` holds the seat's cards of the first suit
+    (low byte) and of the second; ``num``: the margin, ``other``: the least count of the
+    first suit, ``flags``: the comparison, the masks in ``mask`` and ``extra[at]``."""
+    a = m & 255
+    b = m >> 8
+    margin = cond.num[i]
+    least = cond.other[i]
+    cmp = cond.flags[i]
+    ra = popcount(left & cond.mask[i])
+    rb = popcount(left & cond.extra[cond.at[i]])
+    if tricks_left == 0 or ra + rb == 0:
+        return C_HOLDS if (_cmp_holds(a, cmp, b + margin) and a >= least) else C_BROKEN
+    if a + ra < least:
+        return C_BROKEN
+    if cmp == CMP_GE:
+        return C_OPEN if a + ra >= b + margin else C_BROKEN
+    if cmp == CMP_LE:
+        return C_OPEN if a <= b + rb + margin else C_BROKEN
+    low = a
+    if least > low:
+        low = least
+    if b + margin > low:
+        low = b + margin
+    high = a + ra
+    if b + rb + margin < high:
+        high = b + rb + margin
+    return C_OPEN if low <= high else C_BROKEN
+
+
+def _consecutive_judge(cond: CondArrays, i: int, m: int, tricks_left: int) -> int:
+    """``wins_consecutive_tricks``'s judgement: ``m`` holds the current run (low byte),
+    the longest and the number of runs (at most 2); ``num``: the count, ``flags``: the
+    comparison and :data:`CONSECUTIVE_ONLY`."""
+    cur = m & 255
+    best = (m >> 8) & 255
+    runs = m >> 16
+    n = cond.num[i]
+    cmp = cond.flags[i] & 3
+    only = (cond.flags[i] & CONSECUTIVE_ONLY) != 0
+    if cmp == CMP_GE and not only and best >= n:
+        return C_HOLDS
+    if tricks_left == 0:
+        return C_HOLDS if (_cmp_holds(best, cmp, n) and (not only or runs <= 1)) else C_BROKEN
+    if cmp != CMP_GE and best > n:
+        return C_BROKEN
+    if only and runs > 1:
+        return C_BROKEN
+    reach = cur + tricks_left
+    if best > reach:
+        reach = best
+    if cmp != CMP_LE and reach < n:
+        return C_BROKEN
+    return C_OPEN
 
 
 def cond_key(cond: CondArrays, memo: Any, key: Any) -> None:
@@ -300,8 +507,12 @@ def cond_trick_dead(cond: CondArrays, memo: Any, hands: Any, p: int, seq: Any, t
     best card of that value; ``wins_tricks_at`` on a listed trick its seat cannot win, or
     (``only``) on another trick only its seat can win; ``each_trump_wins_a_trick`` with
     two trumps in the trick; ``wins_together`` with one of its cards in the trick and its
-    seat not a possible winner, or the holder of another of its cards already played.
-    Each is a case of the kind's ``judge`` after the trick, whoever wins it.
+    seat not a possible winner, or the holder of another of its cards already played;
+    ``wins_no_tricks_at`` on a listed trick only its seat can win; ``leads_no_cards``
+    when its seat led the trick with a card of its suit; ``wins_trick_where`` not yet met
+    when this trick is its last chance and cannot pass (:func:`_where_last_chance_lost`).
+    Each is a case of the kind's ``judge`` after the trick, whoever wins it (for
+    ``wins_trick_where``: of its judge once no trick is left, as no later trick passes).
     """
     led = suit_of[seq[ts]]
     best = trick_best(seq, ts, tlen, suit_of, trump)
@@ -352,6 +563,16 @@ def cond_trick_dead(cond: CondArrays, memo: Any, hands: Any, p: int, seq: Any, t
         elif k == K_EACH_TRUMP:
             if popcount(played & mask) >= 2:
                 return True
+        elif k == K_NO_TRICKS_AT:
+            if memo[i] == 0 and winners == (1 << seat):
+                if ((cond.tricks[i] >> number) & 1) != 0 or (last and (cond.tricks[i] & 1) != 0):
+                    return True
+        elif k == K_LEADS_NO_CARDS:
+            if leader == seat and (mask >> seq[ts]) & 1:
+                return True
+        elif k == K_TRICK_WHERE:
+            if memo[i] == 0 and _where_last_chance_lost(cond, i, hands, p, played, winners, best_card, tlen, leader):
+                return True
         elif k == K_WINS_TOGETHER:
             if memo[i] == C_OPEN and (played & mask) != 0:
                 if (winners >> seat) & 1 == 0:
@@ -370,16 +591,54 @@ def cond_trick_dead(cond: CondArrays, memo: Any, hands: Any, p: int, seq: Any, t
     return False
 
 
+def _where_last_chance_lost(cond: CondArrays, i: int, hands: Any, p: int, played: int, winners: int,
+                            best_card: int, tlen: int, leader: int) -> bool:
+    """The trick in progress is the last that can pass the tests of the ``wins_trick_where``
+    condition ``i`` (not yet met), and it cannot pass them: it holds a card of ``holding``
+    and no other is still held, or a card of ``won_with`` and no other is still held; and
+    its seat is not a possible winner, or the best card so far is no card of ``won_with``
+    and no seat still to play holds one (the winning card is the best card so far or one
+    played later)."""
+    f = cond.flags[i]
+    x = cond.at[i]
+    held = 0
+    for s in range(p):
+        held |= hands[s]
+    last = False
+    if (f & WHERE_HOLDING) != 0 and (played & cond.extra[x]) != 0 and (held & cond.extra[x]) == 0:
+        last = True
+    if (f & WHERE_WON_WITH) != 0 and (played & cond.mask[i]) != 0 and (held & cond.mask[i]) == 0:
+        last = True
+    if not last:
+        return False
+    if (winners >> cond.seat[i]) & 1 == 0:
+        return True
+    if (f & WHERE_WON_WITH) != 0 and ((cond.mask[i] >> best_card) & 1) == 0:
+        for j in range(tlen, p):
+            if (hands[(leader + j) % p] & cond.mask[i]) != 0:
+                return False
+        return True
+    return False
+
+
 def cond_boundary_dead(cond: CondArrays, memo: Any, hands: Any, p: int, trump: int, suit_mask: Any,
                        tricks_left: int) -> bool:
-    """At a trick boundary: a ``wins_no_tricks`` seat holds the highest trump still in
-    play and must play every card it holds (no more cards than tricks left): whenever it
-    plays that trump it wins the trick (nobody can beat it, and led or not it beats
-    every other card), so the condition breaks."""
-    if trump < 0:
-        return False
+    """At a trick boundary, a condition can no longer hold however the game goes on.
+
+    A ``wins_no_tricks`` seat holds the highest trump still in play and must play every
+    card it holds (no more cards than tricks left): whenever it plays that trump it wins
+    the trick (nobody can beat it, and led or not it beats every other card), so the
+    condition breaks. A ``wins_trick_where`` condition not yet met needs a trick still to
+    come that passes its tests: dead when its seat holds no card of ``won_with`` (a
+    trick's winning card is its winner's own), when no card of ``holding`` is still
+    held, when some seat holds no card of ``only`` (every card of the trick must be one),
+    or when no card of one of its two suits is still held (the trick holds at least one
+    of each). Its ``judge`` never says HOLDS before such a trick, so the game cannot be
+    won.
+    """
     for i in range(cond.n):
-        if cond.code[i] == K_WINS_NO_TRICKS:
+        k = cond.code[i]
+        if k == K_WINS_NO_TRICKS and trump >= 0:
             seat = cond.seat[i]
             if popcount(hands[seat]) > tricks_left:
                 continue
@@ -389,10 +648,26 @@ def cond_boundary_dead(cond: CondArrays, memo: Any, hands: Any, p: int, trump: i
             trumps &= suit_mask[trump]
             if trumps != 0 and (hands[seat] >> highbit_index(trumps)) & 1:
                 return True
+        elif k == K_TRICK_WHERE and memo[i] == 0:
+            f = cond.flags[i]
+            x = cond.at[i]
+            only = cond.extra[x + 1]
+            held = 0
+            for s in range(p):
+                held |= hands[s]
+                if only != -1 and (hands[s] & only) == 0:
+                    return True  # a seat with no card of `only`
+            if (f & WHERE_WON_WITH) != 0 and (hands[cond.seat[i]] & cond.mask[i]) == 0:
+                return True  # the winning card is the winner's own
+            if (f & WHERE_HOLDING) != 0 and (held & cond.extra[x]) == 0:
+                return True
+            if (f & WHERE_SUITS) != 0 and ((held & cond.extra[x + 4]) == 0 or (held & cond.extra[x + 5]) == 0):
+                return True
     return False
 
 
-COND_FUNCTIONS = (cond_step, cond_judge, cond_key, cond_trick_dead, cond_boundary_dead)
+COND_FUNCTIONS = (_where_passes, cond_step, _cmp_holds, _compares_judge, _consecutive_judge, cond_judge, cond_key,
+                  _where_last_chance_lost, cond_trick_dead, cond_boundary_dead)
 """The kernel functions of this module (their callees, the bit helpers, come first in the kernel)."""
 
 
@@ -468,6 +743,29 @@ class SearchKind:
     """Bits the kernel's memo can take (its room in the position key)."""
     fits: Callable[[Any, Instance], bool] = lambda cond, inst: True
     """Whether the kernel's ints can hold this condition on ``inst`` (else: not judged here)."""
+    extra: Callable[[Any, Instance], tuple[int, ...]] = lambda cond, inst: ()
+    """Its further ints, for a kind that needs more than a row (at ``cond.extra[cond.at[i]]``)."""
+
+
+_NO_TOTAL = 1 << 40
+"""Beyond any total of a trick's values (an unbounded ``total_min`` / ``total_max``)."""
+
+
+def _where_row(c: D.WinsTrickWhere, inst: Instance) -> Row:
+    flags = ((WHERE_WON_WITH if c.won_with is not None else 0) | (WHERE_HOLDING if c.holding is not None else 0)
+             | (WHERE_TOTAL if c.total_min is not None or c.total_max is not None else 0)
+             | (WHERE_SUITS if c.suit is not None and c.other_suit is not None else 0))
+    assert isinstance(c.seat, int), "a concrete deal (the crew's choices made)"
+    return (c.seat, 0, 0, flags, _cards(c.won_with or ()), 0)
+
+
+def _where_extra(c: D.WinsTrickWhere, inst: Instance) -> tuple[int, ...]:
+    """``holding``, ``only`` (-1: every card), ``total_min``, ``total_max``, the two suits' masks."""
+    both = c.suit is not None and c.other_suit is not None
+    return (_cards(c.holding or ()), -1 if c.only is None else _cards(c.only),
+            -_NO_TOTAL if c.total_min is None else c.total_min, _NO_TOTAL if c.total_max is None else c.total_max,
+            _suit_mask(inst, c.suit) if both and c.suit is not None else 0,
+            _suit_mask(inst, c.other_suit) if both and c.other_suit is not None else 0)
 
 
 def _one(cond: Any, inst: Instance) -> int:
@@ -522,6 +820,36 @@ SEARCH_KINDS: dict[str, SearchKind] = {
         _judgement, _two),
     "wins_together": SearchKind(
         K_WINS_TOGETHER, lambda c, inst: (c.seat, 0, 0, 0, _cards(c.cards), 0), _judgement, _two),
+    "wins_cards": SearchKind(
+        K_WINS_CARDS, lambda c, inst: (c.seat, 0, c.count, _CMP[c.cmp], c.target(inst), 0), _int,
+        lambda c, inst: max(1, c.target(inst).bit_count().bit_length())),
+    "compares_cards_won": SearchKind(
+        K_COMPARES_CARDS, lambda c, inst: (c.seat, c.at_least, c.margin, _CMP[c.cmp], c.masks(inst)[0], 0),
+        lambda m: m[0] | m[1] << 8,  # type: ignore[index]
+        lambda c, inst: 16, lambda c, inst: all(m.bit_count() < 256 for m in c.masks(inst)),
+        lambda c, inst: (c.masks(inst)[1],)),
+    "wins_trick_where": SearchKind(K_TRICK_WHERE, _where_row, _flag, _one, extra=_where_extra),
+    "wins_consecutive_tricks": SearchKind(
+        K_CONSECUTIVE,
+        lambda c, inst: (c.seat, 0, c.count, _CMP[c.cmp] | (CONSECUTIVE_ONLY if c.only else 0), 0, 0),
+        lambda m: m[0] | m[1] << 8 | min(m[2], 2) << 16,  # type: ignore[index]
+        lambda c, inst: 18, lambda c, inst: inst.tricks < 256),
+    "wins_no_tricks_at": SearchKind(
+        K_NO_TRICKS_AT, lambda c, inst: (c.seat, 0, _trick_bits(c.tricks)[1], 0, 0, _trick_bits(c.tricks)[0]),
+        _flag, _one, lambda c, inst: inst.tricks < 62),
+    "wins_as_many_tricks_as": SearchKind(
+        K_AS_MANY_TRICKS, lambda c, inst: (c.seat, c.other, 0, 0, 0, 0),
+        lambda m: m[0] - m[1] + TALLY_ZERO,  # type: ignore[index]
+        lambda c, inst: 8, lambda c, inst: inst.tricks < TALLY_ZERO),
+    "wins_more_than_the_rest": SearchKind(  # at least half the tricks and one more: wins_tricks ">="
+        K_WINS_TRICKS, lambda c, inst: (c.seat, 0, inst.tricks // 2 + 1, CMP_GE, 0, 0), _int, _count),
+    "wins_all_cards_of_a_suit": SearchKind(
+        K_ALL_OF_A_SUIT,
+        lambda c, inst: (c.seat, len(inst.deck.suits), sum(1 << u for u in c.suits(inst)), 0, 0, 0), _int,
+        lambda c, inst: len(inst.deck.suits), lambda c, inst: len(inst.deck.suits) <= 62,
+        lambda c, inst: tuple(inst.deck.suit_masks)),
+    "leads_no_cards": SearchKind(
+        K_LEADS_NO_CARDS, lambda c, inst: (c.seat, 0, 0, 0, _suit_mask(inst, c.suit), 0), _flag, _one),
 }
 """Every condition kind the search judges itself, by its JSON name."""
 
@@ -673,12 +1001,16 @@ def build(instance: Instance, state: State, compiled: bool, *, relax: bool = Fal
         raise ValueError(f"the search does not judge the condition kind(s) {', '.join(sorted(unknown))}")
     rows: list[tuple[int, Row]] = []
     memos: list[int] = []
+    extra: list[int] = []
+    at: list[int] = []
     for cond, memo in zip(instance.conditions, state.memos):
         if cond.kind in unknown:
             continue
         kind = SEARCH_KINDS[cond.kind]
         rows.append((kind.code, kind.encode(cond, instance)))
         memos.append(kind.memo(memo))
+        at.append(len(extra))
+        extra.extend(kind.extra(cond, instance))
     shifts: list[int] = []
     bits = 0
     for cond in instance.conditions:
@@ -692,11 +1024,11 @@ def build(instance: Instance, state: State, compiled: bool, *, relax: bool = Fal
     named = 0
     for cond in instance.conditions:
         named |= cond.named(instance)
-    return _record(instance, rows, shifts, memos, named, compiled)
+    return _record(instance, rows, shifts, memos, named, compiled, at, extra)
 
 
 def _record(instance: Instance, rows: list[tuple[int, Row]], shifts: list[int], memos: list[int], named: int,
-            compiled: bool) -> CondArrays:
+            compiled: bool, at: list[int], extra: list[int]) -> CondArrays:
     arr = _arrays(compiled)
     pad = [0]  # never an empty array: one numba type for every deal
 
@@ -707,6 +1039,7 @@ def _record(instance: Instance, rows: list[tuple[int, Row]], shifts: list[int], 
         n=len(rows),
         code=arr([r[0] for r in rows] + pad),
         seat=col(0), other=col(1), num=col(2), flags=col(3), mask=col(4), tricks=col(5),
+        at=arr(at + pad), extra=arr(extra + pad),
         shift=arr(shifts + pad),
         memo0=arr(memos + pad),
         value_of=arr([card.value for card in instance.deck.cards]),

@@ -464,7 +464,8 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                         hs = popcount(hands[s])
                         if hs < tleft:
                             tleft = hs
-                    cond_step(cond, cmemo, played, w, seq[ts + bi], cond.tricks_total - tleft, 1 if tleft == 0 else 0)
+                    cond_step(cond, cmemo, played, w, seq[ts + bi], cond.tricks_total - tleft, 1 if tleft == 0 else 0,
+                              (w - bi + p) % p, seq[ts])
                     verdict = cond_judge(cond, cmemo, inplay, tleft)
                     if verdict == C_BROKEN:
                         ok = False

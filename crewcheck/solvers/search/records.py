@@ -43,6 +43,10 @@ class CondArrays(NamedTuple):
     """Its cards (a suit, the cards of a value, named cards)."""
     tricks: Any
     """Its listed tricks (bit ``t``: trick ``t``; bit 0: the last)."""
+    at: Any
+    """Where its further ints start in :attr:`extra` (kinds that need more than a row)."""
+    extra: Any
+    """The further ints of every condition, one after another (never empty)."""
     shift: Any
     """Bit of its memo in the position key's words 2-4."""
     memo0: Any

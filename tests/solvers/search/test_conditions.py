@@ -16,6 +16,7 @@ from crewcheck import decide
 from crewcheck.formats import deal_json
 from crewcheck.missions.logbook import deal_mission, missions
 from crewcheck.model.condition_base import CONDITION_KINDS, BROKEN, HOLDS
+from crewcheck.model.deepsea_conditions import DEEPSEA_KINDS
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
 from crewcheck.model.variants import variants
@@ -26,6 +27,7 @@ from crewcheck.solvers.search.driver import SearchOptions, SearchSolver
 from tests.strategies import condition_instances, playouts
 
 KINDS = sorted(SC.SEARCH_KINDS)
+DEEPSEA = tuple(k for k in DEEPSEA_KINDS if k in SC.SEARCH_KINDS)
 
 
 @st.composite
@@ -74,7 +76,8 @@ def test_kernel_memos_and_judgements_follow_the_model(kind: str, data: st.DataOb
         tricks_left = min(h.bit_count() for h in state.hands)
         from crewcheck.model.rules import trick_winner
         pos = trick_winner(inst.deck, inst.trump_suit, trick)
-        SC.cond_step(cond, memo, played, state.leader, trick[pos], state.tricks_played, int(tricks_left == 0))
+        SC.cond_step(cond, memo, played, state.leader, trick[pos], state.tricks_played, int(tricks_left == 0),
+                     before.leader, trick[0])
         want = [SC.SEARCH_KINDS[c.kind].memo(m) for c, m in zip(inst.conditions, state.memos)]
         assert memo[:cond.n] == want
         left = 0
@@ -115,9 +118,10 @@ def test_compiled_search_agrees_with_the_oracle(kind: str, data: st.DataObject) 
     _agree(data.draw(kind_deals(kind)), SearchSolver(SearchOptions(warm_start=False)))
 
 
-@given(inst=condition_instances(max_cards=10))
+@given(inst=st.one_of(condition_instances(max_cards=10), condition_instances(max_cards=10, kinds=DEEPSEA)))
 def test_compiled_kernel_matches_twin_with_conditions(inst: Instance) -> None:
-    """Same verdict, line, nodes and table counts from both kernels on deals with conditions."""
+    """Same verdict, line, nodes and table counts from both kernels on deals with conditions
+    (of the logbook, and of *Mission Deep Sea*)."""
     pytest.importorskip("numba")
     if not inst.is_concrete() or inst.state().end is not None:
         return
@@ -182,6 +186,32 @@ def test_a_winning_line_stops_where_the_game_is_won() -> None:
     assert len(got.witness.plays) == 30
 
 
+def test_every_deepsea_kind_is_judged_by_the_search() -> None:
+    """Every *Mission Deep Sea* kind has a row: a Deep Sea deal is decided by the search
+    itself, not by the search on a relaxation and the SAT side."""
+    assert DEEPSEA == DEEPSEA_KINDS
+
+
+@pytest.mark.parametrize("kind", DEEPSEA)
+@settings(max_examples=40)
+@given(data=st.data())
+def test_decide_with_the_search_gives_a_checked_witness(kind: str, data: st.DataObject) -> None:
+    """``decide(backend="search")`` on a tiny deal with a Deep Sea condition: the oracle's
+    verdict, and for a winnable deal a witness that the replay checker accepted, ending at
+    the trick where the game is won (the checker rejects play after the end)."""
+    inst = data.draw(kind_deals(kind))
+    assume(inst.is_concrete())
+    note(deal_json.dumps(inst))
+    got = decide(inst, backend="search")
+    assert got.verdict is decide(inst, backend="exhaustive").verdict
+    if got.verdict is Verdict.WINNABLE:
+        assert got.witness is not None
+        state = inst.state()
+        for card in got.witness.plays[len(inst.history):]:
+            state = state.apply(card)  # raises on a play after the end
+        assert state.end is not None and state.end.won
+
+
 def test_unknown_kinds_reports_a_key_overflow() -> None:
     """More memo bits than the key has room for: the conditions past the room are not
     judged by the search (left to the SAT side), never packed into a clash."""
@@ -224,7 +254,7 @@ def test_trick_cut_is_sound(kind: str, data: st.DataObject) -> None:
         assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE
 
 
-@pytest.mark.parametrize("kind", ["wins_no_tricks"])
+@pytest.mark.parametrize("kind", ["wins_no_tricks", "wins_trick_where"])
 @_FILTERED
 @given(data=st.data())
 def test_boundary_cut_is_sound(kind: str, data: st.DataObject) -> None:
