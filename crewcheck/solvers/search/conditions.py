@@ -279,24 +279,7 @@ def cond_judge(cond: CondArrays, memo: Any, left: int, tricks_left: int) -> int:
             elif tricks_left == 0:
                 j = C_HOLDS
         elif k == K_WINS_TRICKS:
-            lo = m
-            hi = m + tricks_left
-            f = cond.flags[i]
-            if f == CMP_GE:
-                if lo >= n:
-                    j = C_HOLDS
-                elif hi < n:
-                    j = C_BROKEN
-            elif f == CMP_LE:
-                if hi <= n:
-                    j = C_HOLDS
-                elif lo > n:
-                    j = C_BROKEN
-            else:
-                if lo == n and hi == n:
-                    j = C_HOLDS
-                elif lo > n or hi < n:
-                    j = C_BROKEN
+            j = _range_judge(m, m + tricks_left, cond.flags[i], n)
         elif k == K_WINS_FEWER:
             a = m & 255
             b = m >> 8
@@ -360,26 +343,7 @@ def cond_judge(cond: CondArrays, memo: Any, left: int, tricks_left: int) -> int:
             if m == C_OPEN and tricks_left == 0:
                 j = C_BROKEN
         elif k == K_WINS_CARDS:
-            lo = m
-            hi = m
-            if tricks_left != 0:
-                hi += popcount(left & mask)
-            f = cond.flags[i]
-            if f == CMP_GE:
-                if lo >= n:
-                    j = C_HOLDS
-                elif hi < n:
-                    j = C_BROKEN
-            elif f == CMP_LE:
-                if hi <= n:
-                    j = C_HOLDS
-                elif lo > n:
-                    j = C_BROKEN
-            else:
-                if lo == n and hi == n:
-                    j = C_HOLDS
-                elif lo > n or hi < n:
-                    j = C_BROKEN
+            j = _range_judge(m, m + (popcount(left & mask) if tricks_left != 0 else 0), cond.flags[i], n)
         elif k == K_COMPARES_CARDS:
             j = _compares_judge(cond, i, m, left, tricks_left)
         elif k == K_TRICK_WHERE:
@@ -426,6 +390,28 @@ def _cmp_holds(a: int, cmp: int, b: int) -> bool:
     if cmp == CMP_GE:
         return a >= b
     return a <= b
+
+
+def _range_judge(lo: int, hi: int, cmp: int, n: int) -> int:
+    """The judgement of a count that will end between ``lo`` and ``hi`` against ``n``
+    under the comparison ``cmp``: :data:`C_HOLDS` if every end holds, :data:`C_BROKEN` if
+    none does, else :data:`C_OPEN`."""
+    if cmp == CMP_GE:
+        if lo >= n:
+            return C_HOLDS
+        if hi < n:
+            return C_BROKEN
+    elif cmp == CMP_LE:
+        if hi <= n:
+            return C_HOLDS
+        if lo > n:
+            return C_BROKEN
+    else:
+        if lo == n and hi == n:
+            return C_HOLDS
+        if lo > n or hi < n:
+            return C_BROKEN
+    return C_OPEN
 
 
 def _compares_judge(cond: CondArrays, i: int, m: int, left: int, tricks_left: int) -> int:
@@ -666,8 +652,8 @@ def cond_boundary_dead(cond: CondArrays, memo: Any, hands: Any, p: int, trump: i
     return False
 
 
-COND_FUNCTIONS = (_where_passes, cond_step, _cmp_holds, _compares_judge, _consecutive_judge, cond_judge, cond_key,
-                  _where_last_chance_lost, cond_trick_dead, cond_boundary_dead)
+COND_FUNCTIONS = (_where_passes, cond_step, _cmp_holds, _range_judge, _compares_judge, _consecutive_judge,
+                  cond_judge, cond_key, _where_last_chance_lost, cond_trick_dead, cond_boundary_dead)
 """The kernel functions of this module (their callees, the bit helpers, come first in the kernel)."""
 
 
