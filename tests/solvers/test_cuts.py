@@ -26,10 +26,10 @@ from tests.solvers.twins import twin_and_compiled
 from tests.strategies import instances, note_deal, playouts, trump_pad_instances
 
 RULES = (
-    "trick_dead", "hand_overflow_dead", "trick_count_dead", "nontask_count_dead", "trump_split_dead",
+    "trick_dead", "hand_overflow_dead", "trick_count_dead", "boss_trump_dead", "nontask_count_dead", "trump_split_dead",
     "lead_reach_dead", "release_dead", "precedence_dead", "token_order_dead", "hall_dead",
 )
-"""Every rule of :mod:`crewcheck.solvers.search.cuts` (``boundary_dead`` calls the last nine)."""
+"""Every rule of :mod:`crewcheck.solvers.search.cuts` (``boundary_dead`` calls the last ten)."""
 
 
 def fires(rule: str, inst: Instance, k: Any, compiled: bool) -> bool | None:
@@ -63,6 +63,8 @@ def fires(rule: str, inst: Instance, k: Any, compiled: bool) -> bool | None:
         return bool(k.hand_overflow_dead(hands, p, left, tricks))
     if rule == "trick_count_dead":
         return bool(k.trick_count_dead(hands, p, free, d.own_mask, quota, tricks))
+    if rule == "boss_trump_dead":
+        return bool(k.boss_trump_dead(hands, p, free, inplay, left, d.own_mask, quota, trump, d.suit_mask))
     if rule == "lead_reach_dead":
         return bool(k.lead_reach_dead(hands, p, free, left, d.own_mask, quota, d.leader, trump, d.suit_mask))
     if free:
@@ -166,6 +168,29 @@ def test_trick_count_dead_free_assignment() -> None:
     _dead_and_alive("trick_count_dead",
                     dead="B2 | B1 ; trump - ; lead 0 ; tasks B1@? B2@? ; strict/free",
                     alive="B2 G1 | B1 G2 ; trump - ; lead 0 ; tasks B2@? G2@? ; strict/free")
+
+
+def test_boss_trump_dead() -> None:
+    """Free assignment, three tasks, one each: seat 1's R2 and R3 are above seat 0's R1
+    and seat 2's three task cards make every trick be played, so R2 and R3 win two tricks
+    into which seat 2 plays two task cards (it holds nothing else): two tasks for a seat
+    that takes one. With G2 no task, the game may end a trick earlier and seat 2 has a
+    card to spare: the deal is won."""
+    _dead_and_alive("boss_trump_dead",
+                    dead="B3 G4 R1 | B1 R2 R3 | B4 G2 G3 ; trump R ; lead 0 ; tasks G2@? G3@? B4@? ; strict/free",
+                    alive="B3 G4 R1 | B1 R2 R3 | B4 G2 G3 ; trump R ; lead 0 ; tasks G3@? B4@? ; strict/free")
+
+
+def test_boss_trump_dead_fixed_assignment() -> None:
+    """Fixed assignment: seat 1's R2 and R3 win two tricks (seat 2's three task cards make
+    every trick be played), and seat 2 must play into them two of B1, G1, G4, of which
+    only G4 is seat 1's. With B1 seat 1's too, seat 2 gives it B1 and G4 and keeps G1
+    for seat 0, and the deal is won."""
+    _dead_and_alive("boss_trump_dead",
+                    dead="B3 B4 R1 | G2 R2 R3 | B1 G1 G4 ; trump R ; lead 0 ; tasks B1@0 G4@1 G2@0 G1@0 ; "
+                         "strict/fixed",
+                    alive="B3 B4 R1 | G2 R2 R3 | B1 G1 G4 ; trump R ; lead 0 ; tasks B1@1 G4@1 G2@0 G1@0 ; "
+                          "strict/fixed")
 
 
 def test_nontask_count_dead() -> None:
@@ -288,6 +313,8 @@ _STRATEGIES = {
     "trick_dead": _positions(instances(max_players=3, max_cards=10, max_tasks=4, history=False), in_trick=True),
     "hand_overflow_dead": _positions(instances(max_players=3, max_cards=10, max_tasks=5, history=False)),
     "trick_count_dead": _positions(instances(max_players=3, max_cards=10, max_tasks=5, history=False)),
+    "boss_trump_dead": _positions(st.one_of(
+        trump_pad_instances(), instances(max_players=3, max_cards=10, max_tasks=8, trumps=True, history=False))),
     "nontask_count_dead": _positions(st.one_of(
         trump_pad_instances(), instances(max_players=3, max_cards=10, max_tasks=8, free=True, history=False))),
     "trump_split_dead": _positions(trump_pad_instances()),

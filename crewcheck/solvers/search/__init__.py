@@ -43,7 +43,11 @@ What it is
       multiple of the players minus q cards that are no task, and a trick holding trumps
       goes, with all of them, to the highest (``cuts.trump_split_dead``, root rule in
       :mod:`crewcheck.solvers.search.refutations`); it decides the 36-task Classic deals, where the
-      cards that are no task are the four rockets;
+      cards that are no task are the four rockets; *top trumps*: a seat's trumps above
+      every other seat's win the tricks they are played in, and each other seat plays a
+      card into each of them, so the seat takes at least the task cards those seats
+      cannot spare (``cuts.boss_trump_dead``, fixed and free assignment): a pigeonhole
+      that the SAT side takes hours to find on free Classic deals with 24 or more tasks;
     * card equivalence: cards of one seat and suit with no card still in play between
       them, none a task card, are interchangeable; only the lowest is tried;
     * move ordering: plays that keep a task trick with its seat, that complete a task,

@@ -28,7 +28,8 @@ from crewcheck.runtime.kernels import lowbit_index, popcount
 from crewcheck.solvers.search.rules import can_beat, trick_best
 
 __all__ = [
-    "PRED", "TS_MAX", "trick_dead", "hand_overflow_dead", "trick_count_dead", "nontask_count_dead",
+    "PRED", "TS_MAX", "trick_dead", "hand_overflow_dead", "trick_count_dead", "boss_trump_dead",
+    "nontask_count_dead",
     "trump_split_dead", "lead_reach_dead", "release_dead", "precedence_dead", "token_order_dead",
     "hall_dead", "boundary_dead", "BOUNDARY_RULES", "CUT_FUNCTIONS",
 ]
@@ -133,6 +134,64 @@ def trick_count_dead(hands: Any, p: int, free: int, own_mask: Any, quota: Any, t
             need += most
     if need > tricks:
         return True
+    return False
+
+
+def boss_trump_dead(hands: Any, p: int, free: int, inplay: int, left: int, own_mask: Any, quota: Any,
+                    trump: int, suit_mask: Any) -> bool:
+    """A seat's top trumps take too many tasks (counting the cards of the other hands).
+
+    A trump of seat ``s`` higher than every trump the other seats hold (a *top trump*)
+    wins the trick it is played in. The game lasts at least as many more tricks as any
+    hand holds task cards (each is played), so ``s`` keeps at most its hand's size minus
+    that many cards unplayed, and plays at least ``b`` of its top trumps, each in a trick
+    of its own. Every other seat ``t`` plays a card of its own into each of those ``b``
+    tricks, ``b`` distinct cards, of which at most as many as ``t`` holds of cards ``s``
+    may take without losing are harmless: free assignment, the cards that are no task
+    (dead when the rest, over all ``t``, exceed ``quota[s]``); fixed, those and ``s``'s
+    own task cards (dead when any are left over). A counting
+    argument the clause learning of a SAT solver finds only after a long search (a
+    pigeonhole): on Classic deals with free assignment and 28 or more tasks, one seat
+    holding the four rockets with three or fewer cards that are no task elsewhere.
+    """
+    if trump < 0:
+        return False
+    tm = suit_mask[trump]
+    most = 0
+    for s in range(p):
+        n = popcount(hands[s] & left)
+        if n > most:
+            most = n
+    for s in range(p):
+        mine = hands[s] & tm
+        if mine == 0:
+            continue
+        others = inplay & ~hands[s]
+        theirs = others & tm
+        b = 0
+        m = mine
+        while m != 0:
+            c = lowbit_index(m)
+            m &= m - 1
+            if (theirs >> c) == 0:
+                b += 1
+        b -= popcount(hands[s]) - most  # the most cards s may keep unplayed
+        if b <= 0:
+            continue
+        taken = 0  # task cards s must take that it may not (fixed) or at least (free)
+        for t in range(p):
+            if t == s:
+                continue
+            harmless = popcount(hands[t] & ~left)
+            if not free:
+                harmless += popcount(hands[t] & left & own_mask[s])
+            if b > harmless:
+                taken += b - harmless
+        if free:
+            if taken > quota[s]:
+                return True
+        elif taken > 0:
+            return True
     return False
 
 
@@ -532,7 +591,7 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
     """Whether a cut refutes the trick-boundary position (``leader`` to lead).
 
     The cuts in order, cheapest first: :func:`hand_overflow_dead`,
-    :func:`trick_count_dead`; under free assignment :func:`nontask_count_dead` and
+    :func:`trick_count_dead`, :func:`boss_trump_dead`; under free assignment :func:`nontask_count_dead` and
     :func:`trump_split_dead` (when no task is a trump); :func:`lead_reach_dead`; under
     fixed assignment :func:`release_dead`, then on its release times
     :func:`precedence_dead`, :func:`token_order_dead` (with tokens) and
@@ -551,6 +610,8 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
     if hand_overflow_dead(hands, p, left, tricks):
         return True
     if trick_count_dead(hands, p, free, own_mask, quota, tricks):
+        return True
+    if boss_trump_dead(hands, p, free, inplay, left, own_mask, quota, trump, suit_mask):
         return True
     if free:
         if nontask_count_dead(hands, p, inplay, left, task_cards, quota, trump, suit_mask, tricks):
@@ -573,7 +634,7 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
 
 
 BOUNDARY_RULES = (
-    hand_overflow_dead, trick_count_dead, nontask_count_dead, lead_reach_dead, release_dead,
+    hand_overflow_dead, trick_count_dead, boss_trump_dead, nontask_count_dead, lead_reach_dead, release_dead,
     precedence_dead, token_order_dead, hall_dead,
 )
 """The rules only :func:`boundary_dead` calls (the compiled kernel compiles them into it:
