@@ -63,9 +63,9 @@ def write_plots(verdicts: Sequence[Verdict], docs: Path) -> dict[str, str]:
         ax.set_ylim(0, 102)
         per = f"{min(sizes):,} deals per count" if len(sizes) == 1 else \
             f"{min(sizes):,}-{max(sizes):,} deals per count"
-        ax.set_title(f"Random CLASSIC 4-player deals (de Jong Figure 3; {per})")
+        ax.set_title(f"Random CLASSIC 4-player deals\n(de Jong Figure 3; {per})", fontsize=10)
         ax.grid(alpha=0.3)
-        ax.legend()
+        ax.legend(loc="lower left")  # the free curve runs along the top, the fixed one falls to the right
         name = "claims-dejong-figure-3.png"
         fig.tight_layout()
         fig.savefig(docs / name, dpi=110)
