@@ -64,7 +64,7 @@ def fires(rule: str, inst: Instance, k: Any, compiled: bool) -> bool | None:
     if rule == "trick_count_dead":
         return bool(k.trick_count_dead(hands, p, free, d.own_mask, quota, tricks))
     if rule == "boss_trump_dead":
-        return bool(k.boss_trump_dead(hands, p, free, inplay, left, d.own_mask, quota, trump, d.suit_mask))
+        return bool(k.boss_trump_dead(hands, p, free, inplay, left, d.own_mask, quota, trump, d.suit_mask, tricks))
     if rule == "lead_reach_dead":
         return bool(k.lead_reach_dead(hands, p, free, left, d.own_mask, quota, d.leader, trump, d.suit_mask))
     if free:

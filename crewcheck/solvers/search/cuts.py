@@ -138,21 +138,22 @@ def trick_count_dead(hands: Any, p: int, free: int, own_mask: Any, quota: Any, t
 
 
 def boss_trump_dead(hands: Any, p: int, free: int, inplay: int, left: int, own_mask: Any, quota: Any,
-                    trump: int, suit_mask: Any) -> bool:
+                    trump: int, suit_mask: Any, tricks: int) -> bool:
     """A seat's top trumps take too many tasks (counting the cards of the other hands).
 
     A trump of seat ``s`` higher than every trump the other seats hold (a *top trump*)
-    wins the trick it is played in. The game lasts at least as many more tricks as any
-    hand holds task cards (each is played), so ``s`` keeps at most its hand's size minus
-    that many cards unplayed, and plays at least ``b`` of its top trumps, each in a trick
-    of its own. Every other seat ``t`` plays a card of its own into each of those ``b``
-    tricks, ``b`` distinct cards, of which at most as many as ``t`` holds of cards ``s``
-    may take without losing are harmless: free assignment, the cards that are no task
-    (dead when the rest, over all ``t``, exceed ``quota[s]``); fixed, those and ``s``'s
-    own task cards (dead when any are left over). A counting
-    argument the clause learning of a SAT solver finds only after a long search (a
-    pigeonhole): on Classic deals with free assignment and 28 or more tasks, one seat
-    holding the four rockets with three or fewer cards that are no task elsewhere.
+    wins the trick it is played in. Say ``P`` more tricks are played: at least as many as
+    any hand holds task cards (each is played), at most ``tricks``. Then ``s`` leaves its
+    hand's size minus ``P`` cards unplayed, so plays at least ``b`` of its top trumps, each
+    in a trick of its own. Every other seat ``t`` plays a card into each of those ``b``
+    tricks, ``b`` distinct cards, of which at most as many are harmless to ``s`` as ``t``
+    plays of them: free assignment, the cards that are no task, and ``t`` plays all its
+    task cards, so at most ``P`` minus those of the others (dead at ``P`` when the rest,
+    over all ``t``, exceed ``quota[s]``); fixed, those and ``s``'s own task cards (dead
+    when any are left over). Dead when every ``P`` is. A counting argument the clause
+    learning of a SAT solver finds only after a long search (a pigeonhole): on Classic
+    deals with free assignment and 24 or more tasks, one seat holding the rockets while
+    the others hold little that is no task.
     """
     if trump < 0:
         return False
@@ -162,38 +163,45 @@ def boss_trump_dead(hands: Any, p: int, free: int, inplay: int, left: int, own_m
         n = popcount(hands[s] & left)
         if n > most:
             most = n
-    for s in range(p):
-        mine = hands[s] & tm
-        if mine == 0:
-            continue
-        others = inplay & ~hands[s]
-        theirs = others & tm
-        b = 0
-        m = mine
-        while m != 0:
-            c = lowbit_index(m)
-            m &= m - 1
-            if (theirs >> c) == 0:
-                b += 1
-        b -= popcount(hands[s]) - most  # the most cards s may keep unplayed
-        if b <= 0:
-            continue
-        taken = 0  # task cards s must take that it may not (fixed) or at least (free)
-        for t in range(p):
-            if t == s:
+    for played in range(most, tricks + 1):
+        dead = False
+        for s in range(p):
+            mine = hands[s] & tm
+            if mine == 0:
                 continue
-            harmless = popcount(hands[t] & ~left)
-            if not free:
-                harmless += popcount(hands[t] & left & own_mask[s])
-            if b > harmless:
-                taken += b - harmless
-        if free:
-            if taken > quota[s]:
-                return True
-        elif taken > 0:
-            return True
-    return False
-
+            theirs = inplay & ~hands[s] & tm
+            b = 0
+            m = mine
+            while m != 0:
+                c = lowbit_index(m)
+                m &= m - 1
+                if (theirs >> c) == 0:
+                    b += 1
+            b -= popcount(hands[s]) - played  # the cards s leaves unplayed
+            if b <= 0:
+                continue
+            taken = 0  # task cards s takes that it may not (fixed) or at least (free)
+            for t in range(p):
+                if t == s:
+                    continue
+                harmless = popcount(hands[t] & ~left)
+                spare = played - popcount(hands[t] & left)  # cards t plays that are no task
+                if spare < harmless:
+                    harmless = spare
+                if not free:
+                    harmless += popcount(hands[t] & left & own_mask[s])
+                if b > harmless:
+                    taken += b - harmless
+            if free:
+                if taken > quota[s]:
+                    dead = True
+            elif taken > 0:
+                dead = True
+            if dead:
+                break
+        if not dead:
+            return False
+    return True
 
 def nontask_count_dead(hands: Any, p: int, inplay: int, left: int, task_cards: int, quota: Any,
                        trump: int, suit_mask: Any, tricks: int) -> bool:
@@ -611,7 +619,7 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
         return True
     if trick_count_dead(hands, p, free, own_mask, quota, tricks):
         return True
-    if boss_trump_dead(hands, p, free, inplay, left, own_mask, quota, trump, suit_mask):
+    if boss_trump_dead(hands, p, free, inplay, left, own_mask, quota, trump, suit_mask, tricks):
         return True
     if free:
         if nontask_count_dead(hands, p, inplay, left, task_cards, quota, trump, suit_mask, tricks):
