@@ -1,6 +1,10 @@
 """Cheap, sound refutations: necessary conditions for a position to be winnable.
 
-The only one so far is *lead reachability*. A seat can win a future trick only if some
+Three rules: *lead reachability* (below); under free assignment the trump sharing of
+:func:`_trump_split`; and the top-trump count of the search's
+:func:`crewcheck.solvers.search.cuts.boss_trump_dead`, put in words by :func:`_top_trumps`.
+
+Lead reachability: a seat can win a future trick only if some
 seat that may lead that trick leads a suit the seat can beat: with a higher card of that
 suit than the leader's lowest, or, against a non-trump lead, with any trump. Starting from
 the seats that may win the current trick (or lead the next one), the closure of that
@@ -29,6 +33,7 @@ from itertools import combinations, product
 from crewcheck.model.cards import Mask, iter_bits
 from crewcheck.model.derived import quotas_left
 from crewcheck.model.state import State
+from crewcheck.solvers.search.cuts import boss_trump_dead
 
 __all__ = ["possible_winners", "refutation"]
 
@@ -114,13 +119,41 @@ def refutation(state: State) -> str | None:
             if not reach >> seat & 1:
                 card = inst.deck.card(inst.tasks[i].card)
                 return f"seat {seat} can never win a trick, but must win {card}"
-        return None
+        return _top_trumps(state, [0] * inst.players)
     quota = list(quotas_left(state) or ())
     room = sum(quota[s] for s in range(inst.players) if reach >> s & 1)
     if room < len(open_tasks):
         return (f"{len(open_tasks)} tasks are open but the seats that can still win tricks "
                 f"have room for only {room}")
-    return _trump_split(state, quota)
+    return _trump_split(state, quota) or _top_trumps(state, quota)
+
+
+def _top_trumps(state: State, quota: list[int]) -> str | None:
+    """At a trick boundary, the search's top-trump rule
+    (:func:`crewcheck.solvers.search.cuts.boss_trump_dead`, its docstring says why it is
+    sound), in words."""
+    inst = state.instance
+    if state.trick or inst.trump_suit is None:
+        return None
+    deck = inst.deck
+    open_cards = 0
+    own = [0] * inst.players
+    for i, task in enumerate(inst.tasks):
+        if not state.done >> i & 1:
+            open_cards |= 1 << task.card
+            if task.seat is not None:
+                own[task.seat] |= 1 << task.card
+    hands = list(state.hands)
+    inplay = 0
+    for hand in hands:
+        inplay |= hand
+    free = int(state.owners is not None)
+    if not boss_trump_dead(hands, inst.players, free, inplay, open_cards & inplay, own, quota, inst.trump_suit,
+                           list(deck.suit_masks), min(h.bit_count() for h in hands)):
+        return None
+    taken = "more task cards than its quota" if free else "task cards of other seats"
+    return (f"however long the game lasts, a seat's trumps above all others' win tricks into which "
+            f"the other seats must play {taken}")
 
 
 def _trump_split(state: State, quota: list[int]) -> str | None:

@@ -60,3 +60,26 @@ def test_trump_sharing_refutes_a_three_player_deal():
     why = refutation(deal.state())
     assert why is not None and "trump" in why
     assert decide(deal, backend="exhaustive").verdict is Verdict.UNWINNABLE
+
+
+def test_top_trumps_explain_the_figure_3_pigeonholes() -> None:
+    """The free Figure 3 deals that once took the SAT side hours (one seat holds the four
+    rockets, the other hands hold little that is no task) get the top-trump reason, and the
+    small fixed deal of the cut's own test is explained the same way (the oracle agrees)."""
+    import json
+    from pathlib import Path
+
+    from crewcheck.formats.deal_json import from_dict
+    from crewcheck.formats.notation import parse_deal
+
+    path = Path(__file__).resolve().parents[3] / "benchmarks" / "corpus" / "hard" / "4p-free-fig3.jsonl"
+    explained = 0
+    for line in path.read_text().splitlines():
+        deal = from_dict({k: v for k, v in json.loads(line).items() if k != "id"})
+        why = refutation(deal.state())
+        explained += why is not None and "trumps above all others'" in why
+    assert explained == 5  # the sixth needs the search (a lower trump of another seat splits them)
+    deal = parse_deal("B3 B4 R1 | G2 R2 R3 | B1 G1 G4 ; trump R ; lead 0 ; tasks B1@0 G4@1 G2@0 G1@0 ; strict/fixed")
+    why = refutation(deal.state())
+    assert why is not None and "task cards of other seats" in why
+    assert decide(deal, backend="exhaustive").verdict is Verdict.UNWINNABLE
