@@ -60,13 +60,15 @@ class Part:
     description: str
     """What it refutes (``"the deal"``, or the variant's choice)."""
     kind: str
-    """``"drup"``: a proof of the variant's CNF; ``"replay"``: its history has lost."""
+    """``"drup"``: a proof of the variant's CNF; ``"replay"``: its history has lost;
+    ``"count"``: the counting argument named by :attr:`solver` refutes it
+    (:mod:`crewcheck.certificates.counting`)."""
     encoding: str = ""
     variables: int = 0
     clauses: int = 0
     cnf_digest: str = ""
     solver: str = ""
-    """The proof-producing solver (informative)."""
+    """The proof-producing solver (informative); for a ``"count"`` part, the argument's name."""
     lemmas: int = 0
     deletions: int = 0
     seconds: float = 0.0
@@ -103,6 +105,9 @@ def _part_header(part: Part, n: int, total: int) -> Iterator[str]:
     yield f"c part {n} of {total}: {' '.join(part.description.split())}"
     if part.kind == "replay":
         yield "c replay"
+        return
+    if part.kind == "count":
+        yield f"c count {part.solver}"
         return
     yield (f"c cnf {part.encoding} variables {part.variables} clauses {part.clauses} "
            f"{part.cnf_digest}")
@@ -189,6 +194,9 @@ def parse_certificate(data: bytes, where: str = "certificate") -> Certificate:
         kind_line = lines.next()
         if kind_line is not None and kind_line.rstrip("\r") == "c replay":
             parts.append(Part(description, "replay"))
+            continue
+        if kind_line is not None and kind_line.startswith("c count "):
+            parts.append(Part(description, "count", solver=kind_line[len("c count "):].strip()))
             continue
         lines.back()
         cnf = lines.field("cnf").split()

@@ -8,7 +8,9 @@ What it does
     the winnability encoding (:func:`~crewcheck.certificates.cnf.build_cnf`) solved again
     by a proof-producing CDCL solver from PySAT, which writes a DRUP proof of its
     unsatisfiability; or, for a variant whose history has already lost, a part that
-    says so (the checker replays the history).
+    says so (the checker replays the history); or, for a variant a counting argument of
+    :mod:`crewcheck.certificates.counting` refutes, a part that names it (the checker
+    counts again).
 Which solver
     :data:`DEFAULT_PROOF_SOLVER`, Glucose 4.2: on the unwinnable deals of the benchmark
     cells it wrote the smallest proofs in the least time of the proof-producing solvers
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 
 from crewcheck.certificates.certfile import Certificate, Part
 from crewcheck.certificates.cnf import ENCODING, build_cnf, deal_digest
+from crewcheck.certificates.counting import COUNTS
 from crewcheck.errors import BackendError, BackendUnavailableError, IllegalPlayError, NotApplicableError
 from crewcheck.model.instance import Instance
 from crewcheck.model.replay import replay
@@ -80,8 +83,10 @@ def unsupported(instance: Instance) -> str | None:
 
 
 def refute(instance: Instance, solver: str = DEFAULT_PROOF_SOLVER) -> Part:
-    """A :class:`Part` refuting the concrete deal ``instance`` (its CNF and a DRUP proof,
-    or a replay part if its history has already lost).
+    """A :class:`Part` refuting the concrete deal ``instance``: a replay part if its history
+    has already lost, a counting part if a count of :data:`~crewcheck.certificates.counting.COUNTS`
+    refutes it (a pigeonhole that a CDCL solver would take hours over), else its CNF and a
+    DRUP proof.
 
     Raises :class:`BackendError` if the CNF is satisfiable (the deal is winnable: the
     verdict being certified is wrong) or the history has won.
@@ -105,6 +110,9 @@ def refute(instance: Instance, solver: str = DEFAULT_PROOF_SOLVER) -> Part:
             raise NotApplicableError(f"no certificate: the deal is lost ({end.describe(instance)}) before "
                                      "its history ends a game the replay checker can judge")
         return Part("", "replay")
+    for name, count in COUNTS.items():
+        if count(instance) is not None:
+            return Part("", "count", solver=name)
     try:
         from pysat.solvers import Solver  # type: ignore[import-untyped]  # a core dependency, imported late
     except ImportError:  # pragma: no cover - python-sat is a dependency

@@ -6,7 +6,8 @@ part against the variants of the deal (:func:`crewcheck.model.variants.variants`
 without choices has one): the CNF is rebuilt from the variant
 (:func:`~crewcheck.certificates.cnf.build_cnf`), its digest compared with the certified
 one, and the proof verified against the *rebuilt* clauses by the project's own checker
-(:mod:`crewcheck.certificates.rup`); a variant whose history has already lost is replayed.
+(:mod:`crewcheck.certificates.rup`); a variant whose history has already lost is replayed;
+a variant refuted by counting (:mod:`crewcheck.certificates.counting`) is counted again.
 
 Nothing the certificate says about the CNF is trusted: its clauses are never read from
 the file. What an accepted certificate rests on is in docs/certificates.md.
@@ -21,6 +22,7 @@ from pathlib import Path
 from crewcheck.certificates import rup
 from crewcheck.certificates.certfile import Certificate, CertificateFormatError, Part, read_certificate
 from crewcheck.certificates.cnf import ENCODING, build_cnf, deal_digest
+from crewcheck.certificates.counting import COUNTS
 from crewcheck.errors import IllegalPlayError, InvalidInputError
 from crewcheck.model.cards import Card
 from crewcheck.model.instance import Instance
@@ -82,9 +84,15 @@ def check_certificate(instance: Instance, cert: Certificate, *, plain: bool = Fa
         if failure is not None:
             return CheckOutcome(False, "unwinnable", where + failure, time.perf_counter() - t0, lemmas)
     seconds = time.perf_counter() - t0
+    counted = [p.solver for p in cert.parts if p.kind == "count"]
+    if counted and len(counted) == len(chosen):
+        what = "the deal" if len(chosen) == 1 else f"all {len(chosen)} variants"
+        return CheckOutcome(True, "unwinnable", f"the {', '.join(sorted(set(counted)))} count refutes {what} "
+                                                f"(counted again from the deal)", seconds, lemmas)
     what = "the deal's CNF" if len(chosen) == 1 else f"the CNFs of all {len(chosen)} variants"
+    also = f"; {len(counted)} variant(s) refuted by counting" if counted else ""
     return CheckOutcome(True, "unwinnable", f"the proof refutes {what} ({ENCODING}; {lemmas:,} lemma(s) "
-                                            f"checked by unit propagation)", seconds, lemmas)
+                                            f"checked by unit propagation{also})", seconds, lemmas)
 
 
 def _check_part(variant: Instance, part: Part, plain: bool) -> tuple[str | None, int]:
@@ -99,6 +107,13 @@ def _check_part(variant: Instance, part: Part, plain: bool) -> tuple[str | None,
             return f"the history does not replay: {e}", 0
         if outcome.won or outcome.termination is None:
             return "the history does not replay to a lost game", 0
+        return None, 0
+    if part.kind == "count":
+        count = COUNTS.get(part.solver)
+        if count is None:
+            return f"unknown counting argument {part.solver!r} (known: {', '.join(COUNTS)})", 0
+        if count(variant) is None:
+            return f"the {part.solver} count does not refute this position", 0
         return None, 0
     if end is not None:
         return "the history has already ended the game: no CNF to refute", 0

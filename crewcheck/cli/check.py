@@ -108,7 +108,10 @@ def make_certificate(instance: Instance, result: Result, path: Path, solver: str
     parts = produced.certificate.parts
     out: dict[str, Any] = {"file": str(path), "verdict": produced.certificate.verdict, "bytes": size,
                            "seconds": round(produced.seconds, 6)}
-    if produced.certificate.verdict == "unwinnable":
+    if produced.certificate.verdict == "unwinnable" and all(p.kind == "count" for p in parts):
+        out.update(kind="count", counts=sorted({p.solver for p in parts}), parts=len(parts), lemmas=0,
+                   proof_seconds=0.0)
+    elif produced.certificate.verdict == "unwinnable":
         out.update(kind="drup", solver=solver, parts=len(parts), lemmas=produced.lemmas,
                    proof_seconds=round(sum(p.seconds for p in parts), 6))
     else:
@@ -123,6 +126,9 @@ def describe_certificate(info: dict[str, Any]) -> str:
     if info["kind"] == "witness":
         return f"certificate: {info['file']} (winnable: the winning line, {info['bytes']:,} bytes)"
     parts = f", {info['parts']} variants" if info["parts"] > 1 else ""
+    if info["kind"] == "count":
+        return (f"certificate: {info['file']} (unwinnable: the {', '.join(info['counts'])} count{parts}, "
+                f"{info['bytes']:,} bytes; `crewcheck check` counts again)")
     return (f"certificate: {info['file']} (unwinnable: DRUP proof by {info['solver']}{parts}, "
             f"{info['lemmas']:,} lemmas, {info['bytes']:,} bytes; made in {info['seconds']:.3g} s after "
             f"the decision)")

@@ -30,6 +30,16 @@ def test_the_checker_is_short() -> None:
     assert len(Path(rup.__file__).read_text().splitlines()) < 400
 
 
+def test_the_count_shares_no_code_with_the_solvers() -> None:
+    """counting.py, the counting parts' checker, reads the deal through the model only."""
+    from crewcheck.certificates import counting
+
+    tree = ast.parse(Path(counting.__file__).read_text())
+    modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    modules |= {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+    assert all(m == "__future__" or m.startswith("crewcheck.model.") for m in modules), modules
+
+
 DIGESTS = Path(__file__).resolve().parents[1] / "data" / "certificates" / "cnf-digests.json"
 
 
