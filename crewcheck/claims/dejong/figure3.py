@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from crewcheck.api import choose_backend, decide
+from crewcheck.solvers.registry import available as _available
 from crewcheck.claims.claim import Computation, Mode, Readings, Value
 from crewcheck.claims.execution import run_job
 from crewcheck.errors import NotApplicableError
@@ -61,6 +62,14 @@ CHUNK = 250
 
 FREE_RANGE = range(2, 24)
 """The task counts of the thesis's "all 220,000 winnable" statement."""
+
+ESCALATION: tuple[tuple[str, float | None], ...] = (("engine", 20.0), ("cpsat", 300.0), ("engine", None))
+"""Full mode: the exact back-ends a deal goes through in turn, each with its time limit (the
+last with none, so no deal is left undecided). The engine answers nearly every deal within
+the first limit; the free deals with 31-34 tasks, where every seat's tricks are counted out
+exactly, hold a few that its search and its SAT side take many minutes over and that
+OR-Tools CP-SAT often decides in seconds (docs/performance.md, "Figure 3 at this scale").
+A chunk counts the deals decided after the first step (its ``escalated`` field)."""
 
 DEJONG_DEALS_ENV = "CREWCHECK_DEJONG_DEALS"
 """Environment variable overriding the number of deals per task count (Figure 3)."""
@@ -93,16 +102,30 @@ def deal_instance(deal: Mapping[str, Any]) -> Instance:
     return Instance(deck, hands, tasks, "R", "rocket", Rules("strict", deal.get("assignment", "fixed")))
 
 
+def available_backends() -> set[str]:
+    """The back-ends installed here (a missing one is skipped in :data:`ESCALATION`)."""
+    return {name for name, missing in _available().items() if missing is None}
+
+
 def dejong_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
     """Decide ``size`` random deals with ``tasks`` objectives (``fixed`` or ``free``)."""
     rng = random.Random(f"dejong:{params['objectives']}:{params['tasks']}:{params['seed']}:{params['index']}")
     sizes = params.get("sizes") or {"B": 9, "G": 9, "P": 9, "Y": 9, "R": 4}
     out: dict[str, Any] = {"winnable": 0, "unwinnable": 0, "unknown": 0, "examples": []}
     slowest = 0.0
+    steps: tuple[tuple[str, float | None], ...] = ((params["backend"], params.get("timeout")),)
+    if params.get("timeout") is None and params["backend"] == ESCALATION[0][0]:
+        steps = tuple(step for step in ESCALATION if step[0] in available_backends())
     for _ in range(int(params["size"])):
         deal = _deal_dict(rng, sizes, int(params.get("players", 4)), int(params["tasks"]), params["objectives"])
         start = time.perf_counter()
-        verdict = decide(deal_instance(deal), backend=params["backend"], timeout=params.get("timeout")).verdict
+        for n, (backend, limit) in enumerate(steps):
+            verdict = decide(deal_instance(deal), backend=backend, timeout=limit).verdict
+            if verdict is not Verdict.UNKNOWN:
+                if n:
+                    escalated = out.setdefault("escalated", {})
+                    escalated[backend] = escalated.get(backend, 0) + 1
+                break
         slowest = max(slowest, time.perf_counter() - start)
         key = {Verdict.WINNABLE: "winnable", Verdict.UNWINNABLE: "unwinnable"}.get(verdict, "unknown")
         out[key] += 1
@@ -131,11 +154,13 @@ def _chunks(mode: Mode, objectives: str, backend: str, counts: tuple[int, ...]) 
 
 
 def _tally(chunks: list[dict[str, Any]], results: list[Any], per_k: dict[int, dict[str, int]],
-           examples: list[Any]) -> float:
+           examples: list[Any], escalated: dict[str, int]) -> float:
     slowest = 0.0
     for c, r in zip(chunks, results):
         if r is None:
             continue
+        for backend, n in r.get("escalated", {}).items():
+            escalated[backend] = escalated.get(backend, 0) + int(n)
         rec = per_k.setdefault(int(c["tasks"]), {"winnable": 0, "unwinnable": 0, "unknown": 0})
         for key in rec:
             rec[key] += r[key]
@@ -145,11 +170,12 @@ def _tally(chunks: list[dict[str, Any]], results: list[Any], per_k: dict[int, di
 
 
 def curve_counts(mode: Mode, objectives: str) -> tuple[str, dict[int, dict[str, int]], dict[int, dict[str, int]],
-                                                        list[Any], float]:
+                                                        list[Any], float, dict[str, int]]:
     """Run (or read) one curve's jobs: the back-end, counts per task count of the counts the
     statement is decided on (complete, or the claim cannot be judged), counts of the rest of
     the curve (as far as decided: with ``--records-only`` a missing count is left out),
-    unwinnable free examples, and the slowest deal's seconds."""
+    unwinnable free examples, the slowest deal's seconds, and the deals decided by each
+    back-end after the first step of :data:`ESCALATION`."""
     backend = "engine" if mode == "full" else choose_backend(among=BACKENDS)
     deciding = DECIDING[objectives] if mode == "full" else (1, 23)
     rest = tuple(k for k in (FULL_COUNTS if mode == "full" else (4,)) if k not in deciding)
@@ -157,22 +183,23 @@ def curve_counts(mode: Mode, objectives: str) -> tuple[str, dict[int, dict[str, 
     examples: list[Any] = []
     decided: dict[int, dict[str, int]] = {}
     chunks = _chunks(mode, objectives, backend, deciding)
+    escalated: dict[str, int] = {}
     slowest = _tally(chunks, run_job(namespace, dejong_chunk, chunks, label=f"de Jong {objectives}"), decided,
-                     examples)
+                     examples, escalated)
     others: dict[int, dict[str, int]] = {}
     chunks = _chunks(mode, objectives, backend, rest)
     results = run_job(namespace, dejong_chunk, chunks, label=f"de Jong {objectives} (curve)", partial=True)
     complete = {int(c["tasks"]) for c in chunks} - {int(c["tasks"]) for c, r in zip(chunks, results) if r is None}
     slowest = max(slowest, _tally([c for c in chunks if int(c["tasks"]) in complete],
                                   [r for c, r in zip(chunks, results) if int(c["tasks"]) in complete],
-                                  others, examples))
-    return backend, dict(sorted(decided.items())), dict(sorted(others.items())), examples, slowest
+                                  others, examples, escalated))
+    return backend, dict(sorted(decided.items())), dict(sorted(others.items())), examples, slowest, escalated
 
 
 def dejong_curve(mode: Mode, objectives: str) -> Computation:
     """Reproduce one curve of de Jong's Figure 3."""
     try:
-        backend, decided, others, examples, slowest = curve_counts(mode, objectives)
+        backend, decided, others, examples, slowest, escalated = curve_counts(mode, objectives)
     except NotApplicableError:
         return Computation((Value("curve", None, "not computed"),), holds=None,
                            open_reason="needs a fast exact back-end for 40-card 4-player deals with "
@@ -187,7 +214,9 @@ def dejong_curve(mode: Mode, objectives: str) -> Computation:
     missing = [k for k in all_counts if k not in per_k]
     values = [Value("curve", curve, f"fraction winnable among decided deals: {deals:,} seeded random CLASSIC "
                     f"deals ({len(per_k)} task counts), crewcheck.decide(backend={backend!r}, {limit}); "
-                    f"slowest deal {slowest:.2f} s"),
+                    f"{_escalation_text(escalated)}slowest deal {slowest:.2f} s of wall clock where its chunk ran "
+                    "(time the run was stopped or the machine busy included; docs/performance.md re-times the "
+                    "slowest)"),
               Value("counts", {str(k): v for k, v in per_k.items()}, "winnable / unwinnable / unknown"),
               Value("unknown", unknown, "deals left undecided (never guessed)")]
     if missing:
@@ -235,6 +264,14 @@ def dejong_curve(mode: Mode, objectives: str) -> Computation:
     return Computation(tuple(values), holds=None, open_reason=open_reason, readings=readings)
 
 
+def _escalation_text(escalated: Mapping[str, int]) -> str:
+    if not escalated:
+        return ""
+    after = ", ".join(f"{n:,} by {backend}" for backend, n in sorted(escalated.items()))
+    first = ESCALATION[0]
+    return f"of which, undecided by the {first[0]} within {first[1]:g} s, {after} (figure3.ESCALATION); "
+
+
 def _text_points(objectives: str, per_k: Mapping[int, Mapping[str, int]], curve: Mapping[str, float]) -> dict[str, str]:
     """What the thesis says in words about one curve, each with our figure beside it."""
     if not curve:
@@ -246,10 +283,23 @@ def _text_points(objectives: str, per_k: Mapping[int, Mapping[str, int]], curve:
         bad, n = sum(v["unwinnable"] for v in free), sum(sum(v.values()) for v in free)
         return {"all 220,000 games with 2..23 objectives winnable": f"{bad} of {n:,} unwinnable",
                 "with free objectives the winnable fraction is close to 1, irrelevant of the number of "
-                "objectives": lowest}
+                "objectives": f"{lowest}{_counted_out()}"}
     below = sorted((k for k, f in curve.items() if f < 1), key=int)
     return {"not all games with fixed objectives are winnable":
             f"below 1 at {len(below)} of {len(curve)} decided task counts; {lowest}"}
+
+
+def _counted_out(players: int = 4, tricks: int = 10) -> str:
+    """The task counts at which no free deal can be won, whatever the cards: with the draft's
+    counts (the commander first, thesis eq. 13) a seat taking ``n`` tasks wins at least
+    ``ceil(n / players)`` tricks of its own, and the seats together need more tricks than
+    the game has."""
+    out = [k for k in FULL_COUNTS
+           if sum(-(-(k // players + (seat < k % players)) // players) for seat in range(players)) > tricks]
+    if not out:
+        return ""
+    return (f"; no deal at all is winnable at k = {', '.join(map(str, out))} (the draft's counts need more "
+            f"than {tricks} tricks: each seat wins ceil(count / {players}) tricks of its own)")
 
 
 def figure_3_free(mode: Mode) -> Computation:

@@ -43,3 +43,31 @@ def test_full_chunks_are_the_figure_at_its_size() -> None:
             per_k[c["tasks"]] = per_k.get(c["tasks"], 0) + c["size"]
         assert per_k == {k: figure3.FULL_DEALS for k in range(1, 37)}
     assert figure3.DECIDING["free"] == tuple(range(2, 24))
+
+
+def test_an_undecided_deal_goes_on_to_the_next_back_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Full mode: a deal the first step leaves UNKNOWN is decided by the next one, counted in
+    ``escalated``; the verdicts are the oracle's whichever step gave them."""
+    from crewcheck import decide as real_decide
+    from crewcheck.solvers.base import Verdict
+
+    calls: list[tuple[str, float | None]] = []
+
+    def first_gives_up(instance, backend, timeout=None):  # type: ignore[no-untyped-def]
+        calls.append((backend, timeout))
+        if backend == "engine":
+            return type("R", (), {"verdict": Verdict.UNKNOWN})()
+        return real_decide(instance, backend="exhaustive")
+
+    monkeypatch.setattr(figure3, "decide", first_gives_up)
+    monkeypatch.setattr(figure3, "ESCALATION", (("engine", 1.0), ("cpsat", None)))
+    params = {"objectives": "free", "tasks": 3, "seed": 1, "index": 0, "size": 3, "backend": "engine",
+              "sizes": {"B": 3, "G": 3, "P": 3, "Y": 3, "R": 4}, "timeout": None}
+    out = dejong_chunk(params)
+    assert calls == [("engine", 1.0), ("cpsat", None)] * 3
+    assert out["escalated"] == {"cpsat": 3} and out["unknown"] == 0
+    monkeypatch.undo()
+    want = {k: v for k, v in dejong_chunk({**params, "backend": "exhaustive", "timeout": 30}).items()
+            if k in ("winnable", "unwinnable")}
+    assert {k: out[k] for k in want} == want
+    assert "within 20 s, 3 by cpsat" in figure3._escalation_text(out["escalated"])
