@@ -43,7 +43,9 @@ from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Verdict
 
 __all__ = ["BACKENDS", "TIMEOUT", "FULL_COUNTS", "FULL_DEALS", "CHUNK", "FREE_RANGE", "DEJONG_DEALS_ENV",
-           "deal_instance", "dejong_chunk", "curve_counts", "dejong_curve", "figure_3_free", "figure_3_fixed"]
+           "deal_instance", "dejong_chunk", "curve_counts", "dejong_curve", "figure_3_free", "figure_3_fixed",
+           "figure_3_free_every_count", "draft_counts", "tricks_needed", "counted_out", "ESCALATION",
+           "available_backends"]
 
 BACKENDS = ("search", "cpsat", "z3")
 """The exact back-ends fast enough for 40-card 4-player deals with trumps, preferred first."""
@@ -289,13 +291,26 @@ def _text_points(objectives: str, per_k: Mapping[int, Mapping[str, int]], curve:
             f"below 1 at {len(below)} of {len(curve)} decided task counts; {lowest}"}
 
 
+def draft_counts(k: int, players: int = 4) -> tuple[int, ...]:
+    """The tasks each seat takes when ``k`` are drafted round-robin from the commander
+    (thesis §4.4, eq. 13: ``n_p``), the commander first."""
+    return tuple(k // players + (seat < k % players) for seat in range(players))
+
+
+def tricks_needed(k: int, players: int = 4) -> int:
+    """The fewest tricks that free assignment with the draft's counts needs: a seat taking
+    ``n`` tasks wins at least ``ceil(n / players)`` tricks of its own (a trick holds one card
+    of each seat)."""
+    return sum(-(-n // players) for n in draft_counts(k, players))
+
+
+def counted_out(players: int = 4, tricks: int = 10) -> list[int]:
+    """The task counts 1..36 at which no free deal can be won, whatever the cards."""
+    return [k for k in FULL_COUNTS if tricks_needed(k, players) > tricks]
+
+
 def _counted_out(players: int = 4, tricks: int = 10) -> str:
-    """The task counts at which no free deal can be won, whatever the cards: with the draft's
-    counts (the commander first, thesis eq. 13) a seat taking ``n`` tasks wins at least
-    ``ceil(n / players)`` tricks of its own, and the seats together need more tricks than
-    the game has."""
-    out = [k for k in FULL_COUNTS
-           if sum(-(-(k // players + (seat < k % players)) // players) for seat in range(players)) > tricks]
+    out = counted_out(players, tricks)
     if not out:
         return ""
     return (f"; no deal at all is winnable at k = {', '.join(map(str, out))} (the draft's counts need more "
@@ -305,6 +320,38 @@ def _counted_out(players: int = 4, tricks: int = 10) -> str:
 def figure_3_free(mode: Mode) -> Computation:
     """Every sampled deal with 2..23 free objectives is winnable."""
     return dejong_curve(mode, "free")
+
+
+def figure_3_free_every_count(mode: Mode) -> Computation:
+    """"With free objectives the winnable fraction is close to 1, irrelevant of the number of
+    objectives": false at the counts where the draft's counts need more tricks than a
+    Classic game has (an exact count), checked by deciding deals there with the engine."""
+    out = counted_out()
+    per = {str(k): {"counts": "/".join(map(str, draft_counts(k))), "tricks needed": tricks_needed(k)}
+           for k in out}
+    deals = 5 if mode == "quick" else 100
+    checked: dict[str, str] = {}
+    for k in out:
+        rng = random.Random(f"dejong:every-count:{k}")
+        verdicts = [decide(deal_instance(_deal_dict(rng, {"B": 9, "G": 9, "P": 9, "Y": 9, "R": 4}, 4, k, "free")),
+                           backend="engine").verdict for _ in range(deals)]
+        won = sum(v is Verdict.WINNABLE for v in verdicts)
+        checked[str(k)] = f"{won} of {deals} winnable"
+    values = (
+        Value("counted_out", out, "task counts 1..36 at which the draft's counts (thesis eq. 13, the commander "
+              "first) need more than the 10 tricks of a 4-player Classic game: a seat taking n tasks wins "
+              "ceil(n / 4) tricks of its own"),
+        Value("tricks_needed", per, "at each such count: the seats' task counts and the tricks they need"),
+        Value("engine", checked, f"{deals} seeded random deals at each such count decided by crewcheck.decide "
+              "(engine, no time limit; its trick-count cut refutes them at the root)"),
+    )
+    evidence = "; ".join(f"k = {k}: counts {v['counts']} need {v['tricks needed']} tricks, the game has 10"
+                         for k, v in per.items())
+    won = [k for k, c in checked.items() if not c.startswith("0 of")]
+    if won:
+        return Computation(values, holds=None, open_reason=f"the engine wins deals at k = {', '.join(won)}, "
+                           "where the count says none can be won: a fault to find before any verdict")
+    return Computation(values, holds=not out, evidence=evidence or "every count fits in 10 tricks")
 
 
 def figure_3_fixed(mode: Mode) -> Computation:

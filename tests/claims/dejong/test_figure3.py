@@ -71,3 +71,13 @@ def test_an_undecided_deal_goes_on_to_the_next_back_end(monkeypatch: pytest.Monk
             if k in ("winnable", "unwinnable")}
     assert {k: out[k] for k in want} == want
     assert "within 20 s, 3 by cpsat" in figure3._escalation_text(out["escalated"])
+
+
+def test_the_draft_counts_and_the_counts_no_deal_can_win() -> None:
+    """The draft gives the commander the first of ``k`` tasks and round-robin after; a free
+    deal needs ceil(count / 4) tricks per seat, more than 10 only at 35 and 36 tasks."""
+    for k in range(1, 37):
+        counts = figure3.draft_counts(k)
+        assert sum(counts) == k and max(counts) - min(counts) <= 1 and list(counts) == sorted(counts, reverse=True)
+    assert figure3.draft_counts(34) == (9, 9, 8, 8) and figure3.tricks_needed(34) == 10
+    assert figure3.counted_out() == [35, 36]
