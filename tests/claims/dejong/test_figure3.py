@@ -53,13 +53,13 @@ def test_an_undecided_deal_goes_on_to_the_next_back_end(monkeypatch: pytest.Monk
 
     calls: list[tuple[str, float | None]] = []
 
-    def first_gives_up(instance, backend, timeout=None):  # type: ignore[no-untyped-def]
+    def first_gives_up(instance, backend, timeout):  # type: ignore[no-untyped-def]
         calls.append((backend, timeout))
         if backend == "engine":
-            return type("R", (), {"verdict": Verdict.UNKNOWN})()
-        return real_decide(instance, backend="exhaustive")
+            return Verdict.UNKNOWN
+        return real_decide(instance, backend="exhaustive").verdict
 
-    monkeypatch.setattr(figure3, "decide", first_gives_up)
+    monkeypatch.setattr(figure3, "_verdict", first_gives_up)
     monkeypatch.setattr(figure3, "ESCALATION", (("engine", 1.0), ("cpsat", None)))
     params = {"objectives": "free", "tasks": 3, "seed": 1, "index": 0, "size": 3, "backend": "engine",
               "sizes": {"B": 3, "G": 3, "P": 3, "Y": 3, "R": 4}, "timeout": None}
@@ -71,6 +71,22 @@ def test_an_undecided_deal_goes_on_to_the_next_back_end(monkeypatch: pytest.Monk
             if k in ("winnable", "unwinnable")}
     assert {k: out[k] for k in want} == want
     assert "within 20 s, 3 by cpsat" in figure3._escalation_text(out["escalated"])
+
+
+def test_the_cp_sat_step_gives_the_oracles_verdict_without_explaining() -> None:
+    """The escalation's CP-SAT step (no explanation) agrees with the oracle, both ways."""
+    from crewcheck import decide as real_decide
+    from crewcheck.formats.notation import parse_deal
+    from crewcheck.solvers.base import Verdict
+
+    for text in ("B3 G4 R1 | B1 R2 R3 | B4 G2 G3 ; trump R ; lead 0 ; tasks G2@? G3@? B4@? ; strict/free",
+                 "B3 G4 R1 | B1 R2 R3 | B4 G2 G3 ; trump R ; lead 0 ; tasks G3@? B4@? ; strict/free"):
+        deal = parse_deal(text)
+        assert figure3._verdict(deal, "cpsat", 60.0) is real_decide(deal, backend="exhaustive").verdict
+    assert {Verdict.WINNABLE, Verdict.UNWINNABLE} == {
+        real_decide(parse_deal(t), backend="exhaustive").verdict for t in (
+            "B3 G4 R1 | B1 R2 R3 | B4 G2 G3 ; trump R ; lead 0 ; tasks G2@? G3@? B4@? ; strict/free",
+            "B3 G4 R1 | B1 R2 R3 | B4 G2 G3 ; trump R ; lead 0 ; tasks G3@? B4@? ; strict/free")}
 
 
 def test_the_draft_counts_and_the_counts_no_deal_can_win() -> None:
