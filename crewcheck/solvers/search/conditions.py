@@ -856,9 +856,13 @@ def tasks_in_disguise(instance: Instance) -> Instance | None:
     from the lowest trump up (at most four trumps, no other token in the deal). The
     search's cuts about tasks (precedence, release times, lead reachability) then apply.
     Only under fixed assignment or with no tasks (the deal becomes fixed), with no
-    distress signal and no card a task of two seats; the winning lines are the same.
+    distress signal, no card a task of two seats, and no absolute or last (omega) token
+    (those count every task: a task added before or after would move it; relative tokens
+    order only the tasks that carry them); the winning lines are the same.
     """
     if instance.distress is not None or not instance.conditions:
+        return None
+    if any(t.token is not None and set(t.token) != {">"} for t in instance.tasks):
         return None
     if instance.tasks and instance.rules.assignment != "fixed":
         return None

@@ -331,3 +331,20 @@ def test_winning_card_arms_count_the_trick_in_progress() -> None:
     assert arms is not None and [[t.card for t in a.tasks] for a in arms] == [[0], [1]]
     verdicts = [decide(a, backend="exhaustive").verdict for a in arms]
     assert verdicts == [Verdict.WINNABLE, Verdict.UNWINNABLE]  # B1 wins its trick; G1 cannot
+
+
+def test_no_disguise_under_a_token_that_counts_every_task() -> None:
+    """With the last (omega) token on G1, writing "each trump wins a trick" as two tasks
+    for R1 and R2 would make G1 no longer the last task, and the search lost this
+    winnable deal (seat 1 leads G1 under B1, seat 0 then wins R1 and R2). An absolute or
+    omega token keeps the conditions as conditions; the verdict is the oracle's."""
+    inst = deal_json.loads('{"hands": [["B1", "R1", "R2"], ["B2", "B3", "G1", "G2", "G3"]], "trump": "R", '
+                           '"lead": "any", "tasks": [{"card": "G1", "seat": 1, "token": "omega"}], '
+                           '"conditions": [{"kind": "each_trump_wins_a_trick"}]}')
+    assert SC.tasks_in_disguise(inst) is None
+    assert decide(inst, backend="exhaustive").verdict is Verdict.WINNABLE
+    assert SearchSolver(SearchOptions(warm_start=False)).decide(inst, budget=Budget()).verdict is Verdict.WINNABLE
+    first = dataclasses.replace(inst, tasks=(dataclasses.replace(inst.tasks[0], token="1"),))
+    assert SC.tasks_in_disguise(first) is None
+    relative = dataclasses.replace(inst, tasks=(dataclasses.replace(inst.tasks[0], token=">"),))
+    assert SC.tasks_in_disguise(relative) is not None
