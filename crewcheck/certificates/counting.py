@@ -47,11 +47,14 @@ def top_trumps(instance: Instance) -> str | None:
     def value(c: CardIndex) -> int:
         return deck.card(c).value
 
+    seats = range(len(hands))
+    tops = [sum(1 for c in trumps[s] if all(value(c) > value(d) for t in seats if t != s for d in trumps[t]))
+            for s in seats]
+
     def overloaded(s: int, tricks: int) -> int | None:
         """Task cards seat ``s`` takes beyond what it may, if the game lasts ``tricks`` more."""
-        others = [t for t in range(len(hands)) if t != s]
-        top = [c for c in trumps[s] if all(value(c) > value(d) for t in others for d in trumps[t])]
-        played = len(top) - (len(hands[s]) - tricks)
+        others = [t for t in seats if t != s]
+        played = tops[s] - (len(hands[s]) - tricks)
         if played <= 0:
             return None
         taken = 0
@@ -68,7 +71,7 @@ def top_trumps(instance: Instance) -> str | None:
     longest_tasks = max(len(hand & open_cards) for hand in hands)
     reasons = []
     for tricks in range(longest_tasks, shortest + 1):
-        found = next(((s, over) for s in range(len(hands)) if (over := overloaded(s, tricks)) is not None), None)
+        found = next(((s, over) for s in seats if (over := overloaded(s, tricks)) is not None), None)
         if found is None:
             return None
         reasons.append(f"{tricks} more tricks: seat {found[0]}, {found[1]} too many")
