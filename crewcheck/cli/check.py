@@ -27,7 +27,8 @@ def add_parsers(sub: Any) -> None:
                     "independent replay checker. Unwinnable: the deal's CNF is rebuilt from the deal, "
                     "compared with the certified one, and the DRUP proof is verified against it by "
                     "crewcheck's own RUP checker (forward unit propagation, watched literals; it shares "
-                    "no code with the solvers). Prints one line. Exit code: 0 accepted, 1 rejected, "
+                    "no code with the solvers); a pigeonhole certified by a count (c count top-trumps) is "
+                    "counted again from the deal. Prints one line. Exit code: 0 accepted, 1 rejected, "
                     "2 bad input (a deal or a file that cannot be read, a file that is no certificate).")
     c.add_argument("deal", help="deal JSON file, or - for standard input")
     c.add_argument("certificate", help="certificate file written by crewcheck decide --certificate "
