@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -146,6 +147,17 @@ def test_trick_dead_free_assignment() -> None:
               "played B3 B1")
 
 
+def test_most_tasks_held() -> None:
+    """The count the cuts share: the most task cards in one hand, in both forms of the kernel."""
+    for k, compiled in twin_and_compiled():
+        hands: Any = [0b000111, 0b001000, 0b110000]
+        if compiled:
+            hands = np.array(hands, dtype=np.int64)
+        assert k.most_tasks_held(hands, 3, 0b101011) == 2
+        assert k.most_tasks_held(hands, 3, 0b101000) == 1
+        assert k.most_tasks_held(hands, 3, 0) == 0
+
+
 def test_hand_overflow_dead() -> None:
     """Seat 1 holds one card, so one trick is left, and seat 0 holds two task cards: it
     cannot play both. With a second trick it wins B3 and then B1 (seat 1 discards G1)."""
@@ -257,11 +269,13 @@ def test_hall_dead() -> None:
 
 
 def test_every_rule_has_its_test() -> None:
-    """Every cut of :mod:`crewcheck.solvers.search.cuts` is listed in :data:`RULES` and
-    has a test of its own here (``boundary_dead`` is tested through the search)."""
+    """Every cut of :mod:`crewcheck.solvers.search.cuts` (a function named ``*_dead``; the
+    others are counts the cuts share) is listed in :data:`RULES` and has a test of its own
+    here (``boundary_dead`` is tested through the search)."""
     from crewcheck.solvers.search import cuts
 
-    assert set(RULES) == {f.__name__ for f in cuts.CUT_FUNCTIONS} - {"boundary_dead"}
+    rules = {f.__name__ for f in cuts.CUT_FUNCTIONS if f.__name__.endswith("_dead")}
+    assert set(RULES) == rules - {"boundary_dead"}
     for rule in RULES:
         assert f"test_{rule}" in globals(), rule
 

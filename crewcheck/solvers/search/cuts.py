@@ -28,7 +28,7 @@ from crewcheck.runtime.kernels import lowbit_index, popcount
 from crewcheck.solvers.search.rules import can_beat, trick_best
 
 __all__ = [
-    "PRED", "TS_MAX", "trick_dead", "hand_overflow_dead", "trick_count_dead", "boss_trump_dead",
+    "PRED", "TS_MAX", "most_tasks_held", "trick_dead", "hand_overflow_dead", "trick_count_dead", "boss_trump_dead",
     "nontask_count_dead",
     "trump_split_dead", "lead_reach_dead", "release_dead", "precedence_dead", "token_order_dead",
     "hall_dead", "boundary_dead", "BOUNDARY_RULES", "CUT_FUNCTIONS",
@@ -90,6 +90,17 @@ def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, fr
     return True
 
 
+def most_tasks_held(hands: Any, p: int, left: int) -> int:
+    """The most task cards one hand holds: a winning game lasts at least that many more
+    tricks (each is played, one a trick)."""
+    most = 0
+    for s in range(p):
+        n = popcount(hands[s] & left)
+        if n > most:
+            most = n
+    return most
+
+
 def hand_overflow_dead(hands: Any, p: int, left: int, tricks: int) -> bool:
     """A hand holds more task cards than tricks remain.
 
@@ -97,14 +108,7 @@ def hand_overflow_dead(hands: Any, p: int, left: int, tricks: int) -> bool:
     most ``tricks`` more cards of a hand are played, and a task card never played is
     never won.
     """
-    need = 0
-    for s in range(p):
-        n = popcount(hands[s] & left)
-        if n > need:
-            need = n
-    if need > tricks:
-        return True
-    return False
+    return most_tasks_held(hands, p, left) > tricks
 
 
 def trick_count_dead(hands: Any, p: int, free: int, own_mask: Any, quota: Any, tricks: int) -> bool:
@@ -158,12 +162,7 @@ def boss_trump_dead(hands: Any, p: int, free: int, inplay: int, left: int, own_m
     if trump < 0:
         return False
     tm = suit_mask[trump]
-    most = 0
-    for s in range(p):
-        n = popcount(hands[s] & left)
-        if n > most:
-            most = n
-    for played in range(most, tricks + 1):
+    for played in range(most_tasks_held(hands, p, left), tricks + 1):
         dead = False
         for s in range(p):
             mine = hands[s] & tm
@@ -267,12 +266,7 @@ def trump_split_dead(hands: Any, p: int, left: int, trumps: int, quota: Any, tri
             if (hands[s] & lb) != 0:
                 seats |= s << (4 * k)
         k += 1
-    amax = 0
-    for s in range(p):
-        a = popcount(hands[s] & left)
-        if a > amax:
-            amax = a
-    for played_tricks in range(amax, tricks + 1):
+    for played_tricks in range(most_tasks_held(hands, p, left), tricks + 1):
         for sub in range(1 << n):
             fits = True
             plain = 0  # plain cards played
@@ -647,5 +641,5 @@ BOUNDARY_RULES = (
 )
 """The rules only :func:`boundary_dead` calls (the compiled kernel compiles them into it:
 :data:`crewcheck.solvers.search.kernel.INLINED`)."""
-CUT_FUNCTIONS = (trick_dead, *BOUNDARY_RULES, trump_split_dead, boundary_dead)
+CUT_FUNCTIONS = (most_tasks_held, trick_dead, *BOUNDARY_RULES, trump_split_dead, boundary_dead)
 """The functions of this module, callees before callers (for :func:`crewcheck.runtime.kernels.compile_kernel`)."""

@@ -36,7 +36,7 @@ from crewcheck.runtime.kernels import lowbit_index, popcount
 from crewcheck.solvers.search.conditions import (
     COND_FUNCTIONS, C_BROKEN, C_HOLDS, C_OPEN, cond_boundary_dead, cond_judge, cond_key, cond_step, cond_trick_dead,
 )
-from crewcheck.solvers.search.cuts import BOUNDARY_RULES, CUT_FUNCTIONS, boundary_dead, trick_dead
+from crewcheck.solvers.search.cuts import BOUNDARY_RULES, CUT_FUNCTIONS, boundary_dead, most_tasks_held, trick_dead
 from crewcheck.solvers.search.rules import can_beat, order_ok, trick_best
 from crewcheck.solvers.search.records import DealArrays, Limits, TableArrays, Workspace
 from crewcheck.solvers.search.table import KEY_WORDS, TABLE_FUNCTIONS, tt_refuted, tt_store
@@ -535,9 +535,10 @@ KERNEL_FUNCTIONS = (
 )
 """Every function of the search kernel, callees before callers."""
 
-INLINED = (*BOUNDARY_RULES, trick_best)
+INLINED = (*BOUNDARY_RULES, most_tasks_held, trick_best)
 """Compiled into their callers (:func:`crewcheck.runtime.kernels.compile_kernel`'s ``inline``):
-the rules of :func:`~crewcheck.solvers.search.cuts.boundary_dead`, so that splitting them
+the rules of :func:`~crewcheck.solvers.search.cuts.boundary_dead` and the count they share
+(:func:`~crewcheck.solvers.search.cuts.most_tasks_held`), so that splitting them
 into functions costs no calls, and :func:`trick_best`, which :func:`gen_moves`,
 :func:`search` and the cuts share (measured: fewer instructions than before the split)."""
 _JIT_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
