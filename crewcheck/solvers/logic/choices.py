@@ -148,6 +148,18 @@ def decide_deal(instance: Instance, *, budget: Budget) -> tuple[
     return True, decode_deal(enc, solved.value), stats
 
 
+def uneven_passes(instance: Instance) -> bool:
+    """Whether a distress signal can change the hands' sizes: some seat holds only trumps,
+    so it passes nothing while still receiving a card. :func:`encode_deal`'s one formula
+    is not used for such deals (a seat ending with fewer cards than the others shortens
+    the game, which its passing variables do not model); the caller decides each pass
+    choice on its own."""
+    if instance.distress is None or instance.trump_suit is None:
+        return False
+    trumps = instance.deck.suit_mask(instance.trump_suit)
+    return any(h & ~trumps == 0 for h in instance.hands)
+
+
 def _empties_a_hand(instance: Instance, direction: int) -> bool:
     """Whether a distress signal in ``direction`` leaves some hand empty (a seat with one
     card passes it and, its giver holding only trumps, gets none)."""
