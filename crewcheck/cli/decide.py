@@ -101,7 +101,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--certificate", metavar="FILE",
                    help="also write a certificate of the verdict that `crewcheck check DEAL FILE` verifies: "
                         "the winning line, or for an unwinnable deal its CNF's digest and a DRUP proof (or, for "
-                        "a pigeonhole, the name of the count that refutes it), made after the decision (its time is reported apart). A name ending in .gz is "
+                        "a pigeonhole, the name of the count that refutes it), made after the decision (its time "
+                        "is reported apart). A name ending in .gz is "
                         "compressed. With --batch: a folder, one FILE per line named after its id. "
                         "Adds a 'certificate' field to JSON results")
     p.add_argument("--proof-solver", metavar="NAME", default="glucose42",

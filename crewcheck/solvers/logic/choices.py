@@ -154,18 +154,20 @@ def uneven_passes(instance: Instance) -> bool:
     is not used for such deals (a seat ending with fewer cards than the others shortens
     the game, which its passing variables do not model); the caller decides each pass
     choice on its own."""
-    if instance.distress is None or instance.trump_suit is None:
-        return False
-    trumps = instance.deck.suit_mask(instance.trump_suit)
-    return any(h & ~trumps == 0 for h in instance.hands)
+    return instance.distress is not None and not all(_can_pass(instance))
+
+
+def _can_pass(instance: Instance) -> list[bool]:
+    """Whether each seat holds a card it may pass in a distress signal (one that is no trump)."""
+    trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)
+    return [h & ~trumps != 0 for h in instance.hands]
 
 
 def _empties_a_hand(instance: Instance, direction: int) -> bool:
     """Whether a distress signal in ``direction`` leaves some hand empty (a seat with one
     card passes it and, its giver holding only trumps, gets none)."""
-    trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)
     p = instance.players
-    out = [h & ~trumps != 0 for h in instance.hands]
+    out = _can_pass(instance)
     return any(h.bit_count() - out[s] + out[(s - direction) % p] == 0 for s, h in enumerate(instance.hands))
 
 
