@@ -120,6 +120,21 @@ def instances(
 
 
 @st.composite
+def full_free_instances(draw: st.DrawFn) -> Instance:
+    """Free assignment where the tasks are every card in play but a few (at most one per
+    seat, trumps among them or not): the quotas fill the tricks, so each seat's tricks and
+    the other cards it takes are counted out exactly (the CP-SAT trick counts)."""
+    base = draw(instances(min_players=2, max_players=3, max_cards=8, max_tasks=0, free=True, tokens=False,
+                          equal_hands=draw(st.booleans()), history=False))
+    cards = list(range(base.deck.size))
+    spare = draw(st.lists(st.sampled_from(cards), unique=True, max_size=base.players))
+    inst = dataclasses.replace(base, tasks=tuple(Task(c) for c in cards if c not in spare))
+    if draw(st.booleans()):
+        inst = inst.with_history(draw(playouts(inst, max_plays=inst.deck.size)))
+    return inst
+
+
+@st.composite
 def playouts(draw: st.DrawFn, instance: Instance, *, max_plays: int = 40) -> tuple[int, ...]:
     """A legal sequence of plays from the start of ``instance`` (stops at the game's end)."""
     state = State.initial(instance)

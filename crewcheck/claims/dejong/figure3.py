@@ -28,7 +28,7 @@ import math
 import os
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from crewcheck.api import check_witness, choose_backend, decide
@@ -43,9 +43,9 @@ from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Budget, Verdict
 
 __all__ = ["BACKENDS", "TIMEOUT", "FULL_COUNTS", "FULL_DEALS", "CHUNK", "FREE_RANGE", "DEJONG_DEALS_ENV",
-           "deal_instance", "dejong_chunk", "curve_counts", "dejong_curve", "figure_3_free", "figure_3_fixed",
-           "figure_3_free_every_count", "draft_counts", "tricks_needed", "counted_out", "ESCALATION",
-           "available_backends"]
+           "deal_instance", "chunk_deals", "dejong_chunk", "curve_counts", "dejong_curve", "figure_3_free",
+           "figure_3_fixed", "figure_3_free_every_count", "draft_counts", "tricks_needed", "counted_out",
+           "ESCALATION", "available_backends"]
 
 BACKENDS = ("search", "cpsat", "z3")
 """The exact back-ends fast enough for 40-card 4-player deals with trumps, preferred first."""
@@ -69,8 +69,9 @@ ESCALATION: tuple[tuple[str, float | None], ...] = (("engine", 20.0), ("cpsat", 
 """Full mode: the exact back-ends a deal goes through in turn, each with its time limit (the
 last with none, so no deal is left undecided). The engine answers nearly every deal within
 the first limit; the free deals with 31-34 tasks, where every seat's tricks are counted out
-exactly, hold a few that its search and its SAT side take many minutes over and that
-OR-Tools CP-SAT often decides in seconds (docs/performance.md, "Figure 3 at this scale").
+exactly, held a few that its search and Glucose took many minutes or hours over and that
+OR-Tools CP-SAT with the trick counts decides in seconds (the engine's SAT side now runs
+CP-SAT on the 33- and 34-task deals; docs/performance.md, "Figure 3 at this scale").
 A chunk counts the deals decided after the first step (its ``escalated`` field)."""
 
 DEJONG_DEALS_ENV = "CREWCHECK_DEJONG_DEALS"
@@ -123,17 +124,22 @@ def _verdict(instance: Instance, backend: str, limit: float | None) -> Verdict:
     return answer.verdict
 
 
-def dejong_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Decide ``size`` random deals with ``tasks`` objectives (``fixed`` or ``free``)."""
+def chunk_deals(params: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """The ``size`` seeded random deals of a chunk, in order (deal files' dicts)."""
     rng = random.Random(f"dejong:{params['objectives']}:{params['tasks']}:{params['seed']}:{params['index']}")
     sizes = params.get("sizes") or {"B": 9, "G": 9, "P": 9, "Y": 9, "R": 4}
+    for _ in range(int(params["size"])):
+        yield _deal_dict(rng, sizes, int(params.get("players", 4)), int(params["tasks"]), params["objectives"])
+
+
+def dejong_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Decide ``size`` random deals with ``tasks`` objectives (``fixed`` or ``free``)."""
     out: dict[str, Any] = {"winnable": 0, "unwinnable": 0, "unknown": 0, "examples": []}
     slowest = 0.0
     steps: tuple[tuple[str, float | None], ...] = ((params["backend"], params.get("timeout")),)
     if params.get("timeout") is None and params["backend"] == ESCALATION[0][0]:
         steps = tuple(step for step in ESCALATION if step[0] in available_backends())
-    for _ in range(int(params["size"])):
-        deal = _deal_dict(rng, sizes, int(params.get("players", 4)), int(params["tasks"]), params["objectives"])
+    for deal in chunk_deals(params):
         start = time.perf_counter()
         for n, (backend, limit) in enumerate(steps):
             verdict = _verdict(deal_instance(deal), backend, limit)

@@ -7,10 +7,11 @@ What it is
     "the first leader"; trick winners reified with ``add_bool_and(...).only_enforce_if
     (win)``; the free-assignment quotas and number tokens as linear constraints
     (``sum(owner) <= quota``, enforced counts) that CP-SAT propagates natively instead of
-    a CNF counter. Under free assignment an integer model of "tasks taken per seat per
-    trick" is added on top (:func:`add_task_count_constraints`), which CP-SAT's integer
-    reasoning exploits where clause learning is helpless (4 players, 36 free tasks:
-    unwinnable, proved in seconds). The decision fixes the tasks; for an explanation a
+    a CNF counter. Under free assignment an integer model of "tasks and other cards taken
+    per seat per trick" is added on top (:func:`add_task_count_constraints`), which
+    CP-SAT's integer reasoning exploits where clause learning is helpless (4 players, 36
+    free tasks: unwinnable, proved in seconds; 34 free tasks: each seat's tricks counted
+    out exactly). The decision fixes the tasks; for an explanation a
     second model takes them as assumptions (``add_assumptions``), and
     ``sufficient_assumptions_for_infeasibility`` gives a core, minimised by deletion (a
     single worker, as CP-SAT cores need) under a time cap.
@@ -67,6 +68,9 @@ class CpSatOptions:
     """CP-SAT ``random_seed``."""
     explain_factor: float = 5.0
     """Explanations may take this many times the decision's time, plus one second."""
+    trick_counts: bool = True
+    """Free assignment: add each seat's tricks and other cards to the integer counts
+    (:func:`add_task_count_constraints`); off only to measure what they buy."""
 
 
 def to_cp_model(formula: Formula, deadline: Deadline | None = None) -> tuple[Any, list[Any]]:
@@ -104,32 +108,59 @@ def to_cp_model(formula: Formula, deadline: Deadline | None = None) -> tuple[Any
     return model, bools
 
 
-def add_task_count_constraints(model: Any, bools: list[Any], enc: Encoding) -> None:
-    """Free assignment, every task required: integer counts of the tasks each seat takes.
+def add_task_count_constraints(model: Any, bools: list[Any], enc: Encoding, *, tricks: bool = True) -> None:
+    """Free assignment, every task required: integer counts of what each seat's tricks hold.
 
     Redundant with the Boolean model, but CP-SAT reasons on these small integer sums
-    directly: on four players with all 36 colour cards as free tasks (quotas 9 each, tricks
-    of four cards) it proves in seconds what clause learning cannot see, that no split of
-    the tricks gives every seat 9 tasks (each seat would need three rockets among its
-    tricks; there are four).
+    directly where clause learning is helpless.
+
+    - The tasks in a trick all go to its winner, and each seat takes exactly its quota. On
+      four players with all 36 colour cards as free tasks (quotas 9 each, tricks of four
+      cards) this proves in seconds that no split of the tricks gives every seat 9 tasks
+      (each seat would need three rockets among its tricks; there are four).
+    - ``tricks``: a trick holds one card of each seat, so a seat's tricks hold ``p`` cards
+      each, its tasks and the cards that are no task. Per seat, ``p * tricks won - other
+      cards taken == quota``. When the quotas nearly fill the game, the bounds alone fix
+      each seat's tricks and other cards: 34 free tasks on four seats (quotas 9/9/8/8, six
+      other cards) give tricks 3/3/2/2 and other cards 3/3/0/0. With these counts CP-SAT
+      decides in seconds the 34-task deals of de Jong's Figure 3 that it and the engine
+      otherwise take hours over (docs/performance.md, "The hard tail").
     """
     pos, v = enc.position, enc.vars
     if pos.quotas is None or not pos.tasks:
         return
     p = pos.instance.players
-    cards = [pos.instance.tasks[k].card for k in pos.tasks]
-    # The tasks in a trick all go to the trick's winner.
-    in_trick = {t: sum(bools[v.played_by(t, c)] for c in cards) for t in pos.tricks}
-    for s in range(p):
-        taken = []
+    task_cards = {pos.instance.tasks[k].card for k in pos.tasks}
+    in_play = [c for c in range(pos.instance.deck.size) if pos.cards >> c & 1]
+    other = [c for c in in_play if c not in task_cards]
+
+    def taken(s: int, cards: Any, name: str) -> list[Any]:
+        """Per trick, how many of ``cards`` seat ``s`` takes (all of the trick's if it wins it)."""
+        out = []
         for t in pos.tricks:
-            z = model.new_int_var(0, p, f"taken_t{t}_s{s}")
             won = bools[v.winner[(t, s)]]
-            model.add(z == in_trick[t]).only_enforce_if(won)
+            z = model.new_int_var(0, p, f"{name}_t{t}_s{s}")
+            model.add(z == sum(bools[v.played_by(t, c)] for c in cards)).only_enforce_if(won)
             model.add(z == 0).only_enforce_if(won.Not())
-            taken.append(z)
+            out.append(z)
+        return out
+
+    others_taken = []
+    for s in range(p):
         # Each seat takes exactly its draft count (minus the tasks it already won).
-        model.add(sum(taken) == pos.quotas[s])
+        model.add(sum(taken(s, task_cards, "tasks")) == pos.quotas[s])
+        if tricks:
+            tricks_won = model.new_int_var(0, len(pos.tricks), f"tricks_s{s}")
+            other_taken = model.new_int_var(0, len(other), f"others_s{s}")
+            model.add(tricks_won == sum(bools[v.winner[(t, s)]] for t in pos.tricks))
+            model.add(other_taken == sum(taken(s, other, "others")))
+            model.add(p * tricks_won - other_taken == pos.quotas[s])
+            others_taken.append(other_taken)
+    if tricks:
+        if pos.passing is None and len(in_play) == p * len(pos.tricks):  # every card in play is played
+            model.add(sum(others_taken) == len(other))
+        else:
+            model.add(sum(others_taken) == sum(bools[v.played_by(t, c)] for t in pos.tricks for c in other))
 
 
 POLL_SECONDS = 0.01
@@ -185,7 +216,7 @@ class CpSatSolver:
         # The decision fixes the tasks as facts (presolve uses them; assumptions would
         # keep them open): the explanation builds its own model with assumptions.
         model.add_bool_and([bools[v] for v in enc.assumptions])
-        add_task_count_constraints(model, bools, enc)
+        add_task_count_constraints(model, bools, enc, tricks=self.options.trick_counts)
         stats.update(variables=enc.formula.pool.top, constraints=len(enc.formula.constraints),
                      build_seconds=round(time.perf_counter() - start, 4))
         deadline.check()

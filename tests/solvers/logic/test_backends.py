@@ -18,7 +18,7 @@ from crewcheck.model.instance import Instance
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Budget, Verdict
 from tests.oracle import COUNTEREXAMPLES, check_against_oracle, check_explanation
-from tests.strategies import instances
+from tests.strategies import full_free_instances, instances
 
 _NEEDS = {"z3": "z3", "cpsat": "ortools"}
 LOGIC = [pytest.param(name, marks=pytest.mark.skipif(importlib.util.find_spec(module) is None,
@@ -38,6 +38,13 @@ def test_agrees_with_the_oracle(backend: str, inst: Instance) -> None:
 @given(instances(min_players=3, max_players=4, max_tasks=5, max_cards=14, equal_hands=True))
 def test_agrees_with_the_oracle_on_more_seats(backend: str, inst: Instance) -> None:
     """Three and four seats with equal hands and up to five tasks."""
+    check_against_oracle(inst, backend)
+
+
+@pytest.mark.parametrize("backend", LOGIC)
+@given(full_free_instances())
+def test_agrees_with_the_oracle_when_free_tasks_fill_the_tricks(backend: str, inst: Instance) -> None:
+    """Free tasks on nearly every card (mid-game positions too): the verdict is the oracle's."""
     check_against_oracle(inst, backend)
 
 
