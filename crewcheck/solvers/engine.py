@@ -5,9 +5,10 @@ What it is
        (:data:`SEARCH_SECONDS`), in well under a millisecond, with no second process.
     2. Once the slice is over, a child process
        (:class:`crewcheck.solvers.logic.sat_process.SatProcess`) builds the deal's CNF and
-       solves it with Glucose while the search goes on (nothing is restarted: the child
-       is started from the search's ``cancel`` hook, polled between its rounds of at most
-       20 ms). The first to decide wins; the other is stopped at once (the child is
+       solves it with Glucose (OR-Tools CP-SAT on its model instead where free quotas
+       nearly fill the tricks: :func:`sat_solver_for`) while the search goes on (nothing
+       is restarted: the child is started from the search's ``cancel`` hook, polled
+       between its rounds of at most 20 ms). The first to decide wins; the other is stopped at once (the child is
        killed, the search cancelled through the same hook). The two are
        complementary (docs/performance.md, "The engine"): clause learning refutes in
        a fraction of a second deals whose refutation the search has to enumerate, and
@@ -45,11 +46,13 @@ Stopping
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from crewcheck.errors import BackendError
+from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance
 from crewcheck.solvers import registry
 from crewcheck.solvers.logic import sat_process
@@ -59,7 +62,7 @@ from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.search.conditions import SEARCH_KINDS, unknown_kinds
 from crewcheck.solvers.search.driver import WARM_START_NODES, SearchOptions, SearchSolver, load_compiled
 
-__all__ = ["EngineSolver", "EngineOptions", "SEARCH_SECONDS"]
+__all__ = ["EngineSolver", "EngineOptions", "SEARCH_SECONDS", "AUTO", "CPSAT_SLACK", "sat_solver_for"]
 
 SEARCH_SECONDS = 0.005
 WAIT_POLL = 0.05
@@ -109,14 +112,40 @@ def _summed(*extras: Any) -> dict[str, Any]:
     return out
 
 
+AUTO = "auto"
+"""``EngineOptions.sat_solver``: let :func:`sat_solver_for` choose per deal."""
+
+CPSAT_SLACK = 1
+"""Free assignment: the SAT side runs CP-SAT when the tricks left exceed the fewest the
+quotas need (a seat taking ``q`` tasks wins at least ``ceil(q / players)`` tricks) by at
+most this many (docs/performance.md, "The hard tail")."""
+
+
+def sat_solver_for(instance: Instance) -> str:
+    """The SAT side's solver on ``instance``: OR-Tools CP-SAT (:data:`sat_process.CPSAT`),
+    when it is installed, on free assignment whose quotas nearly fill the tricks left
+    (:data:`CPSAT_SLACK`): there each seat's tricks and the other cards it takes are
+    counted out, which CP-SAT's integer counts decide in seconds and clause learning
+    cannot (the 33- and 34-task deals of de Jong's Figure 3). Otherwise Glucose
+    (:data:`sat_process.SOLVER`)."""
+    state = instance.state()
+    quotas = quotas_left(state)
+    if quotas is None or importlib.util.find_spec("ortools") is None:
+        return sat_process.SOLVER
+    p = instance.players
+    needed = sum(-(-q // p) for q in quotas)
+    return sat_process.CPSAT if instance.tricks - state.tricks_played - needed <= CPSAT_SLACK else sat_process.SOLVER
+
+
 @dataclass(frozen=True)
 class EngineOptions:
     """Options of the engine."""
 
     search_seconds: float = SEARCH_SECONDS
     """The search's slice alone, before the SAT process joins the race."""
-    sat_solver: str = sat_process.SOLVER
-    """The PySAT solver of the SAT process."""
+    sat_solver: str = AUTO
+    """The SAT process's solver: a PySAT solver's name, :data:`sat_process.CPSAT`, or
+    :data:`AUTO` (:func:`sat_solver_for` chooses per deal)."""
 
 
 class EngineSolver:
@@ -162,6 +191,7 @@ class EngineSolver:
         relax = bool(unknown_kinds(instance))
         search = SearchSolver(SearchOptions(relax=True)) if relax else registry.get("search")
         why_not = self.sat_side(instance)
+        solver = sat_solver_for(instance) if self.options.sat_solver == AUTO else self.options.sat_solver
         deadline = budget.start()
         began = time.monotonic()
         child: sat_process.SatProcess | None = None
@@ -177,7 +207,7 @@ class EngineSolver:
                 return True
             if not tried and why_not is None and time.monotonic() - began >= self.options.search_seconds:
                 tried = True
-                child = _start(instance, self.options.sat_solver)
+                child = _start(instance, solver)
             return child is not None and child.ready()
 
         try:
@@ -193,7 +223,7 @@ class EngineSolver:
                 warm_nodes = warm.nodes
                 if why_not is None:
                     tried = True
-                    child = _start(instance, self.options.sat_solver)
+                    child = _start(instance, solver)
                 loading = load_compiled() or 0.0
             ours = search.decide(instance, budget=Budget(seconds=_left(deadline, loading),
                                                          nodes=budget.nodes, cancel=stop))

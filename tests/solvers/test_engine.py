@@ -21,7 +21,8 @@ from crewcheck.solvers import engine, registry
 from crewcheck.solvers.logic import sat_process
 from crewcheck.solvers.base import Answer, Budget, Verdict
 from crewcheck.solvers.engine import EngineOptions, EngineSolver
-from tests.strategies import instances
+from tests.oracle import oracle_verdict
+from tests.strategies import full_free_instances, instances
 
 pytest.importorskip("numba")
 pytest.importorskip("pysat")
@@ -58,21 +59,68 @@ def test_engine_agrees_with_the_oracle_when_racing(inst: Instance) -> None:
     assert _no_children()
 
 
+def _child_answer(inst: Instance, solver: str) -> Answer:
+    """The SAT side's answer alone (a game not over yet), its winning line replayed."""
+    note(to_notation(inst))
+    assume(inst.state().end is None)
+    with sat_process.SatProcess(inst, solver) as child:
+        got = child.wait()
+    if got.verdict is Verdict.WINNABLE:
+        assert got.plays is not None
+        check_witness(inst, inst.history + got.plays, got.assignment, "sat-process")
+    return got
+
+
 @settings(max_examples=40)
 @given(instances(max_players=3, max_cards=12, max_tasks=4))
 def test_sat_process_agrees_with_the_oracle_and_the_search(inst: Instance) -> None:
     """The SAT side alone: its unwinnable answers match the oracle and the search; its
     winning lines pass the replay checker. (A history that has already ended the game is
     answered by ``decide`` itself; no back-end is asked.)"""
-    note(to_notation(inst))
-    assume(inst.state().end is None)
-    with sat_process.SatProcess(inst) as child:
-        got = child.wait()
+    got = _child_answer(inst, sat_process.SOLVER)
     expected = decide(inst, backend="exhaustive").verdict
     assert got.verdict is expected is decide(inst, backend="search").verdict
-    if got.verdict is Verdict.WINNABLE:
-        assert got.plays is not None
-        check_witness(inst, inst.history + got.plays, got.assignment, "sat-process")
+
+
+@settings(max_examples=30)
+@given(full_free_instances())
+def test_a_cpsat_child_agrees_with_the_oracle(inst: Instance) -> None:
+    """The SAT side running CP-SAT (the engine's choice where free quotas fill the tricks):
+    the oracle's verdict, and a winning line that replays."""
+    pytest.importorskip("ortools")
+    got = _child_answer(inst, sat_process.CPSAT)
+    assert got.verdict is oracle_verdict(inst)
+    assert got.extra["sat_solver"] == sat_process.CPSAT
+
+
+@settings(max_examples=30)
+@given(full_free_instances())
+def test_engine_racing_a_cpsat_child_agrees_with_the_oracle(inst: Instance) -> None:
+    note(to_notation(inst))
+    got = EngineSolver(EngineOptions(search_seconds=0.0)).decide(inst, budget=Budget())
+    assert got.verdict is oracle_verdict(inst)
+    assert _no_children()
+
+
+def test_the_sat_side_runs_cpsat_where_free_quotas_fill_the_tricks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """34 free tasks on four seats (quotas 9/9/8/8 need all ten tricks): CP-SAT; 33 (one
+    trick to spare): CP-SAT; 30 (two to spare), fixed assignment, or no OR-Tools: Glucose."""
+    pytest.importorskip("ortools")
+    import random
+
+    from crewcheck.claims.dejong.figure3 import _deal_dict, deal_instance
+
+    sizes = {"B": 9, "G": 9, "P": 9, "Y": 9, "R": 4}
+
+    def deal(k: int, objectives: str) -> Instance:
+        return deal_instance(_deal_dict(random.Random(k), sizes, 4, k, objectives))
+
+    assert engine.sat_solver_for(deal(34, "free")) == sat_process.CPSAT
+    assert engine.sat_solver_for(deal(33, "free")) == sat_process.CPSAT
+    assert engine.sat_solver_for(deal(30, "free")) == sat_process.SOLVER
+    assert engine.sat_solver_for(deal(34, "fixed")) == sat_process.SOLVER
+    monkeypatch.setattr(engine.importlib.util, "find_spec", lambda name, *a: None)
+    assert engine.sat_solver_for(deal(34, "free")) == sat_process.SOLVER
 
 
 @pytest.mark.parametrize("threads", [1, 2])

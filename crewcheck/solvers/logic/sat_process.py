@@ -4,7 +4,8 @@ What it is
     :class:`SatProcess` starts one child process that builds the deal's CNF
     (:func:`crewcheck.solvers.logic.encoding.encode`, expanded by
     :func:`crewcheck.solvers.logic.export.to_cnf`, the tasks as unit clauses), solves it
-    with a CDCL solver from PySAT (:data:`SOLVER`, Glucose 4.2, by default) and sends back the verdict
+    with a CDCL solver from PySAT (:data:`SOLVER`, Glucose 4.2, by default; :data:`CPSAT`
+    runs OR-Tools CP-SAT on the model instead) and sends back the verdict
     and, for a win, the decoded line. The parent polls :meth:`SatProcess.ready` (a
     ``select`` on a pipe, no GIL held while the child works) and ends the child with
     :meth:`SatProcess.stop` (``SIGKILL``): no solver needs to support interruption, and
@@ -44,12 +45,17 @@ from typing import Any
 from crewcheck.errors import BackendError
 from crewcheck.model.instance import Instance
 from crewcheck.runtime.processes import die_with_parent
-from crewcheck.solvers.base import Answer, Verdict
+from crewcheck.solvers.base import Answer, Budget, Verdict
 from crewcheck.solvers.logic.decode import decode
 from crewcheck.solvers.logic.encoding import encode
 from crewcheck.solvers.logic.export import to_cnf
 
-__all__ = ["SatProcess", "SOLVER", "PRELOAD", "available"]
+__all__ = ["SatProcess", "SOLVER", "CPSAT", "SOLVES", "PRELOAD", "available"]
+
+CPSAT = "cpsat"
+"""The solver name that runs OR-Tools CP-SAT on the winnability model in the child instead
+of a CDCL solver on its CNF (the engine's choice on some free-assignment deals:
+:func:`crewcheck.solvers.engine.sat_solver_for`); needs ``crewcheck[cpsat]``."""
 
 SOLVER = "glucose42"
 """The PySAT solver the child runs. On the 400 deals of the corpus cells 3p-fixed-k12,
@@ -100,6 +106,27 @@ def _child(instance: Instance, solver: str, conn: multiprocessing.connection.Con
 
 
 def _solve(instance: Instance, solver: str) -> tuple[Any, ...]:
+    """The child's message: ``("unwinnable", stats)`` or ``("winnable", stats, plays, assignment)``."""
+    return SOLVES.get(solver, _solve_cnf)(instance, solver)
+
+
+def _solve_cpsat(instance: Instance, solver: str) -> tuple[Any, ...]:
+    """OR-Tools CP-SAT on the winnability model with its integer counts, no time limit."""
+    from crewcheck.solvers.logic.cpsat import CpSatOptions, CpSatSolver
+
+    t0 = time.perf_counter()
+    answer = CpSatSolver(CpSatOptions(explain=False)).decide(instance, budget=Budget())
+    stats = {k: v for k, v in answer.extra.items() if k in ("variables", "constraints", "build_seconds")}
+    stats["solve_seconds"] = round(time.perf_counter() - t0, 4)
+    if answer.verdict is Verdict.WINNABLE:
+        return ("winnable", stats, answer.plays, answer.assignment)
+    if answer.verdict is Verdict.UNWINNABLE:
+        return ("unwinnable", stats)
+    raise BackendError("CP-SAT gave no verdict without a time limit")
+
+
+def _solve_cnf(instance: Instance, solver: str) -> tuple[Any, ...]:
+    """The deal's CNF solved by the PySAT solver named ``solver``."""
     from pysat.solvers import Solver  # type: ignore[import-untyped]  # optional: see available()
 
     t0 = time.perf_counter()
@@ -121,10 +148,19 @@ def _solve(instance: Instance, solver: str) -> tuple[Any, ...]:
     return ("winnable", stats, plays, assignment)
 
 
-def _preload() -> None:
+SOLVES = {CPSAT: _solve_cpsat}
+"""The child's solve for a solver name that is not PySAT's (any other name: :func:`_solve_cnf`)."""
+
+
+def _preload(solver: str) -> None:
     """Import what the child needs into this process, once, after starting a child: later
-    children are forked with it loaded (PySAT's import alone is ~30 ms a child)."""
-    if "pysat.solvers" not in sys.modules:
+    children are forked with it loaded (PySAT's import alone is ~30 ms a child, OR-Tools'
+    about 0.6 s)."""
+    if solver == CPSAT:
+        if "crewcheck.solvers.logic.cpsat" not in sys.modules or "ortools.sat.python.cp_model" not in sys.modules:
+            import crewcheck.solvers.logic.cpsat  # noqa: F401
+            import ortools.sat.python.cp_model  # noqa: F401
+    elif "pysat.solvers" not in sys.modules:
         import pysat.solvers  # type: ignore[import-untyped]  # noqa: F401
 
 
@@ -164,7 +200,7 @@ class SatProcess:
         self.started = time.perf_counter()
         self._proc.start()
         sender.close()
-        _preload()
+        _preload(solver)
         self._answer: Answer | None = None
         self.error: str | None = None
         """Why the child gave no verdict (it crashed or was killed), once :meth:`answer` says so."""
