@@ -249,10 +249,10 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
 def _decide_signal(instance: Instance, budget: Budget) -> Result | None:
     """A deal with a distress signal decided in one formula (the passes are variables);
     ``None`` when the formula would be too large (the caller tries the passes one by one)."""
-    from crewcheck.solvers.logic.choices import decide_deal, uneven_passes
+    from crewcheck.solvers.logic.choices import decide_deal
     from crewcheck.solvers.logic.sat import SatSolver
 
-    if unsupported_conditions(SatSolver, instance) is not None or uneven_passes(instance):
+    if unsupported_conditions(SatSolver, instance) is not None:
         return None
     start = time.perf_counter()
     try:

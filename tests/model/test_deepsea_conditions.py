@@ -213,11 +213,14 @@ def test_cards_a_trick_test_names_are_kept_apart() -> None:
 def test_a_distress_signal_that_shortens_the_game(backend: str) -> None:
     """Seat 0 holds only rockets, so it passes nothing and receives B1: seat 1 is left
     with one card and the game with one trick, which seat 0 wins whatever is played. The
-    one-formula encoding of the passes had called this winnable (a line the replay
-    checker rejected); such deals are decided pass choice by pass choice."""
+    one formula of the passes had called this winnable (a line the replay checker
+    rejected): it judged the condition on the hands before the passes (two tricks, so
+    trick 1 "already played") and left its clauses out."""
     deal = {"schema": "crewcheck-deal/1", "hands": [["R1", "R2"], ["B1", "G1"]], "trump": "R", "lead": "rocket",
             "assignment": "fixed", "order_rule": "strict", "tasks": [], "distress": "left",
             "conditions": [{"kind": "wins_no_tricks_at", "seat": 0, "tricks": [1]}]}
     inst = deal_json.from_dict(deal)
     assert decide(inst, backend="exhaustive").verdict.name == "UNWINNABLE"
-    assert decide(inst, backend=backend).verdict.name == "UNWINNABLE"
+    result = decide(inst, backend=backend)
+    assert result.verdict.name == "UNWINNABLE"
+    assert result.stats.extra.get("distress") == "one formula"

@@ -148,15 +148,6 @@ def decide_deal(instance: Instance, *, budget: Budget) -> tuple[
     return True, decode_deal(enc, solved.value), stats
 
 
-def uneven_passes(instance: Instance) -> bool:
-    """Whether a distress signal can change the hands' sizes: some seat holds only trumps,
-    so it passes nothing while still receiving a card. :func:`encode_deal`'s one formula
-    is not used for such deals (a seat ending with fewer cards than the others shortens
-    the game, which its passing variables do not model); the caller decides each pass
-    choice on its own."""
-    return instance.distress is not None and not all(_can_pass(instance))
-
-
 def _can_pass(instance: Instance) -> list[bool]:
     """Whether each seat holds a card it may pass in a distress signal (one that is no trump)."""
     trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)

@@ -29,10 +29,12 @@ deal, whose memo after the history is ``memo``."""
 
 
 def add_condition_constraints(model: Formula, v: Variables, pos: Position) -> None:
-    """Each condition of the deal that does not already hold, by its kind's clauses."""
+    """Each condition of the deal that does not already hold, by its kind's clauses (all of
+    them before a distress signal's passes: the condition is judged on the deal's own
+    hands, whose trick count passes by a seat holding only trumps change)."""
     inst = pos.instance
     for j, (cond, memo) in enumerate(zip(inst.conditions, pos.memos)):
-        if cond.judge(inst, memo, pos.cards, len(pos.tricks)) is HOLDS:
+        if pos.passing is None and cond.judge(inst, memo, pos.cards, len(pos.tricks)) is HOLDS:
             continue
         CONDITION_CLAUSES[cond.kind](model, v, pos, cond, memo, j)
 
