@@ -46,23 +46,24 @@ Stopping
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import time
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from crewcheck.errors import BackendError
-from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance
 from crewcheck.solvers import registry
 from crewcheck.solvers.logic import sat_process
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
+from crewcheck.solvers.logic.cpsat import counts_bind
 from crewcheck.solvers.logic.encoding import ENCODED_KINDS, size_limit
 from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.search.conditions import SEARCH_KINDS, unknown_kinds
 from crewcheck.solvers.search.driver import WARM_START_NODES, SearchOptions, SearchSolver, load_compiled
 
-__all__ = ["EngineSolver", "EngineOptions", "SEARCH_SECONDS", "AUTO", "CPSAT_SLACK", "sat_solver_for"]
+__all__ = ["EngineSolver", "EngineOptions", "SEARCH_SECONDS", "AUTO", "sat_solver_for"]
 
 SEARCH_SECONDS = 0.005
 WAIT_POLL = 0.05
@@ -115,26 +116,19 @@ def _summed(*extras: Any) -> dict[str, Any]:
 AUTO = "auto"
 """``EngineOptions.sat_solver``: let :func:`sat_solver_for` choose per deal."""
 
-CPSAT_SLACK = 1
-"""Free assignment: the SAT side runs CP-SAT when the tricks left exceed the fewest the
-quotas need (a seat taking ``q`` tasks wins at least ``ceil(q / players)`` tricks) by at
-most this many (docs/performance.md, "The hard tail")."""
-
-
 def sat_solver_for(instance: Instance) -> str:
     """The SAT side's solver on ``instance``: OR-Tools CP-SAT (:data:`sat_process.CPSAT`),
     when it is installed, on free assignment whose quotas nearly fill the tricks left
-    (:data:`CPSAT_SLACK`): there each seat's tricks and the other cards it takes are
-    counted out, which CP-SAT's integer counts decide in seconds and clause learning
-    cannot (the 33- and 34-task deals of de Jong's Figure 3). Otherwise Glucose
-    (:data:`sat_process.SOLVER`)."""
-    state = instance.state()
-    quotas = quotas_left(state)
-    if quotas is None or importlib.util.find_spec("ortools") is None:
-        return sat_process.SOLVER
-    p = instance.players
-    needed = sum(-(-q // p) for q in quotas)
-    return sat_process.CPSAT if instance.tricks - state.tricks_played - needed <= CPSAT_SLACK else sat_process.SOLVER
+    (:func:`crewcheck.solvers.logic.cpsat.counts_bind`: 20-34 tasks on four seats of the
+    Classic deck), where CP-SAT's trick counts decide in seconds deals that Glucose left
+    undecided for minutes to hours (32-34 tasks).
+    Otherwise Glucose (:data:`sat_process.SOLVER`)."""
+    return sat_process.CPSAT if counts_bind(instance) and _have_ortools() else sat_process.SOLVER
+
+
+@functools.lru_cache(maxsize=1)
+def _have_ortools() -> bool:
+    return importlib.util.find_spec("ortools") is not None
 
 
 @dataclass(frozen=True)

@@ -103,8 +103,9 @@ def test_engine_racing_a_cpsat_child_agrees_with_the_oracle(inst: Instance) -> N
 
 
 def test_the_sat_side_runs_cpsat_where_free_quotas_fill_the_tricks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """34 free tasks on four seats (quotas 9/9/8/8 need all ten tricks): CP-SAT; 33 (one
-    trick to spare): CP-SAT; 30 (two to spare), fixed assignment, or no OR-Tools: Glucose."""
+    """34 free tasks on four seats (quotas 9/9/8/8 need all ten tricks): CP-SAT; 33 and 32
+    (one and two tricks to spare): CP-SAT; 16 (six to spare), fixed assignment, or no
+    OR-Tools: Glucose."""
     pytest.importorskip("ortools")
     import random
 
@@ -117,9 +118,10 @@ def test_the_sat_side_runs_cpsat_where_free_quotas_fill_the_tricks(monkeypatch: 
 
     assert engine.sat_solver_for(deal(34, "free")) == sat_process.CPSAT
     assert engine.sat_solver_for(deal(33, "free")) == sat_process.CPSAT
-    assert engine.sat_solver_for(deal(30, "free")) == sat_process.SOLVER
+    assert engine.sat_solver_for(deal(32, "free")) == sat_process.CPSAT
+    assert engine.sat_solver_for(deal(16, "free")) == sat_process.SOLVER
     assert engine.sat_solver_for(deal(34, "fixed")) == sat_process.SOLVER
-    monkeypatch.setattr(engine.importlib.util, "find_spec", lambda name, *a: None)
+    monkeypatch.setattr(engine, "_have_ortools", lambda: False)
     assert engine.sat_solver_for(deal(34, "free")) == sat_process.SOLVER
 
 

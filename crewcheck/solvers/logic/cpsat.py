@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from crewcheck.errors import BackendError
+from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Deadline
 from crewcheck.solvers.logic.encoding import ENCODED_KINDS, size_limit
@@ -52,7 +53,8 @@ from crewcheck.solvers.logic.formula import CHECK_EVERY, Formula
 from crewcheck.solvers.logic.position import Encoding
 from crewcheck.solvers.logic.decide import Shrink, Solved, decide_encoded
 
-__all__ = ["CpSatSolver", "CpSatOptions", "to_cp_model", "add_task_count_constraints"]
+__all__ = ["CpSatSolver", "CpSatOptions", "to_cp_model", "add_task_count_constraints", "counts_bind",
+           "TRICK_COUNTS_SPARE"]
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,8 @@ class CpSatOptions:
     """Explanations may take this many times the decision's time, plus one second."""
     trick_counts: bool = True
     """Free assignment: add each seat's tricks and other cards to the integer counts
-    (:func:`add_task_count_constraints`); off only to measure what they buy."""
+    (:func:`add_task_count_constraints`) where they bind (:func:`counts_bind`); off only
+    to measure what they buy."""
 
 
 def to_cp_model(formula: Formula, deadline: Deadline | None = None) -> tuple[Any, list[Any]]:
@@ -106,6 +109,29 @@ def to_cp_model(formula: Formula, deadline: Deadline | None = None) -> tuple[Any
         if enforce and ct is not None:
             ct.only_enforce_if(enforce)
     return model, bools
+
+
+TRICK_COUNTS_SPARE = 2
+"""The trick counts bind when the tricks left exceed the fewest the quotas need by at most
+this many (:func:`counts_bind`)."""
+
+
+def counts_bind(instance: Instance) -> bool:
+    """Free assignment whose quotas nearly fill the tricks left: a seat taking ``q`` more
+    tasks wins at least ``ceil(q / players)`` more tricks, and those leave at most
+    :data:`TRICK_COUNTS_SPARE` tricks to spare (20-34 tasks on four seats of the Classic
+    deck). There each seat's tricks and other cards are counted out closely, and the trick
+    counts decide in seconds what clause learning cannot (32-34 tasks); on ordinary deals
+    with 20-28 tasks they cost CP-SAT about a quarter more time (docs/performance.md, "The
+    hard tail")."""
+    if instance.rules.assignment != "free":
+        return False
+    state = instance.state()
+    quotas = quotas_left(state)
+    if quotas is None:
+        return False
+    needed = sum(-(-q // instance.players) for q in quotas)
+    return instance.tricks - state.tricks_played - needed <= TRICK_COUNTS_SPARE
 
 
 def add_task_count_constraints(model: Any, bools: list[Any], enc: Encoding, *, tricks: bool = True) -> None:
@@ -216,7 +242,8 @@ class CpSatSolver:
         # The decision fixes the tasks as facts (presolve uses them; assumptions would
         # keep them open): the explanation builds its own model with assumptions.
         model.add_bool_and([bools[v] for v in enc.assumptions])
-        add_task_count_constraints(model, bools, enc, tricks=self.options.trick_counts)
+        add_task_count_constraints(model, bools, enc,
+                                   tricks=self.options.trick_counts and counts_bind(enc.position.instance))
         stats.update(variables=enc.formula.pool.top, constraints=len(enc.formula.constraints),
                      build_seconds=round(time.perf_counter() - start, 4))
         deadline.check()
