@@ -8,8 +8,9 @@ What it is
        solves it with Glucose (OR-Tools CP-SAT on its model instead where free quotas
        nearly fill the tricks: :func:`sat_solver_for`) while the search goes on (nothing
        is restarted: the child is started from the search's ``cancel`` hook, polled
-       between its rounds of at most 20 ms). The first to decide wins; the other is stopped at once (the child is
-       killed, the search cancelled through the same hook). The two are
+       between its rounds of at most 20 ms). The first to decide wins; the other is
+       stopped at once (the child is killed, the search cancelled through the same
+       hook). The two are
        complementary (docs/performance.md, "The engine"): clause learning refutes in
        a fraction of a second deals whose refutation the search has to enumerate, and
        the search decides deals whose CNF is hard. On two cores the race costs neither
@@ -116,13 +117,14 @@ def _summed(*extras: Any) -> dict[str, Any]:
 AUTO = "auto"
 """``EngineOptions.sat_solver``: let :func:`sat_solver_for` choose per deal."""
 
+
 def sat_solver_for(instance: Instance) -> str:
     """The SAT side's solver on ``instance``: OR-Tools CP-SAT (:data:`sat_process.CPSAT`),
     when it is installed, on free assignment whose quotas nearly fill the tricks left
     (:func:`crewcheck.solvers.logic.cpsat.counts_bind`: 20-34 tasks on four seats of the
     Classic deck), where CP-SAT's trick counts decide in seconds deals that Glucose left
-    undecided for minutes to hours (32-34 tasks).
-    Otherwise Glucose (:data:`sat_process.SOLVER`)."""
+    undecided for minutes to hours (32-34 tasks). Otherwise Glucose
+    (:data:`sat_process.SOLVER`)."""
     return sat_process.CPSAT if counts_bind(instance) and _have_ortools() else sat_process.SOLVER
 
 

@@ -148,17 +148,12 @@ def decide_deal(instance: Instance, *, budget: Budget) -> tuple[
     return True, decode_deal(enc, solved.value), stats
 
 
-def _can_pass(instance: Instance) -> list[bool]:
-    """Whether each seat holds a card it may pass in a distress signal (one that is no trump)."""
-    trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)
-    return [h & ~trumps != 0 for h in instance.hands]
-
-
 def _empties_a_hand(instance: Instance, direction: int) -> bool:
     """Whether a distress signal in ``direction`` leaves some hand empty (a seat with one
     card passes it and, its giver holding only trumps, gets none)."""
+    trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)
     p = instance.players
-    out = _can_pass(instance)
+    out = [h & ~trumps != 0 for h in instance.hands]
     return any(h.bit_count() - out[s] + out[(s - direction) % p] == 0 for s, h in enumerate(instance.hands))
 
 

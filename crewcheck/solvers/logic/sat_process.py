@@ -157,9 +157,7 @@ def _preload(solver: str) -> None:
     children are forked with it loaded (PySAT's import alone is ~30 ms a child, OR-Tools'
     about 0.6 s)."""
     if solver == CPSAT:
-        if "crewcheck.solvers.logic.cpsat" not in sys.modules or "ortools.sat.python.cp_model" not in sys.modules:
-            import crewcheck.solvers.logic.cpsat  # noqa: F401
-            import ortools.sat.python.cp_model  # noqa: F401
+        import ortools.sat.python.cp_model  # noqa: F401
     elif "pysat.solvers" not in sys.modules:
         import pysat.solvers  # type: ignore[import-untyped]  # noqa: F401
 
