@@ -371,7 +371,7 @@ def workers_of(args: argparse.Namespace) -> Workers:
     """The pool ``--workers``, ``--scheduler`` and ``--memory-limit`` ask for."""
     from crewcheck.runtime.fanout import default_workers
 
-    count = default_workers() if args.workers is None else args.workers
+    count = default_workers(registry.busy_processes(args.backend)) if args.workers is None else args.workers
     limit = args.memory_limit
     if limit == "auto":
         limit = _default_memory_limit(max(1, count))

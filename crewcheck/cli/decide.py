@@ -72,7 +72,9 @@ def add_parsers(sub: Any) -> None:
                         "(also after Ctrl-C)")
     p.add_argument("--workers", type=int_arg(0, 4096), metavar="N",
                    help="with --batch: worker processes deciding lines side by side, 0 = in this process "
-                        "(default: one per core); with --scheduler local, the local cluster's workers")
+                        "(default: one per core, one per two cores for the engine, whose search races a "
+                        "SAT process: never more busy processes than cores); with --scheduler local, the "
+                        "local cluster's workers")
     p.add_argument("--scheduler", metavar="ADDR",
                    help="with --batch: decide on a Dask cluster: 'local' starts one on this machine, else "
                         "the address of a running scheduler, e.g. tcp://10.0.0.5:8786 (needs "

@@ -62,12 +62,15 @@ MEMORY_POLL = 0.25
 """Seconds between two checks of the workers' memory (local processes)."""
 
 
-def default_workers() -> int:
-    """The cores this process may use (the scheduler's affinity mask where known)."""
+def default_workers(busy: int = 1) -> int:
+    """Workers for the cores this process may use (the scheduler's affinity mask where
+    known) when each keeps ``busy`` processes busy at once: never more busy processes than
+    cores, and at least one worker."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+        cores = os.cpu_count() or 1
+    return max(1, cores // max(1, busy))
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from functools import lru_cache
 from crewcheck.errors import BackendUnavailableError, UnknownBackendError
 from crewcheck.solvers.base import Solver
 
-__all__ = ["BACKENDS", "ALIASES", "DEFAULT_ORDER", "canonical", "get", "missing", "installed", "available"]
+__all__ = ["BACKENDS", "ALIASES", "DEFAULT_ORDER", "BUSY_PROCESSES", "busy_processes", "canonical", "get", "missing", "installed", "available"]
 
 BACKENDS: dict[str, str] = {
     "exhaustive": "crewcheck.solvers.exhaustive:ExhaustiveSolver",
@@ -40,6 +40,21 @@ ALIASES: dict[str, str] = {"oracle": "exhaustive", "portfolio": "engine"}
 DEFAULT_ORDER: tuple[str, ...] = ("engine", "search", "exhaustive")
 """Preference order of the default back-end: the first that is registered, installed
 and supports the deal."""
+
+BUSY_PROCESSES: dict[str, int] = {"engine": 2}
+"""Back-end name -> the processes one decision keeps busy at once, where more than one:
+the engine's search races a SAT child. A batch starts one worker per that many cores, so
+that the workers and their races never keep more busy processes than cores."""
+
+
+def busy_processes(name: str) -> int:
+    """Processes one decision of back-end ``name`` keeps busy (``"auto"``: the default
+    back-end's, :data:`DEFAULT_ORDER`'s first; an unknown name: 1, its error is the
+    decision's)."""
+    key = name.lower()
+    key = DEFAULT_ORDER[0] if key == "auto" else ALIASES.get(key, key)
+    return BUSY_PROCESSES.get(key, 1)
+
 
 def canonical(name: str) -> str:
     """The registered name for ``name`` (case-insensitive, aliases resolved)."""

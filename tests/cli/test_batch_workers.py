@@ -198,3 +198,20 @@ def test_a_worker_over_the_memory_bound_is_one_error_and_the_run_finishes(
 def test_batch_flags_need_batch(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["decide", str(ROOT / "models" / "examples" / "x.json"), "--workers", "2"]) == 2
     assert "--workers goes with --batch" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("backend", "cores", "expected"), [
+    ("auto", 2, 1), ("engine", 4, 2), ("portfolio", 8, 4), ("engine", 1, 1), ("search", 2, 2), ("sat", 4, 4)])
+def test_default_workers_never_keep_more_busy_processes_than_cores(
+        monkeypatch: pytest.MonkeyPatch, backend: str, cores: int, expected: int) -> None:
+    """Without ``--workers`` a batch starts one worker per core, and one per two cores for
+    the engine (each worker's search races a SAT process), at least one."""
+    import argparse
+
+    from crewcheck.cli.batch import workers_of
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)))
+    args = argparse.Namespace(workers=None, backend=backend, memory_limit=None, scheduler=None)
+    assert workers_of(args).count == expected
+    args.workers = 3
+    assert workers_of(args).count == 3

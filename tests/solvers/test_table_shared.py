@@ -3,14 +3,20 @@ and only of one deal."""
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
+import pytest
 from hypothesis import given, note, settings
 
 from crewcheck import decide
+from crewcheck.formats.deal_json import from_dict
 from crewcheck.formats.notation import parse_deal, to_notation
 from crewcheck.solvers.base import Budget
 from crewcheck.solvers.search import SearchSolver
 from crewcheck.solvers.search.driver import SearchOptions
-from crewcheck.solvers.search.table import PURE_TABLE_BITS, shared, table
+from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, shared, table
 from tests.strategies import instances
 
 DEAL = parse_deal("B1 B4 G2 G3 | B2 B3 G1 G4 ; trump - ; lead 0 ; tasks B4@0 G1@1 ; strict/fixed")
@@ -55,3 +61,32 @@ def test_sharing_the_table_keeps_every_verdict(inst):
             got = decide(child, backend="search").verdict
             want = decide(child, backend="exhaustive").verdict
             assert got is want, f"search says {got}, exhaustive says {want} after {inst.card(card)}"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_searches_on_a_table_of_its_own() -> None:
+    """The compiled table is not inherited by a fork (``MADV_DONTFORK``): a forked child
+    drops the parent's tables and makes its own, so its search still answers (a child that
+    used the parent's would die of a segmentation fault)."""
+    from crewcheck.solvers.search.driver import load_compiled
+
+    load_compiled()
+    line = (Path(__file__).resolve().parents[2] / "benchmarks/corpus/4p-fixed-k12.jsonl").read_text().splitlines()[0]
+    deal = from_dict({k: v for k, v in json.loads(line).items() if k != "id"})
+    parents = table(True, TABLE_BITS)
+    budget = Budget(nodes=200_000)  # enough to store refutations in the table
+    SearchSolver().decide(deal, budget=budget)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report whether it got a new table and the verdict
+        try:
+            fresh = table(True, TABLE_BITS) is not parents
+            SearchSolver().decide(deal, budget=budget)
+            os.write(write, b"ok" if fresh else b"no")
+        finally:
+            os._exit(0)
+    os.close(write)
+    got = os.read(read, 2)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and got == b"ok"
+    assert table(True, TABLE_BITS) is parents

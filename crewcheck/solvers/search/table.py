@@ -12,6 +12,7 @@ and the rounds of one deal keep their entries by keeping the generation.
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 from collections.abc import Hashable, Iterator
 from typing import Any
@@ -86,7 +87,12 @@ class Table:
     The compiled kernel's table is an anonymous memory map advised to use huge pages
     where the system allows it (Linux ``madvise``): the table is touched at random, and
     on the virtual machines measured here each first touch of a 4 KiB page cost ~85 us,
-    which made the first deals of a process pay up to 0.2 s for a table of 4 KiB pages."""
+    which made the first deals of a process pay up to 0.2 s for a table of 4 KiB pages.
+    It is also advised not to be inherited by a fork (``MADV_DONTFORK``): the engine
+    forks its SAT child while the search runs, and with the table shared copy-on-write
+    every first write of the search to one of its huge pages copied 2 MiB. A forked child
+    therefore starts without this process's tables (:func:`_forget_tables`) and makes
+    its own if it searches."""
 
     def __init__(self, bits: int, numpy: bool) -> None:
         size = 1 << bits
@@ -104,11 +110,12 @@ class Table:
 
             nbytes = size * TT_STRIDE * 8
             self._map = mmap.mmap(-1, nbytes)
-            if hasattr(mmap, "MADV_HUGEPAGE"):
-                try:
-                    self._map.madvise(mmap.MADV_HUGEPAGE)
-                except OSError:
-                    pass
+            for advice in ("MADV_HUGEPAGE", "MADV_DONTFORK"):
+                if hasattr(mmap, advice):
+                    try:
+                        self._map.madvise(getattr(mmap, advice))
+                    except OSError:
+                        pass
             self.words = np.frombuffer(self._map, dtype=np.int64)
         else:
             self.words = [0] * (size * TT_STRIDE)
@@ -122,6 +129,16 @@ _THREAD = threading.local()
 """Per-thread refutation tables: the compiled kernel runs without the GIL, so two threads
 searching at once must never share a table (a torn entry could refute a winnable
 position)."""
+
+
+def _forget_tables() -> None:
+    """In a forked child: drop the tables inherited from the parent, whose memory the
+    child does not have (``MADV_DONTFORK``); a search in the child makes new ones."""
+    _THREAD.tables = {}
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_tables)
 
 
 def table(compiled: bool, bits: int) -> Table:
