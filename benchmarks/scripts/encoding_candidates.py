@@ -94,6 +94,45 @@ def add_trick_bound_constraints(model: Formula, v: Variables, pos: Position) -> 
         model.add_bool_or([], enforce=[v.task[k] for w in range(p) for k in most.get(w, [])])
 
 
+def add_play_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    """Symmetry as play goes on (see :func:`crewcheck.solvers.logic.rule_clauses.add_symmetry_constraints`
+    for the cards alike at the deal)."""
+    if pos.passing is not None or pos.instance.conditions:
+        return
+    inst = pos.instance
+    deck = inst.deck
+    kind: dict[CardIndex, object] = {}
+    task_of: dict[CardIndex, int] = {}
+    for k in pos.tasks:
+        task = inst.tasks[k]
+        kind[task.card] = ("task", k) if task.token is not None else ("seat", task.seat)
+        task_of[task.card] = k
+    fixed = 0
+    for c in pos.fixed.values():
+        fixed |= 1 << c
+    # Two cards of one suit, adjacent in one hand and alike, with cards of other hands
+    # between them, become interchangeable once those cards are played: from then on
+    # every trick compares them alike against every card left. So some winning line, if
+    # one exists, never plays the higher one at a trick whose start finds the lower one
+    # in hand and every card between them gone (the lexically least winning line: a
+    # line that breaks this swaps the two cards from that trick on and stays a win).
+    for s in range(inst.players):
+        for u in range(len(deck.suits)):
+            mine = [c for c in iter_bits(pos.hands[s] & deck.suit_mask(u)) if not fixed >> c & 1]
+            for a, b in zip(mine, mine[1:]):
+                gap = ((1 << b) - 1) & ~((1 << (a + 1)) - 1) & pos.cards
+                ka, kb = kind.get(a), kind.get(b)
+                if not gap or ka != kb or (ka is not None and ka[0] == "task"):  # type: ignore[index]
+                    continue
+                guard = [v.task[task_of[c]] for c in (a, b) if c in task_of]
+                between = list(iter_bits(gap))
+                for t in pos.tricks:
+                    if t == pos.first:
+                        continue
+                    model.add_bool_or([v.done[(t - 1, a)]],
+                                      enforce=[v.play[(t, s, b)], *[v.done[(t - 1, g)] for g in between], *guard])
+
+
 CANDIDATES: dict[str, tuple[Callable[[Formula, Variables, Position], None], ...]] = {
     "own_win": (add_own_win_constraints,),
     "task_beaten": (add_task_beaten_constraints,),
@@ -101,5 +140,6 @@ CANDIDATES: dict[str, tuple[Callable[[Formula, Variables, Position], None], ...]
     "trick_bounds": (add_trick_bound_constraints,),
     "done_count": (add_done_count_constraints,),
     "done_count_early": (encoding.add_count_constraints,),  # kept: now in the encoding
+    "play_symmetry": (add_play_symmetry_constraints,),
 }
 """Variant name -> the blocks added to the baseline."""
