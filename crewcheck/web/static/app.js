@@ -21,7 +21,14 @@ const S = {
   pending: null,     // the key of the position whose verdicts are being asked for
   seq: 0,            // bumps on every position shown: answers for older ones are dropped
   missions: [],
+  meta: {},          // the deal's name and comment (kept in downloads)
+  stopped: null,     // the key of the position whose analysis was stopped
+  explain: new Map(),   // history key -> the board's words for its analysis
 };
+
+// one job per tab: the server keys jobs by the cookie and this id
+const TAB = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
+const seatName = (seat) => `seat ${seat + 1}`;
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -46,7 +53,7 @@ async function call(method, url, body) {
   let response;
   try {
     response = await fetch(url, {
-      method, headers: body ? { "Content-Type": "application/json" } : {},
+      method, headers: body ? { "Content-Type": "application/json", "X-Crewcheck-Tab": TAB } : { "X-Crewcheck-Tab": TAB },
       body: body ? JSON.stringify(body) : undefined, credentials: "same-origin",
     });
   } catch (e) {
@@ -58,6 +65,27 @@ async function call(method, url, body) {
 }
 
 function clearErrors() { for (const e of $$(".error")) e.textContent = ""; }
+
+// a link or deal that cannot be opened: the message where the verdict goes, no board, and
+// every control of the board disabled (there is no position to act on)
+function broken(err) {
+  S.layout = null;
+  S.history = [];
+  S.future = [];
+  $("#title").textContent = "This board cannot be shown";
+  $("#rules").replaceChildren();
+  $("#table").replaceChildren();
+  $("#moves").replaceChildren();
+  const p = $("#position");
+  p.className = "v-unwinnable";
+  p.textContent = `The link cannot be opened: ${err.line || err.message}. Deal a new game above.`;
+  for (const b of $$("#side button")) b.disabled = true;
+  $("#reason-list").replaceChildren();
+  $("#card-reason").textContent = $("#choice").textContent = "";
+  $("#stopped").hidden = true;
+  stopThinking();
+  $("#games").open = true;
+}
 
 function showError(err) {
   const input = err.input || "";
@@ -106,11 +134,12 @@ function withoutHistory(deal) {
 async function newGame(params, history, future, push) {
   clearErrors();
   const { status, data } = await call("POST", "/api/new", params);
-  if (status !== 200) { showError(data.error); return false; }
+  if (status !== 200) { showError(data.error); if (!S.layout) broken(data.error); return false; }
   const base = withoutHistory(data.game.deal);
   const same = S.base && JSON.stringify(base) === JSON.stringify(S.base);
   S.game = data.game;
   S.base = base;
+  S.meta = { name: data.game.deal.name, comment: data.game.deal.comment };
   fillPicker(data.game);
   return same ? go(history || [], future || [], push) : start(history || [], future || [], push);
 }
@@ -118,16 +147,20 @@ async function newGame(params, history, future, push) {
 async function fileGame(deal, history, push) {
   clearErrors();
   const { status, data } = await call("POST", "/api/deal", { deal });
-  if (status !== 200) { showError(data.error); return false; }
+  if (status !== 200) { showError(data.error); if (!S.layout) broken(data.error); return false; }
   const base = withoutHistory(data.layout.deal);
   const same = S.base && JSON.stringify(base) === JSON.stringify(S.base);
   S.game = null;
   S.base = base;
+  let parsed = deal;
+  try { if (typeof deal === "string") parsed = JSON.parse(deal); } catch (e) { parsed = {}; }
+  S.meta = { name: parsed && parsed.name, comment: parsed && parsed.comment };
   return same ? go(history || data.layout.history, [], push) : start(history || data.layout.history, [], push);
 }
 
 async function start(history, future, push) {
   S.verdicts.clear();
+  S.explain.clear();
   S.reviews.clear();
   $("#review-summary").textContent = "";
   $("#review-summary").className = "";
@@ -175,6 +208,7 @@ async function go(history, future, push) {
   S.history = history;
   S.future = future;
   S.layout = data.layout;
+  S.stopped = null;
   remember(push);
   const asking = !S.layout.over && !S.verdicts.has(key(history));
   S.pending = asking ? key(history) : null;
@@ -193,6 +227,7 @@ function play(card) {
 function timeline() { return [...S.history, ...S.future]; }
 
 function jump(n) {
+  if (!S.layout) return;
   const all = timeline();
   n = Math.max(0, Math.min(all.length, n));
   if (n === S.history.length) return;
@@ -217,7 +252,8 @@ async function poll(job, seq, delay) {
   if (status !== 200) { stopThinking(); showError(data.error); S.job = null; return; }
   if (data.state === "queued" || data.state === "running") {
     const p = data.progress;
-    const step = p.total > 1 ? `, ${p.done} of ${p.total} decisions` : "";
+    const now = p.what ? ` (${seatWords(p.what)})` : "";
+    const step = p.total > 1 ? `, ${p.done} of ${p.total} decisions done${now}` : now;
     showThinking(job.kind === "review" ? "reviewing the game" : "deciding every card", data.elapsed, step);
     setTimeout(() => poll(job, seq, Math.min(200, delay * 1.5)), delay);
     return;
@@ -226,8 +262,17 @@ async function poll(job, seq, delay) {
   stopThinking();
   if (data.state !== "done" || (job.kind === "analyse" && S.pending === job.key)) S.pending = null;
   if (data.state === "error") { showError(data.error); draw(); return; }
-  if (data.state === "cancelled") { draw(); return; }
-  if (job.kind === "analyse") { S.verdicts.set(job.key, data.result.analyse); if (job.key === key(S.history)) draw(); }
+  if (data.state === "cancelled") {
+    if (job.kind === "analyse") S.stopped = job.key;
+    else S.stopped = `review:${job.key}`;
+    draw();
+    return;
+  }
+  if (job.kind === "analyse") {
+    S.verdicts.set(job.key, data.result.analyse);
+    S.explain.set(job.key, data.result.explain);
+    if (job.key === key(S.history)) draw();
+  }
   else {
     S.reviews.set(job.key, data.result.review);
     draw();
@@ -243,6 +288,19 @@ function showThinking(what, seconds, step) {
 
 function stopThinking() { $("#thinking").hidden = true; }
 
+// the server's words name seats from 0 in progress lines ("after B6" has none): from 1 here
+function seatWords(text) { return String(text).replace(/\bseat (\d+)/g, (m, n) => `seat ${Number(n) + 1}`); }
+
+function analyseAgain() {
+  if (!S.layout || S.layout.over) return;
+  const review = S.stopped && S.stopped.startsWith("review:");
+  S.stopped = null;
+  if (review) { ++S.seq; ask("review", timeline(), S.seq); return; }
+  S.pending = key(S.history);
+  draw();
+  ask("analyse", S.history, S.seq);
+}
+
 async function cancel() {
   const job = S.job;
   if (!job) return;
@@ -257,26 +315,55 @@ function verdictOf(card) {
   return c ? c.verdict : "unknown";
 }
 
+function reasonOf(card) {
+  // the server's reason for the card's class (the command line's analyse reason, in words)
+  const a = S.verdicts.get(key(S.history));
+  const words = S.explain.get(key(S.history));
+  if (!a || !words) return null;
+  const i = a.cards.findIndex((x) => x.cards.includes(card));
+  return i < 0 ? null : words.cards[i];
+}
+
 function cardFace(card, extra) {
   return el("span", { class: `face suit-${suitOf(card)} ${extra || ""}`, text: card });
 }
 
+const TASK_MARK = { done: "✓ ", failed: "✗ ", open: "" };
+const TASK_SAYS = { done: "task done", failed: "task failed", open: "task open" };
+
 function taskChip(t) {
-  const mark = t.done ? "✓ " : "";
+  const status = t.status || (t.done ? "done" : "open");
   const token = t.token ? ` [${t.token}]` : "";
-  return el("span", { class: `task ${t.done ? "done" : ""}`, title: t.done ? "task done" : "task open" },
-            mark, cardFace(t.card), token);
+  const by = t.won_by !== null && t.won_by !== undefined ? `, won by ${seatName(t.won_by)}` : "";
+  return el("span", { class: `task ${status}`, "data-task": t.card, "data-status": status,
+                      title: `${t.card}: ${TASK_SAYS[status]}${by}` },
+            TASK_MARK[status], cardFace(t.card), token);
+}
+
+function scoreLine(seat) {
+  const s = seat.score;
+  if (!s) return null;
+  const tasks = s.tasks ? `; tasks: ${s.tasks} held, ${s.done} done, ${s.failed} failed` : "";
+  return el("div", { class: "score", "data-score": String(seat.seat) },
+            `Tricks won: ${s.tricks}${tasks}`);
+}
+
+function showReason(card) {
+  const why = reasonOf(card);
+  const v = verdictOf(card);
+  $("#card-reason").className = `small v-${v}`;
+  $("#card-reason").textContent = why ? `${MARK[v]} ${card}: ${why}` : `${card}: ${SAYS[v]}`;
 }
 
 function seatBox(seat) {
   const L = S.layout;
   const commander = L.deal.lead === "rocket" && seat.seat === L.first_leader;
   const toPlay = L.to_play === seat.seat || (L.to_play === null && !L.over);
-  const owned = L.tasks.filter((t) => t.seat === seat.seat || t.taken_by === seat.seat);
-  const head = el("h3", {}, `Seat ${seat.seat}`, commander ? el("span", { class: "tag", text: "commander" }) : null,
+  const owned = L.tasks.filter((t) => t.seat === seat.seat || (t.seat === null && t.taken_by === seat.seat));
+  const head = el("h3", {}, `Seat ${seat.seat + 1}`, commander ? el("span", { class: "tag", text: "commander" }) : null,
                   L.to_play === seat.seat && !L.over ? el("span", { class: "tag turn", text: "to play" }) : null);
   const tasks = el("div", { class: "tasks" }, owned.length ? "Tasks: " : null, ...owned.map(taskChip));
-  const hand = el("div", { class: "hand", role: "group", "aria-label": `seat ${seat.seat}'s hand` });
+  const hand = el("div", { class: "hand", role: "group", "aria-label": `${seatName(seat.seat)}'s hand` });
   const taskCards = new Set(L.tasks.map((t) => t.card));
   for (const suit of seat.suits) {
     const held = suit.cards.filter((c) => c.held);
@@ -287,11 +374,16 @@ function seatBox(seat) {
       const task = taskCards.has(c.card) ? "★" : "";
       if (legal) {
         const v = verdictOf(c.card);
+        const why = reasonOf(c.card);
+        const says = why || SAYS[v];
         const b = el("button", { type: "button", class: `card suit-${suitOf(c.card)} v-${v}`, "data-card": c.card,
-                                 "data-verdict": v, "aria-label": `play ${c.card}${task ? " (a task card)" : ""}: ${SAYS[v]}`,
-                                 title: `${c.card}: ${SAYS[v]}` },
+                                 "data-verdict": v, "data-reason": why || "",
+                                 "aria-label": `play ${c.card}${task ? " (a task card)" : ""}: ${says}`,
+                                 title: `${c.card}: ${says}` },
                      el("span", { class: "name", text: c.card + task }), el("span", { class: "mark", text: MARK[v], "aria-hidden": "true" }));
         b.addEventListener("click", () => play(c.card));
+        b.addEventListener("mouseenter", () => showReason(c.card));
+        b.addEventListener("focus", () => showReason(c.card));
         row.append(b);
       } else {
         row.append(el("span", { class: `card suit-${suitOf(c.card)} idle`, "data-card": c.card,
@@ -300,34 +392,45 @@ function seatBox(seat) {
     }
     hand.append(row);
   }
-  return el("div", { class: `seat ${toPlay ? "active" : ""}`, "data-seat": String(seat.seat) }, head, tasks, hand);
+  return el("div", { class: `seat ${toPlay ? "active" : ""}`, "data-seat": String(seat.seat) },
+            head, scoreLine(seat), tasks, hand);
+}
+
+function draftNote(t) {
+  // who takes an open task: in the winning line shown, and in some winning line
+  const a = S.verdicts.get(key(S.history));
+  const words = S.explain.get(key(S.history));
+  const parts = [];
+  if (words && words.takes && words.takes[t.card] !== undefined) parts.push(`winning line: ${seatName(words.takes[t.card])} takes it`);
+  const seats = a && a.tasks ? a.tasks.find((x) => x.card === t.card) : null;
+  if (seats) parts.push(seats.seats.length ? `can be taken in a winning line by ${seats.seats.map(seatName).join(", ")}`
+    : "no seat can take it in a winning line");
+  return parts.length ? ` (${parts.join("; ")}) ` : " ";
 }
 
 function trickBox() {
   const L = S.layout;
   const box = el("div", { class: "trick", "aria-live": "polite" });
-  const n = L.tricks.length + (L.current ? 1 : 0);
   let shown = L.current;
   let last = null;
   if (!shown && L.tricks.length) { shown = L.tricks[L.tricks.length - 1]; last = shown; }
-  box.append(el("div", { class: "small", text: last ? `trick ${n}` : `trick ${n + 1}` }));
+  // the trick in progress is trick L.trick (the panel's number too); the last one shown whole is the one before
+  const number = last ? L.tricks.length : L.trick;
+  box.append(el("div", { class: "small trick-label", text: `Trick ${number}` }));
   if (shown) {
     const cards = el("div", { class: "trick-cards" });
     shown.cards.forEach((c, i) => cards.append(el("div", { class: "played" },
-      el("div", { class: "small", text: `seat ${(shown.lead + i) % L.players}` }), cardFace(c))));
+      el("div", { class: "small", text: seatName((shown.lead + i) % L.players) }), cardFace(c))));
     box.append(cards);
-    if (last) box.append(el("div", { class: "small", text: L.over ? `won by seat ${last.winner}; the game is over`
-      : `won by seat ${last.winner}, who leads trick ${n + 1}` }));
+    if (last) box.append(el("div", { class: "small", text: L.over ? `won by ${seatName(last.winner)}; the game is over`
+      : `won by ${seatName(last.winner)}, who leads trick ${L.trick}` }));
   } else {
-    box.append(el("div", { class: "small", text: L.to_play === null ? "any seat may lead" : `seat ${L.to_play} leads` }));
+    box.append(el("div", { class: "small", text: L.to_play === null ? "any seat may lead" : `${seatName(L.to_play)} leads` }));
   }
-  const open = L.tasks.filter((t) => t.seat === null && t.taken_by === null);
-  if (open.length) {
-    const a = S.verdicts.get(key(S.history));
-    const seats = new Map((a && a.tasks ? a.tasks : []).map((t) => [t.card, t.seats]));
+  const open = L.tasks.filter((t) => t.seat === null && t.taken_by === null && t.status !== "failed");
+  if (open.length && !L.over) {
     box.append(el("div", { class: "open-tasks" }, "Tasks to draft: ",
-      ...open.map((t) => el("span", {}, taskChip(t),
-        seats.has(t.card) ? ` (in a winning line: ${seats.get(t.card).length ? seats.get(t.card).map((s) => `seat ${s}`).join(", ") : "no seat"}) ` : " "))));
+      ...open.map((t) => el("span", { class: "draft", "data-task": t.card }, taskChip(t), draftNote(t)))));
   }
   return box;
 }
@@ -350,12 +453,13 @@ function drawTable() {
 function drawRules() {
   const L = S.layout;
   const game = S.game;
-  $("#title").textContent = game ? game.title : (L.deal.name || "A deal file");
+  $("#title").textContent = game ? game.title : (S.meta.name || L.deal.name || "A deal file");
   const lines = [];
   const trump = L.trump ? `trump ${L.trump}` : "no trump";
-  lines.push(el("p", { class: "small", text: `${L.players} players, ${trump}, rules ${L.rules}` +
-    (L.deal.lead === "rocket" ? `; the commander (seat ${L.first_leader}, holding the top rocket) leads` : "") }));
+  lines.push(el("p", { class: "small", text: `${L.players} players, ${trump}; ${L.rules_words || L.rules}` +
+    (L.deal.lead === "rocket" ? `; the commander (${seatName(L.first_leader)}, holding the top rocket) leads` : "") }));
   if (game && game.rule) lines.push(el("p", { class: "rule", text: game.rule }));
+  if (game && game.reading) lines.push(el("p", { class: "small reading", text: `Note: ${game.reading}` }));
   if (L.conditions.length) lines.push(el("ul", { class: "conditions" }, ...L.conditions.map((c) => el("li", { text: c }))));
   if (game && game.notes.length) lines.push(el("p", { class: "small", text: `Not modelled: ${game.notes.join("; ")}` }));
   $("#rules").replaceChildren(...lines);
@@ -365,20 +469,45 @@ function drawPosition() {
   const L = S.layout;
   const p = $("#position");
   const a = S.verdicts.get(key(S.history));
+  const words = S.explain.get(key(S.history));
   if (L.over) {
     p.className = L.won ? "v-winnable" : "v-unwinnable";
-    p.textContent = `${L.won ? "✓ Won" : "✗ Lost"}: ${L.over.replace(/^(won|lost): /, "")}`;
+    p.textContent = `${L.won ? "✓ Won" : "✗ Lost"}: ${L.over_words || L.over.replace(/^(won|lost): /, "")}`;
     return;
   }
-  const who = L.to_play === null ? "any seat leads" : `seat ${L.to_play} to play`;
-  if (!a) { p.className = ""; p.textContent = `Trick ${L.tricks.length + 1}, ${who}.`; return; }
+  const who = L.to_play === null ? "any seat leads" : `${seatName(L.to_play)} to play`;
+  if (!a) { p.className = ""; p.textContent = `Trick ${L.trick}, ${who}.`; return; }
   const total = a.cards.reduce((n, c) => n + c.cards.length, 0);
   const kept = a.cards.filter((c) => c.verdict === "winnable").reduce((n, c) => n + c.cards.length, 0);
-  const why = a.position.explanation ? ` (why: ${a.position.explanation})` : "";
+  const why = words && words.position ? ` (why: ${words.position})` : "";
   p.className = `v-${a.verdict}`;
-  p.textContent = a.verdict === "winnable" ? `✓ Winnable. Trick ${a.trick}, ${who}: ${kept} of ${total} cards keep it winnable.`
-    : a.verdict === "unwinnable" ? `✗ Cannot be won any more${why}. Trick ${a.trick}, ${who}.`
-    : `? Undecided. Trick ${a.trick}, ${who}.`;
+  p.textContent = a.verdict === "winnable" ? `✓ Winnable. Trick ${L.trick}, ${who}: ${kept} of ${total} cards keep it winnable.`
+    : a.verdict === "unwinnable" ? `✗ Cannot be won any more${why}. Trick ${L.trick}, ${who}.`
+    : `? Undecided. Trick ${L.trick}, ${who}.`;
+}
+
+function drawReasons() {
+  // every card class's reason, for a tap as well as hover or focus; the choice the line makes
+  const a = S.verdicts.get(key(S.history));
+  const words = S.explain.get(key(S.history));
+  const list = $("#reason-list");
+  list.replaceChildren();
+  $("#card-reason").textContent = "";
+  $("#choice").textContent = words && words.choice && !S.layout.over ? `The winning line's choice: ${words.choice}` : "";
+  $("#reasons").hidden = !a || !words || !!S.layout.over;
+  if (!a || !words) return;
+  a.cards.forEach((c, i) => list.append(el("li", { class: `v-${c.verdict}`, "data-cards": c.cards.join(" ") },
+    `${MARK[c.verdict]} ${c.cards.join(" = ")}: ${words.cards[i]}`)));
+}
+
+function drawStopped() {
+  const here = key(S.history);
+  const stopped = S.layout && !S.layout.over && (S.stopped === here || S.stopped === `review:${key(timeline())}`);
+  $("#stopped").hidden = !stopped;
+  if (stopped) {
+    $("#stopped-text").textContent = S.stopped.startsWith("review:") ? "Stopped: the review was cancelled."
+      : "Stopped: the verdicts of this position were not computed.";
+  }
 }
 
 function drawMoves() {
@@ -398,7 +527,7 @@ function drawMoves() {
                                   title: `the position after trick ${n + 1}` });
     jumpTo.addEventListener("click", () => jump(first + cards.length));
     const item = el("li", { "data-trick": String(n + 1) }, jumpTo,
-                    leads[n] !== undefined ? el("span", { class: "small", text: ` seat ${leads[n]}: ` }) : " ");
+                    leads[n] !== undefined ? el("span", { class: "small", text: ` ${seatName(leads[n])}: ` }) : " ");
     cards.forEach((c, i) => {
       const at = first + i;
       const cls = `move ${at < S.history.length ? "done" : "ahead"} ${at === S.history.length - 1 ? "current" : ""} ${at === lost ? "lost" : ""}`;
@@ -408,6 +537,13 @@ function drawMoves() {
       b.addEventListener("click", () => jump(at + 1));
       item.append(b);
     });
+    const trick = L.tricks[n];
+    if (trick) {
+      // the trick's winner and the tasks done or failed in it
+      const tasks = L.tasks.filter((t) => trick.cards.includes(t.card) && t.status !== "open");
+      item.append(el("span", { class: "small trick-result", "data-winner": String(trick.winner) },
+        ` → ${seatName(trick.winner)}`, ...tasks.map((t) => el("span", { class: `task ${t.status}` }, ` ${TASK_MARK[t.status]}${t.card}`))));
+    }
     list.append(item);
     if (!all.length) break;
   }
@@ -419,11 +555,12 @@ function drawReview() {
   const box = $("#review-summary");
   if (!r) { box.textContent = ""; box.className = ""; return; }
   box.className = r.losing || r.start === "unwinnable" ? "v-unwinnable" : "v-winnable";
-  box.textContent = (r.losing || r.start === "unwinnable" ? "✗ " : "✓ ") + r.summary +
+  box.textContent = (r.losing || r.start === "unwinnable" ? "✗ " : "✓ ") + (r.words || r.summary) +
     (r.losing ? ` (click the card before it to see every card's verdict there)` : "");
 }
 
 function drawButtons() {
+  for (const b of $$("#side button")) b.disabled = false;
   const a = S.verdicts.get(key(S.history));
   const line = a && a.position.next && a.position.next.length ? a.position.next : null;
   $("#undo").disabled = $("#start").disabled = S.history.length === 0;
@@ -434,11 +571,14 @@ function drawButtons() {
 }
 
 function draw() {
+  if (!S.layout) return;  // a board that cannot be shown (see broken)
   drawRules();
   drawTable();
   drawPosition();
   drawMoves();
   drawReview();
+  drawReasons();
+  drawStopped();
   drawButtons();
 }
 
@@ -448,10 +588,18 @@ function winningLine() {
   return a && a.position.next ? a.position.next : [];
 }
 
+function fileName() {
+  // after the deal: its name, else the game's title ("Mission 1, 4 players, seed 0" -> mission-1-4-players-seed-0)
+  const name = S.meta.name || (S.game ? S.game.title : "") || "deal";
+  return String(name).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "deal";
+}
+
 function download() {
-  const deal = S.layout.deal;
+  if (!S.layout) return;
+  const deal = { ...(S.meta.name ? { name: S.meta.name } : {}), ...(S.meta.comment ? { comment: S.meta.comment } : {}),
+                 ...S.layout.deal };
   const blob = new Blob([JSON.stringify(deal, null, 2) + "\n"], { type: "application/json" });
-  const a = el("a", { href: URL.createObjectURL(blob), download: `${deal.name || "deal"}.json` });
+  const a = el("a", { href: URL.createObjectURL(blob), download: `${fileName()}.json` });
   document.body.append(a);
   a.click();
   a.remove();
@@ -491,7 +639,9 @@ async function fromAddress(push) {
   if (q.has("deal")) {
     let deal;
     try { deal = JSON.parse(b64decode(q.get("deal"))); } catch (e) {
-      showError({ input: "deal", line: "the link's deal cannot be read (cut short?)" });
+      const err = { input: "deal", line: "the link's deal cannot be read (cut short?)" };
+      showError(err);
+      broken(err);
       return;
     }
     if (!S.game && S.base && q.get("deal") === b64encode(JSON.stringify(S.base))) { await go(history, future, false); return; }
@@ -507,6 +657,11 @@ async function fromAddress(push) {
   await newGame(params, history, future, push);
 }
 
+function resetOwners(form) {
+  form.elements.owners.replaceChildren(el("option", { value: "0", text: "first way (deal to see the others)" }));
+  form.elements.owners.value = "0";
+}
+
 function wire() {
   for (const t of $$(".tab")) t.addEventListener("click", () => selectTab(t.dataset.tab));
   for (const form of $$(".tab-panel[data-game]")) {
@@ -515,8 +670,10 @@ function wire() {
   for (const b of $$(".reseed")) b.addEventListener("click", () => {
     const form = b.closest("form");
     form.elements.seed.value = String(Math.floor(Math.random() * 1e9));
-    if (form.elements.owners) form.elements.owners.value = "0";
+    if (form.elements.owners) resetOwners(form);
   });
+  // Deep Sea: the ways to hand out the tasks belong to one seed; a new seed starts from the first
+  for (const name of ["seed", "cards"]) $("#tab-deepsea").elements[name].addEventListener("input", () => resetOwners($("#tab-deepsea")));
   $("#mission").addEventListener("change", showMissionRule);
   $("#tab-file").addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -546,8 +703,9 @@ function wire() {
     S.future = line;
     jump(S.history.length + 1);
   });
-  $("#review").addEventListener("click", () => { ++S.seq; ask("review", timeline(), S.seq); });
+  $("#review").addEventListener("click", () => { if (S.layout) { ++S.seq; ask("review", timeline(), S.seq); } });
   $("#cancel").addEventListener("click", cancel);
+  $("#again").addEventListener("click", analyseAgain);
   $("#download").addEventListener("click", download);
   $("#copy-link").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(location.href); $("#copy-link").textContent = "Link copied"; }
