@@ -352,7 +352,7 @@ def test_random_classic_and_deep_sea_deals(client, body, n_tasks):
     ({"game": "mission", "mission": 1, "seed": -1}, "seed"),
     ({"game": "mission", "mission": 1, "seed": 1.5}, "seed"),
     ({"game": "mission", "mission": 1, "assignment": "random"}, "assignment"),
-    ({"game": "classic", "tasks": 11}, "tasks"),
+    ({"game": "classic", "tasks": 13}, "tasks"),
     ({"game": "classic", "assignment": "decision"}, "assignment"),
     ({"game": "deepsea", "cards": 0}, "cards"),
     ({"game": "deepsea", "owners": 999}, "owners"),

@@ -397,14 +397,16 @@ function seatBox(seat) {
 }
 
 function draftNote(t) {
-  // who takes an open task: in the winning line shown, and in some winning line
+  // who takes an open task in the winning line shown, and which other seats could in some winning line
   const a = S.verdicts.get(key(S.history));
   const words = S.explain.get(key(S.history));
-  const parts = [];
-  if (words && words.takes && words.takes[t.card] !== undefined) parts.push(`winning line: ${seatName(words.takes[t.card])} takes it`);
+  const line = words && words.takes ? words.takes[t.card] : undefined;
   const seats = a && a.tasks ? a.tasks.find((x) => x.card === t.card) : null;
-  if (seats) parts.push(seats.seats.length ? `can be taken in a winning line by ${seats.seats.map(seatName).join(", ")}`
-    : "no seat can take it in a winning line");
+  const parts = [];
+  if (line !== undefined) parts.push(`winning line: ${seatName(line)} takes it`);
+  if (seats && !seats.seats.length) parts.push("no seat can take it in a winning line");
+  const others = seats ? seats.seats.filter((s) => s !== line) : [];
+  if (others.length) parts.push(`${others.map(seatName).join(", ")} could too`);
   return parts.length ? ` (${parts.join("; ")}) ` : " ";
 }
 
