@@ -61,7 +61,7 @@ from crewcheck.solvers.base import Budget
 from crewcheck.web import forms
 from crewcheck.web.games import mission_list, new_game
 from crewcheck.web.jobs import Busy, Jobs, QueueFull, Work
-from crewcheck.web.words import explain_analysis, words
+from crewcheck.web.words import Streaming, explain_analysis, words
 
 __all__ = ["create_app", "loopback_hosts", "MAX_REQUEST_BYTES", "COOKIE", "default_examples"]
 
@@ -284,7 +284,8 @@ def _work(kind: str, instance: Instance, timeout: float | None) -> Work:
             result = decide(instance, budget=Budget(seconds=timeout, cancel=cancelled))
             return {"decide": result_to_dict(instance, result), "layout": layout}
         if kind == "analyse":
-            a = analyse(instance, timeout=timeout, cancel=cancelled, progress=progress)
+            stream = Streaming(instance, progress)
+            a = analyse(instance, timeout=timeout, cancel=cancelled, progress=stream.progress, decided=stream.decided)
             return {"analyse": analysis_to_dict(a), "explain": explain_analysis(a), "layout": layout}
         r = review(instance, timeout=timeout, cancel=cancelled, progress=progress)
         return {"review": {**review_to_dict(r), "summary": summary(r), "words": words(summary(r))},

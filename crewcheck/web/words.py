@@ -14,16 +14,16 @@ them for an analysis, with the position's reason and the crew's choice its line 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from crewcheck.analysis.analyse import CANCELLED, POSITION_LOST, Analysis, CardVerdict
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import Rules
 from crewcheck.model.variants import play_state
-from crewcheck.solvers.base import Verdict, Witness
+from crewcheck.solvers.base import Result, Verdict, Witness
 
-__all__ = ["words", "seats_from_one", "rules_words", "card_reason", "explain_analysis", "line_words"]
+__all__ = ["words", "seats_from_one", "rules_words", "card_reason", "explain_analysis", "line_words", "Streaming"]
 
 _SEATS = re.compile(r"\b([Ss]eats?) (\d+(?:(?:, | and | or )\d+)*)")
 _PLURAL = re.compile(r"\b(\d+) ([a-z]+?)\(s\)")
@@ -141,3 +141,32 @@ def explain_analysis(a: Analysis) -> dict[str, Any]:
     choice = None if w is None or w.choice is None else words(w.choice.describe(inst))
     return {"cards": [card_reason(inst, v, open_tasks) for v in a.cards],
             "position": words(a.position.explanation), "choice": choice, "takes": takes}
+
+
+class Streaming:
+    """An analysis's verdicts for the page as they are found: passed to
+    :func:`~crewcheck.analysis.analyse.analyse` (``progress=``, ``decided=``), it publishes
+    through the job's ``progress`` the part known so far, ``{"position": verdict or None,
+    "cards": {card: {"verdict", "reason"}}}`` (each card of a decided class, with
+    :func:`card_reason`)."""
+
+    def __init__(self, instance: Instance, publish: Callable[..., None]) -> None:
+        self.instance = instance
+        self.publish = publish
+        state = play_state(instance)
+        self.open_tasks = [i for i in range(len(instance.tasks)) if not state.done >> i & 1]
+        self.step: tuple[int, int, str] = (0, 0, "")
+        self.known: dict[str, Any] = {"position": None, "cards": {}}
+
+    def progress(self, done: int, total: int, what: str) -> None:
+        self.step = (done, total, what)
+        self.publish(done, total, what)
+
+    def decided(self, position: Result, verdict: CardVerdict | None) -> None:
+        cards = dict(self.known["cards"])
+        if verdict is not None:
+            reason = card_reason(self.instance, verdict, self.open_tasks)
+            for c in verdict.cards:
+                cards[str(self.instance.card(c))] = {"verdict": verdict.verdict.value, "reason": reason}
+        self.known = {"position": position.verdict.value, "cards": cards}
+        self.publish(*self.step, partial=self.known)

@@ -127,3 +127,53 @@ def test_classic_deals_go_to_twelve_tasks_and_missions_note_their_reading():
     assert new_game({"game": "mission", "mission": 46, "players": 4})["reading"] is None
     assert new_game({"game": "mission", "mission": 46, "players": 3})["reading"]
     assert new_game({"game": "mission", "mission": 1})["reading"] is None
+
+
+def test_the_verdicts_are_published_as_they_are_found():
+    """The position's verdict first, then each class's, with the reasons the finished
+    analysis gives."""
+    from crewcheck.web.words import Streaming
+
+    game = new_game({"game": "mission", "mission": 1, "players": 4, "seed": 0})
+    instance = forms.with_history(forms.load({"deal": game["deal"]})[0], LOST_ON_B6[:4])
+    seen: list[dict] = []
+    stream = Streaming(instance, lambda done, total, what, partial=None: partial and seen.append(partial))
+    a = analyse(instance, progress=stream.progress, decided=stream.decided)
+    assert seen[0] == {"position": "winnable", "cards": {}}
+    assert [len(p["cards"]) for p in seen] == sorted(len(p["cards"]) for p in seen)  # one class at a time
+    final = explain_analysis(a)["cards"]
+    expected = {str(instance.card(c)): {"verdict": v.verdict.value, "reason": r}
+                for v, r in zip(a.cards, final) for c in v.cards}
+    assert seen[-1]["cards"] == expected and len(seen) == len(a.cards) + 1
+
+
+def test_a_running_job_shows_what_it_has_found(monkeypatch):
+    release = threading.Event()
+
+    def work(kind, instance, timeout):
+        def run(cancelled, progress):
+            progress(1, 3, "after B6", partial={"position": "winnable", "cards": {"B6": {"verdict": "unwinnable"}}})
+            release.wait(10)
+            return {"done": True}
+        return run
+
+    monkeypatch.setattr(web_app, "_work", work)
+    app = create_app(jobs=Jobs(1, abandon_after=60))
+    client = app.test_client()
+    client.get("/")
+    deal = {"hands": [["B1", "B3"], ["B2", "B4"]], "tasks": [{"card": "B3", "seat": 0}]}
+    job = client.post("/api/jobs", json={"kind": "analyse", "deal": deal}).get_json()
+    for _ in range(500):
+        got = client.get(f"/api/jobs/{job['id']}").get_json()
+        if got["partial"]:
+            break
+        time.sleep(0.01)
+    assert got["state"] == "running" and got["partial"]["cards"]["B6"]["verdict"] == "unwinnable"
+    release.set()
+    for _ in range(500):
+        got = client.get(f"/api/jobs/{job['id']}").get_json()
+        if got["state"] == "done":
+            break
+        time.sleep(0.01)
+    assert got["result"] == {"done": True} and got["partial"] is None
+    app.extensions["crewcheck_jobs"].shutdown()

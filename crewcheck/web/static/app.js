@@ -24,6 +24,7 @@ const S = {
   meta: {},          // the deal's name and comment (kept in downloads)
   stopped: null,     // the key of the position whose analysis was stopped
   explain: new Map(),   // history key -> the board's words for its analysis
+  partial: null,     // {key, position, cards}: the verdicts found so far by the running analysis
 };
 
 // one job per tab: the server keys jobs by the cookie and this id
@@ -243,7 +244,7 @@ async function ask(kind, history, seq) {
   if (status === 429) { setTimeout(() => { if (seq === S.seq) ask(kind, history, seq); }, 300); return; }
   if (status !== 202) { stopThinking(); S.pending = null; showError(data.error); draw(); return; }
   S.job = { id: data.id, key: key(history), kind };
-  poll(S.job, seq, 40);
+  poll(S.job, seq, 30);
 }
 
 async function poll(job, seq, delay) {
@@ -255,9 +256,16 @@ async function poll(job, seq, delay) {
     const now = p.what ? ` (${seatWords(p.what)})` : "";
     const step = p.total > 1 ? `, ${p.done} of ${p.total} decisions done${now}` : now;
     showThinking(job.kind === "review" ? "reviewing the game" : "deciding every card", data.elapsed, step);
-    setTimeout(() => poll(job, seq, Math.min(200, delay * 1.5)), delay);
+    if (job.kind === "analyse" && data.partial && job.key === key(S.history)) {
+      // each card's verdict as it is found
+      const seen = S.partial && S.partial.key === job.key ? Object.keys(S.partial.cards).length : -1;
+      S.partial = { key: job.key, ...data.partial };
+      if (Object.keys(S.partial.cards).length !== seen) { drawTable(); drawPosition(); }
+    }
+    setTimeout(() => poll(job, seq, Math.min(150, delay * 1.3)), delay);
     return;
   }
+  if (S.partial && S.partial.key === job.key) S.partial = null;
   S.job = null;
   stopThinking();
   if (data.state !== "done" || (job.kind === "analyse" && S.pending === job.key)) S.pending = null;
@@ -308,8 +316,15 @@ async function cancel() {
 }
 
 // -- drawing --------------------------------------------------------------------------
+function partialOf(card) {
+  const p = S.partial;
+  return p && p.key === key(S.history) && S.pending === p.key ? p.cards[card] : undefined;
+}
+
 function verdictOf(card) {
   const a = S.verdicts.get(key(S.history));
+  const early = partialOf(card);
+  if (!a && early) return early.verdict;
   if (!a) return S.pending === key(S.history) ? "thinking" : "unknown";
   const c = a.cards.find((x) => x.cards.includes(card));
   return c ? c.verdict : "unknown";
@@ -319,6 +334,8 @@ function reasonOf(card) {
   // the server's reason for the card's class (the command line's analyse reason, in words)
   const a = S.verdicts.get(key(S.history));
   const words = S.explain.get(key(S.history));
+  const early = partialOf(card);
+  if (!a && early) return early.reason;
   if (!a || !words) return null;
   const i = a.cards.findIndex((x) => x.cards.includes(card));
   return i < 0 ? null : words.cards[i];
@@ -478,6 +495,16 @@ function drawPosition() {
     return;
   }
   const who = L.to_play === null ? "any seat leads" : `${seatName(L.to_play)} to play`;
+  const early = S.partial && S.partial.key === key(S.history) && S.pending === S.partial.key ? S.partial : null;
+  if (!a && early && early.position) {
+    // the position's verdict first, then each card's
+    const found = Object.keys(early.cards).length;
+    const total = L.legal.length;
+    p.className = `v-${early.position}`;
+    p.textContent = `${MARK[early.position]} ${early.position === "winnable" ? "Winnable" : early.position === "unwinnable"
+      ? "Cannot be won any more" : "Undecided"}. Trick ${L.trick}, ${who}: ${found} of ${total} cards decided so far.`;
+    return;
+  }
   if (!a) { p.className = ""; p.textContent = `Trick ${L.trick}, ${who}.`; return; }
   const total = a.cards.reduce((n, c) => n + c.cards.length, 0);
   const kept = a.cards.filter((c) => c.verdict === "winnable").reduce((n, c) => n + c.cards.length, 0);
