@@ -283,7 +283,7 @@ def layout(instance: Instance) -> dict[str, Any]:
     deck = instance.deck
     state = play_state(instance)
     task_of = {t.card: (i, t) for i, t in enumerate(instance.tasks)}
-    seats = []
+    seats: list[dict[str, Any]] = []
     for seat, hand in enumerate(instance.hands):
         suits = []
         for s, name in enumerate(deck.suits):
@@ -308,11 +308,10 @@ def layout(instance: Instance) -> dict[str, Any]:
               "won_by": won_by.get(t.card),
               "taken_by": owners[i] if i < len(owners) and owners[i] >= 0 else None}
              for i, t in enumerate(instance.tasks)]
-    for seat in seats:
-        s = seat["seat"]
-        mine = [t for t in tasks if (t["seat"] if t["seat"] is not None else t["taken_by"]) == s]
-        seat["score"] = {"tricks": sum(1 for t in tricks if t["winner"] == s), "tasks": len(mine),
-                         **{k: sum(1 for t in mine if t["status"] == k) for k in TASK_STATES}}
+    for box in seats:
+        mine = [t for t in tasks if (t["seat"] if t["seat"] is not None else t["taken_by"]) == box["seat"]]
+        box["score"] = {"tricks": sum(1 for t in tricks if t["winner"] == box["seat"]), "tasks": len(mine),
+                        **{k: sum(1 for t in mine if t["status"] == k) for k in TASK_STATES}}
     return {
         "players": p,
         "suits": list(deck.suits),
