@@ -21,9 +21,9 @@ another site cannot send without the browser asking this server first):
 ``POST /api/jobs``
     ``{"kind": "decide" | "analyse" | "review", "deal"/"fields": ..., "history": [...],
     "replace": false}`` (``history``: the position to analyse, the game to review):
-    starts the job, ``202``; ``409`` while the same client has a job queued or running,
-    unless ``replace`` is true (that job is then cancelled: the page asks about a new
-    position), ``429`` while the server holds as many unfinished jobs as it accepts
+    starts the job, ``202``, with the position's layout (one request per move);
+    ``409`` while the same page has a job queued or running, unless ``replace`` is true
+    (that job is then cancelled: the page asks about a new position), ``429`` while the server holds as many unfinished jobs as it accepts
     (:attr:`Jobs.max_active`).
 ``GET /api/jobs/ID``, ``POST /api/jobs/ID/cancel``
     Poll (state, seconds, progress, then the result as the command line's ``--json``
@@ -255,7 +255,8 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
         except QueueFull as e:
             return jsonify({"error": {"type": "QueueFull", "field": "", "message": str(e), "line": str(e),
                                       "input": None}}), 429
-        return jsonify(job.to_dict()), 202
+        # the position's layout too: the page draws it without asking for it separately
+        return jsonify({**job.to_dict(), "layout": forms.layout(instance)}), 202
 
     @app.get("/api/jobs/<job_id>")
     def poll(job_id: str) -> tuple[Response, int] | Response:

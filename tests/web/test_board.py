@@ -177,3 +177,18 @@ def test_a_running_job_shows_what_it_has_found(monkeypatch):
         time.sleep(0.01)
     assert got["result"] == {"done": True} and got["partial"] is None
     app.extensions["crewcheck_jobs"].shutdown()
+
+
+def test_a_started_analysis_comes_with_the_layout_of_its_position():
+    """One request per move: the page draws the position from the job's answer."""
+    app = create_app(jobs=Jobs(1, abandon_after=60))
+    client = app.test_client()
+    client.get("/")
+    game = new_game({"game": "mission", "mission": 1, "players": 4, "seed": 0})
+    r = client.post("/api/jobs", json={"kind": "analyse", "deal": game["deal"], "history": LOST_ON_B6[:5],
+                                       "replace": True})
+    assert r.status_code == 202
+    got = r.get_json()
+    assert got["layout"] == mission_one(LOST_ON_B6[:5]) and got["layout"]["trick"] == 2
+    client.post(f"/api/jobs/{got['id']}/cancel", json={})
+    app.extensions["crewcheck_jobs"].shutdown()

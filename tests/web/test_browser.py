@@ -433,5 +433,9 @@ def test_the_phone_layout_keeps_the_verdict_undo_and_redo_in_reach(server, brows
                 assert 0 <= box[0] and box[1] <= box[2], (name, y, box)
         browser.find_element(By.ID, "undo").click()
         _settled(browser, 3)
+        browser.execute_script("window.scrollTo(0, 0)")
+        browser.find_element(By.CSS_SELECTOR, "#games summary").click()  # the mission list fits too
+        width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
     finally:
         browser.set_window_size(*DESKTOP)
