@@ -45,6 +45,9 @@ _CITATIONS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:Witteveen|Reiber|de Jong) (?:Thm|Theorem|Lemma|Cor|§)\s*[0-9.]+:?\s*"), ""),
 )
 
+REASON_TRICKS = 3
+"""A ✓ card's reason shows its winning line up to the end of this many tricks ("Winning
+line from here" plays all of it)."""
 ORDER_WORDS = {"strict": "task tokens kept in their order", "lenient": "task tokens in a lenient order"}
 ASSIGNMENT_WORDS = {"fixed": "tasks dealt to their seats", "free": "tasks drafted",
                     "decision": "the commander decides who takes the tasks",
@@ -79,12 +82,17 @@ def rules_words(rules: Rules, tokens: bool = True) -> str:
     return f"{ORDER_WORDS.get(rules.order_rule, rules.order_rule)}, {assignment}" if tokens else assignment
 
 
-def line_words(cards: list[str], players: int, played: int) -> str:
+def line_words(cards: list[str], players: int, played: int, tricks: int | None = None) -> str:
     """A winning line's cards after ``played`` cards of the game, tricks separated by
-    ``" / "``."""
+    ``" / "``; with ``tricks``, only up to the end of that many tricks, then ``"/ ..."``."""
     out: list[str] = []
+    ends = 0
     for k, card in enumerate(cards):
         if k and (played + k) % players == 0:
+            ends += 1
+            if tricks is not None and ends >= tricks:
+                out.append("/ ...")
+                break
             out.append("/")
         out.append(card)
     return " ".join(out)
@@ -111,7 +119,7 @@ def card_reason(instance: Instance, v: CardVerdict, open_tasks: Sequence[int]) -
     if v.verdict is Verdict.WINNABLE:
         plays = [str(instance.card(c)) for c in v.witness.plays[n:]] if v.witness is not None else []
         takes = _takes(instance, v.witness, open_tasks)
-        line = line_words(plays, instance.players, n)
+        line = line_words(plays, instance.players, n, REASON_TRICKS)
         return (f"wins with: {line}" if line else "keeps the game winnable") + (f" ({takes})" if takes else "")
     why = words(v.explanation)
     if v.verdict is Verdict.UNWINNABLE and v.how == POSITION_LOST:

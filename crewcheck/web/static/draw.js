@@ -137,7 +137,9 @@ function trickBox() {
   }
   const open = L.tasks.filter((t) => t.seat === null && t.taken_by === null && t.status !== "failed");
   if (open.length && !L.over) {
-    box.append(el("div", { class: "open-tasks" }, "Tasks to draft: ",
+    const label = { decision: "Tasks the commander gives to one crew member: ",
+                    distribution: "Tasks the commander distributes: " }[L.deal.assignment] || "Tasks to draft: ";
+    box.append(el("div", { class: "open-tasks" }, label,
       ...open.map((t) => el("span", { class: "draft", "data-task": t.card }, taskChip(t), draftNote(t)))));
   }
   return box;
