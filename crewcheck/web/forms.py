@@ -278,7 +278,8 @@ def layout(instance: Instance) -> dict[str, Any]:
     """What the page draws: the hands by suit with task marks, each seat's score (tricks
     won; tasks held, done, failed and open), the tasks with their state
     (:func:`task_status`) and the seat that won each, the tricks played and the trick in
-    progress (``trick``: its number, from 1), whose turn it is, and the deal file. Seats
+    progress (``trick``: its number, from 1), whose turn it is, the commander and the
+    tasks each seat drafts (``quota``, free assignment), and the deal file. Seats
     are numbered from 0 as in the deal file; the page shows them from 1."""
     deck = instance.deck
     state = play_state(instance)
@@ -327,6 +328,8 @@ def layout(instance: Instance) -> dict[str, Any]:
                                           "cards": [str(deck.card(c)) for c in rest]},
         "to_play": state.to_play,
         "trick": state.tricks_played + 1,
+        "commander": instance.commander,
+        "quota": None if instance.task_counts is None else list(instance.task_counts),
         "over": None if state.end is None else state.end.describe(instance),
         "over_words": None if state.end is None else end_words(instance, state.end, tasks),
         "won": None if state.end is None else state.end.won,

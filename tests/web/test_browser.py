@@ -439,3 +439,56 @@ def test_the_phone_layout_keeps_the_verdict_undo_and_redo_in_reach(server, brows
         assert width[0] <= width[1], width
     finally:
         browser.set_window_size(*DESKTOP)
+
+
+def _draft(browser: Any, seat: int | None) -> None:
+    """Give every open task to ``seat`` (from 0; ``None``: keep the winning line's seats)
+    on the board and play with those seats."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    if seat is not None:
+        for select in browser.find_elements(By.CSS_SELECTOR, ".draft-box select"):
+            Select(select).select_by_value(str(seat))
+    browser.find_element(By.ID, "play-draft").click()
+
+
+def test_the_crew_chooses_who_takes_the_tasks_on_the_board(server, browser):
+    """Mission 1: the draft on the board, the commander (seat 2) offered B6 by the winning
+    line and the seats that draft nothing unable to; played with that draft the deal is
+    winnable. Mission 28 as a commander's decision: every task to seat 3 loses, every
+    task to seat 1 wins, the commander cannot take them, and they go to one seat."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + MISSION_ONE)
+    _settled(browser, 0)
+    select = browser.find_element(By.CSS_SELECTOR, '.draft-box select[data-task="B6"]')
+    options = {o.get_attribute("value"): (o.text, o.is_enabled()) for o in select.find_elements(By.TAG_NAME, "option")}
+    assert select.get_attribute("value") == "1" and options["1"] == ("seat 2 ✓ (winning line)", True), options
+    assert not any(enabled for value, (_, enabled) in options.items() if value != "1"), options
+    _draft(browser, None)
+    _wait(browser, lambda b: b.find_element(By.ID, "title").text == "mission-01-4p-seed0-chosen")
+    _settled(browser, 0)
+    assert browser.find_element(By.ID, "position").text.startswith("✓ Winnable")
+    assert browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="1"] .task[data-task="B6"]')
+    assert not browser.find_elements(By.CSS_SELECTOR, ".draft-box")
+
+    decision = "?game=mission&mission=28&players=4&seed=0&assignment=decision"
+    for seat, verdict in ((2, "✗ Cannot be won"), (0, "✓ Winnable")):
+        browser.get(server + decision)
+        _settled(browser, 0)
+        _draft(browser, seat)
+        _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
+        _settled(browser, 0)
+        assert browser.find_element(By.ID, "position").text.startswith(verdict), (seat, verdict)
+    browser.get(server + decision)
+    _settled(browser, 0)
+    selects = browser.find_elements(By.CSS_SELECTOR, ".draft-box select")
+    assert len(selects) > 1 and not selects[0].find_element(By.CSS_SELECTOR, 'option[value="1"]').is_enabled()
+    Select(selects[0]).select_by_value("0")  # the tasks split between two seats: not a decision
+    Select(selects[1]).select_by_value("2")
+    browser.find_element(By.ID, "play-draft").click()
+    error = _wait(browser, lambda b: b.find_element(By.CSS_SELECTOR, '.error[data-for="draft"]').text or False, 5)
+    assert error == "the commander gives every task to one crew member other than the commander"

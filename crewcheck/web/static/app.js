@@ -236,6 +236,33 @@ function play(card) {
   go([...S.history, card], future, true);
 }
 
+function draftError(seats) {
+  // the rules of the choice: a drafted seat takes its quota, the commander's decision gives every
+  // task to one crew member other than the commander, a distribution leaves nobody 2 tasks ahead
+  const L = S.layout;
+  const counts = Array(L.players).fill(0);
+  for (const s of Object.values(seats)) counts[s] += 1;
+  for (const t of L.tasks) if (t.seat !== null) counts[t.seat] += 1;
+  if (L.deal.assignment === "free" && L.quota && counts.some((n, s) => n !== L.quota[s]))
+    return `each seat drafts its share of the tasks: ${L.quota.map((n, s) => `${seatName(s)} ${n}`).join(", ")}`;
+  if (L.deal.assignment === "decision" && (new Set(Object.values(seats)).size > 1 || seats[Object.keys(seats)[0]] === L.commander))
+    return "the commander gives every task to one crew member other than the commander";
+  if (L.deal.assignment === "distribution" && Math.max(...counts) - Math.min(...counts) > 1)
+    return "nobody may hold 2 tasks more than another";
+  return null;
+}
+
+async function playDraft(seats) {
+  const error = draftError(seats);
+  if (error) { $('.error[data-for="draft"]').textContent = error; return; }
+  const deal = { ...S.base, assignment: "fixed", tasks: S.base.tasks.map((t) => (t.card in seats ? { ...t, seat: seats[t.card] } : t)) };
+  delete deal.quota;
+  const named = S.meta.name || "deal";
+  deal.name = `${named}-chosen`;
+  deal.comment = `${S.meta.comment || named} Tasks as chosen on the board: ${Object.entries(seats).map(([c, s]) => `${c} to ${seatName(s)}`).join(", ")}.`;
+  await fileGame(deal, [], true);
+}
+
 function timeline() { return [...S.history, ...S.future]; }
 
 function jump(n) {

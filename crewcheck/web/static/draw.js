@@ -142,6 +142,38 @@ function trickBox() {
     box.append(el("div", { class: "open-tasks" }, label,
       ...open.map((t) => el("span", { class: "draft", "data-task": t.card }, taskChip(t), draftNote(t)))));
   }
+  const draft = draftBox();
+  if (draft && !L.over) box.append(draft);
+  return box;
+}
+
+// the crew's choice of who takes the tasks, made on the board before the first card: one
+// seat per task (the winning line's by default), each option marked ✓ when some winning
+// line gives the task to that seat; "Play with these seats" deals the game with them fixed
+function draftBox() {
+  const L = S.layout;
+  const open = L.tasks.filter((t) => t.seat === null);
+  if (S.history.length || !open.length || !["free", "decision", "distribution"].includes(L.deal.assignment)) return null;
+  const a = S.verdicts.get(key(S.history));
+  const words = S.explain.get(key(S.history));
+  const box = el("div", { class: "draft-box" }, el("div", { class: "small", text: "Choose who takes each task:" }));
+  for (const t of open) {
+    const seats = a && a.tasks ? (a.tasks.find((x) => x.card === t.card) || {}).seats : null;
+    const line = words && words.takes ? words.takes[t.card] : undefined;
+    const select = el("select", { name: t.card, "data-task": t.card, "aria-label": `who takes ${t.card}` });
+    for (let s = 0; s < L.players; s++) {
+      const mark = seats ? (seats.includes(s) ? " ✓" : " ✗") : "";
+      const none = (L.quota && L.quota[s] === 0) || (L.deal.assignment === "decision" && s === L.commander);
+      select.append(el("option", { value: String(s), disabled: none,
+        text: `${seatName(s)}${mark}${s === line ? " (winning line)" : ""}${none ? " (takes no task)" : ""}` }));
+    }
+    const first = line !== undefined ? line : [...Array(L.players).keys()].find((s) => !select.options[s].disabled);
+    select.value = String(first === undefined ? 0 : first);
+    box.append(el("label", {}, cardFace(t.card), " ", select));
+  }
+  const go = el("button", { type: "button", id: "play-draft", text: "Play with these seats" });
+  go.addEventListener("click", () => playDraft(Object.fromEntries($$(".draft-box select").map((x) => [x.name, Number(x.value)]))));
+  box.append(go, el("div", { class: "error", "data-for": "draft", role: "alert" }));
   return box;
 }
 
