@@ -28,7 +28,8 @@ another site cannot send without the browser asking this server first):
 ``GET /api/jobs/ID``, ``POST /api/jobs/ID/cancel``
     Poll (state, seconds, progress, then the result as the command line's ``--json``
     writes it, with the board's words for it: ``explain``,
-    :func:`crewcheck.web.words.explain_analysis`) and cancel.
+    :func:`crewcheck.web.words.explain_analysis`, and the verdict of each of the crew's
+    options, :func:`crewcheck.web.choices.decision_options`) and cancel.
 
 Jobs belong to a page: its cookie and the tab named by the ``X-Crewcheck-Tab`` header (a
 fresh id per page load), so two tabs of one browser each keep their own job.
@@ -59,6 +60,7 @@ from crewcheck.analysis.review import review
 from crewcheck.reports.results import analysis_to_dict, error_to_dict, result_to_dict, review_to_dict, summary
 from crewcheck.solvers.base import Budget
 from crewcheck.web import forms
+from crewcheck.web.choices import decision_options
 from crewcheck.web.games import mission_list, new_game
 from crewcheck.web.jobs import Busy, Jobs, QueueFull, Work
 from crewcheck.web.words import Streaming, explain_analysis, words
@@ -287,7 +289,8 @@ def _work(kind: str, instance: Instance, timeout: float | None) -> Work:
         if kind == "analyse":
             stream = Streaming(instance, progress)
             a = analyse(instance, timeout=timeout, cancel=cancelled, progress=stream.progress, decided=stream.decided)
-            return {"analyse": analysis_to_dict(a), "explain": explain_analysis(a), "layout": layout}
+            explain = {**explain_analysis(a), "options": decision_options(instance, timeout, cancelled)}
+            return {"analyse": analysis_to_dict(a), "explain": explain, "layout": layout}
         r = review(instance, timeout=timeout, cancel=cancelled, progress=progress)
         return {"review": {**review_to_dict(r), "summary": summary(r), "words": words(summary(r))},
                 "layout": layout}

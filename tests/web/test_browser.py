@@ -479,6 +479,8 @@ def test_the_crew_chooses_who_takes_the_tasks_on_the_board(server, browser):
     for seat, verdict in ((2, "✗ Cannot be won"), (0, "✓ Winnable")):
         browser.get(server + decision)
         _settled(browser, 0)
+        option = browser.find_element(By.CSS_SELECTOR, f'.draft-box select option[value="{seat}"]').text
+        assert option.startswith(f"seat {seat + 1} {verdict[0]}"), option  # each option decided before it is chosen
         _draft(browser, seat)
         _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
         _settled(browser, 0)

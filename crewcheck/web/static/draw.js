@@ -158,7 +158,9 @@ function draftBox() {
   const words = S.explain.get(key(S.history));
   const box = el("div", { class: "draft-box" }, el("div", { class: "small", text: "Choose who takes each task:" }));
   for (const t of open) {
-    const seats = a && a.tasks ? (a.tasks.find((x) => x.card === t.card) || {}).seats : null;
+    // free: the seats some winning line gives the task; the commander's decision: each option decided
+    const options = words && words.options ? words.options.filter((o) => o.verdict === "winnable").map((o) => o.seat) : null;
+    const seats = a && a.tasks ? (a.tasks.find((x) => x.card === t.card) || {}).seats : options;
     const line = words && words.takes ? words.takes[t.card] : undefined;
     const select = el("select", { name: t.card, "data-task": t.card, "aria-label": `who takes ${t.card}` });
     for (let s = 0; s < L.players; s++) {
