@@ -23,8 +23,8 @@ another site cannot send without the browser asking this server first):
     "replace": false}`` (``history``: the position to analyse, the game to review):
     starts the job, ``202``, with the position's layout (one request per move);
     ``409`` while the same page has a job queued or running, unless ``replace`` is true
-    (that job is then cancelled: the page asks about a new position), ``429`` while the server holds as many unfinished jobs as it accepts
-    (:attr:`Jobs.max_active`).
+    (that job is then cancelled: the page asks about a new position), ``429`` while the
+    server holds as many unfinished jobs as it accepts (:attr:`Jobs.max_active`).
 ``GET /api/jobs/ID``, ``POST /api/jobs/ID/cancel``
     Poll (state, seconds, progress, then the result as the command line's ``--json``
     writes it, with the board's words for it: ``explain``,

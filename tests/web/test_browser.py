@@ -349,10 +349,12 @@ def test_every_card_says_why_and_the_draft_says_who_takes_the_task(server, brows
     reason = _wait(browser, lambda b: b.find_element(By.ID, "card-reason").text or False, 5)
     assert reason.startswith("✗ B6: loses"), reason
     won = sorted(c for c, v in cards.items() if v == "winnable")[0]
-    browser.execute_script("arguments[0].focus()", browser.find_element(By.CSS_SELECTOR, f'#table button.card[data-card="{won}"]'))
+    button = browser.find_element(By.CSS_SELECTOR, f'#table button.card[data-card="{won}"]')
+    browser.execute_script("arguments[0].focus()", button)
     reason = browser.find_element(By.ID, "card-reason").text
     assert reason.startswith(f"✓ {won}: wins with: {won}") and "seat 2 takes B6" in reason, reason
-    listed = browser.execute_script("return [...document.querySelectorAll('#reason-list li')].map((e) => e.textContent)")
+    listed = browser.execute_script(
+        "return [...document.querySelectorAll('#reason-list li')].map((e) => e.textContent)")
     assert any(line.startswith("✗ B6: loses") for line in listed), listed
     draft = browser.find_element(By.CSS_SELECTOR, '#table .draft[data-task="B6"]').text
     assert "winning line: seat 2 takes it" in draft, draft
@@ -404,7 +406,8 @@ def test_a_bad_link_shows_its_error_and_disables_the_board(server, browser):
     browser.get(server + "?game=mission&mission=99&players=4&seed=0&play=B1")
     position = _wait(browser, lambda b: b.find_element(By.ID, "position").text or False)
     assert position.startswith("The link cannot be opened: mission: expected an integer from 1 to 50"), position
-    browser.execute_script("window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(e.message))")
+    browser.execute_script(
+        "window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(e.message))")
     buttons = browser.find_elements(By.CSS_SELECTOR, "#side button")
     assert buttons and not any(b.is_enabled() for b in buttons)
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT, Keys.END, "w")
