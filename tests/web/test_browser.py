@@ -363,17 +363,23 @@ def test_every_card_says_why_and_the_draft_says_who_takes_the_task(server, brows
 
 
 def test_cancel_shows_stopped_and_analyse_again(server, browser, monkeypatch):
-    """A decision cancelled: the page says it stopped and offers to analyse again, which
-    brings every card's verdict."""
+    """A decision in progress shows the verdicts found so far; cancelled, the page says it
+    stopped and offers to analyse again, which brings every card's verdict."""
     import time as clock
 
     from selenium.webdriver.common.by import By
 
     from crewcheck.web import app as web_app
 
+    from crewcheck.web import forms
+
     def slow(kind, instance, timeout):
         def run(cancelled, progress):
-            progress(0, 3, "the position")
+            first = forms.layout(instance)["legal"][0]
+            progress(0, 3, "the position", partial={"position": None, "cards": {}})
+            clock.sleep(0.3)
+            progress(1, 3, "after " + first, partial={"position": "winnable", "cards": {
+                first: {"verdict": "unwinnable", "reason": "loses: a reason"}}})
             while not cancelled():
                 clock.sleep(0.01)
             return {}
@@ -384,7 +390,13 @@ def test_cancel_shows_stopped_and_analyse_again(server, browser, monkeypatch):
     browser.get(server + MISSION_ONE + "&play=G5")
     cancel = _wait(browser, lambda b: b.find_element(By.ID, "cancel") if b.find_element(By.ID, "cancel").is_displayed()
                    else False)
-    assert "0 of 3 decisions done (the position)" in browser.find_element(By.ID, "thinking-text").text
+    # the verdicts found so far are shown while the others are being decided
+    early = _wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, '#table button.card[data-verdict="unwinnable"]'))
+    assert len(early) == 1 and early[0].get_attribute("data-reason") == "loses: a reason"
+    assert browser.find_elements(By.CSS_SELECTOR, '#table button.card[data-verdict="thinking"]')
+    assert "1 of 3 decisions done (after " in browser.find_element(By.ID, "thinking-text").text
+    assert browser.find_element(By.ID, "position").text.startswith("✓ Winnable. Trick 1")
+    assert "1 of " in browser.find_element(By.ID, "position").text
     cancel.click()
     again = _wait(browser, lambda b: b.find_element(By.ID, "again") if b.find_element(By.ID, "again").is_displayed()
                   else False)
