@@ -32,7 +32,7 @@ Free assignment
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from crewcheck.analysis.run import Cancel, Decisions, Progress
@@ -45,7 +45,7 @@ from crewcheck.model.variants import play_state
 from crewcheck.solvers.base import Result, Verdict, Witness
 from crewcheck.solvers.search.table import shared
 
-__all__ = ["CardVerdict", "Analysis", "equivalent_cards", "analyse",
+__all__ = ["CardVerdict", "Analysis", "Decided", "equivalent_cards", "analyse",
            "DECIDED", "ON_WINNING_LINE", "POSITION_LOST", "CANCELLED"]
 
 DECIDED = "decided"
@@ -105,6 +105,11 @@ class Analysis:
         return tuple(c for c in self.cards if c.verdict is Verdict.WINNABLE)
 
 
+Decided = Callable[[Result, "CardVerdict | None"], None]
+"""``decided(position, verdict)``: the position's result, then each class's verdict as
+:func:`analyse` finds it (``verdict`` is ``None`` for the position alone)."""
+
+
 # -- equivalent cards ---------------------------------------------------------------
 def equivalent_cards(state: State) -> list[tuple[CardIndex, ...]]:
     """The legal plays of ``state`` grouped into classes of interchangeable cards.
@@ -142,7 +147,8 @@ def _child(instance: Instance, card: CardIndex) -> Instance:
 
 def analyse(instance: Instance, *, backend: str | None = None, timeout: float | None = None,
             cancel: Cancel | None = None, progress: Progress | None = None,
-            position: Result | None = None, tasks: bool = True) -> Analysis:
+            position: Result | None = None, tasks: bool = True,
+            decided: Decided | None = None) -> Analysis:
     """Every legal card's verdict at the position after ``instance.history``.
 
     Parameters
@@ -162,6 +168,10 @@ def analyse(instance: Instance, *, backend: str | None = None, timeout: float | 
         from this very position, or unwinnable).
     tasks
         Free assignment: also compute :attr:`Analysis.tasks` (:func:`task_seats`).
+    decided
+        Called with the position's result as soon as it is known (``decided(position,
+        None)``), then with each class's verdict as it is found (``decided(position,
+        verdict)``, in the order of :attr:`Analysis.cards`): a page shows them as they come.
 
     Raises
     ------
@@ -183,7 +193,9 @@ def analyse(instance: Instance, *, backend: str | None = None, timeout: float | 
     with shared():
         if position is None:
             position = run.decide(instance, "the position")
-        verdicts = _card_verdicts(instance, position, classes, run)
+        if decided is not None:
+            decided(position, None)
+        verdicts = _card_verdicts(instance, position, classes, run, decided)
     seats = None
     if instance.rules.assignment == "free" and instance.is_concrete() and state.end is None and tasks:
         seats = task_seats(instance, position=position, timeout=timeout, cancel=cancel)
@@ -192,7 +204,7 @@ def analyse(instance: Instance, *, backend: str | None = None, timeout: float | 
 
 
 def _card_verdicts(instance: Instance, position: Result, classes: Sequence[tuple[CardIndex, ...]],
-                   run: Decisions) -> list[CardVerdict]:
+                   run: Decisions, decided: Decided | None = None) -> list[CardVerdict]:
     n = len(instance.history)
     out: list[CardVerdict] = []
     line = position.witness.plays if position.witness is not None else ()
@@ -209,4 +221,6 @@ def _card_verdicts(instance: Instance, position: Result, classes: Sequence[tuple
             r = run.decide(_child(instance, group[0]), f"after {first}")
             out.append(CardVerdict(group, r.verdict, r.witness, r.explanation, DECIDED, r.stats.nodes,
                                    r.stats.seconds))
+        if decided is not None:
+            decided(position, out[-1])
     return out

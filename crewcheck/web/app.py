@@ -21,13 +21,18 @@ another site cannot send without the browser asking this server first):
 ``POST /api/jobs``
     ``{"kind": "decide" | "analyse" | "review", "deal"/"fields": ..., "history": [...],
     "replace": false}`` (``history``: the position to analyse, the game to review):
-    starts the job, ``202``; ``409`` while the same client has a job queued or running,
-    unless ``replace`` is true (that job is then cancelled: the page asks about a new
-    position), ``429`` while the server holds as many unfinished jobs as it accepts
-    (:attr:`Jobs.max_active`).
+    starts the job, ``202``, with the position's layout (one request per move);
+    ``409`` while the same page has a job queued or running, unless ``replace`` is true
+    (that job is then cancelled: the page asks about a new position), ``429`` while the
+    server holds as many unfinished jobs as it accepts (:attr:`Jobs.max_active`).
 ``GET /api/jobs/ID``, ``POST /api/jobs/ID/cancel``
     Poll (state, seconds, progress, then the result as the command line's ``--json``
-    writes it) and cancel.
+    writes it, with the board's words for it: ``explain``,
+    :func:`crewcheck.web.words.explain_analysis`, and the verdict of each of the crew's
+    options, :func:`crewcheck.web.choices.decision_options`) and cancel.
+
+Jobs belong to a page: its cookie and the tab named by the ``X-Crewcheck-Tab`` header (a
+fresh id per page load), so two tabs of one browser each keep their own job.
 
 Every error is a JSON object ``{"error": {...}}`` (a bad request a ``4xx``). A body is
 read by the same hardened reader as a deal file (:mod:`crewcheck.formats.reading`), the
@@ -55,8 +60,10 @@ from crewcheck.analysis.review import review
 from crewcheck.reports.results import analysis_to_dict, error_to_dict, result_to_dict, review_to_dict, summary
 from crewcheck.solvers.base import Budget
 from crewcheck.web import forms
+from crewcheck.web.choices import decision_options
 from crewcheck.web.games import mission_list, new_game
 from crewcheck.web.jobs import Busy, Jobs, QueueFull, Work
+from crewcheck.web.words import Streaming, explain_analysis, words
 
 __all__ = ["create_app", "loopback_hosts", "MAX_REQUEST_BYTES", "COOKIE", "default_examples"]
 
@@ -67,6 +74,8 @@ MAX_EXAMPLE_NAME = 100
 COOKIE = "crewcheck_client"
 STATIC = Path(__file__).resolve().parent / "static"
 KINDS = ("decide", "analyse", "review")
+TAB_HEADER = "X-Crewcheck-Tab"
+"""The header naming the page's tab (letters and digits): jobs are per cookie and tab."""
 
 
 def one_line(text: str, limit: int = 300) -> str:
@@ -117,7 +126,10 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
                                   "input": None, "input_error": True}}), status
 
     def client() -> str:
-        return request.cookies.get(COOKIE) or f"addr:{request.remote_addr}"
+        # one job per tab: the page names its tab in a header (a fresh id per page load)
+        tab = request.headers.get(TAB_HEADER, "")
+        tab = tab if len(tab) <= 32 and tab.isascii() and tab.isalnum() else ""
+        return (request.cookies.get(COOKIE) or f"addr:{request.remote_addr}") + (f":{tab}" if tab else "")
 
     def body() -> dict[str, Any]:
         # the hardened reader, as for a deal file: depth, digits, duplicate keys, UTF-8
@@ -245,7 +257,8 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
         except QueueFull as e:
             return jsonify({"error": {"type": "QueueFull", "field": "", "message": str(e), "line": str(e),
                                       "input": None}}), 429
-        return jsonify(job.to_dict()), 202
+        # the position's layout too: the page draws it without asking for it separately
+        return jsonify({**job.to_dict(), "layout": forms.layout(instance)}), 202
 
     @app.get("/api/jobs/<job_id>")
     def poll(job_id: str) -> tuple[Response, int] | Response:
@@ -274,9 +287,12 @@ def _work(kind: str, instance: Instance, timeout: float | None) -> Work:
             result = decide(instance, budget=Budget(seconds=timeout, cancel=cancelled))
             return {"decide": result_to_dict(instance, result), "layout": layout}
         if kind == "analyse":
-            return {"analyse": analysis_to_dict(analyse(instance, timeout=timeout, cancel=cancelled,
-                                                        progress=progress)), "layout": layout}
+            stream = Streaming(instance, progress)
+            a = analyse(instance, timeout=timeout, cancel=cancelled, progress=stream.progress, decided=stream.decided)
+            explain = {**explain_analysis(a), "options": decision_options(instance, timeout, cancelled)}
+            return {"analyse": analysis_to_dict(a), "explain": explain, "layout": layout}
         r = review(instance, timeout=timeout, cancel=cancelled, progress=progress)
-        return {"review": {**review_to_dict(r), "summary": summary(r)}, "layout": layout}
+        return {"review": {**review_to_dict(r), "summary": summary(r), "words": words(summary(r))},
+                "layout": layout}
 
     return run

@@ -25,6 +25,7 @@ from crewcheck.formats.reading import parse_json
 from crewcheck.model.cards import Card
 from crewcheck.model.instance import Instance
 from crewcheck.model.variants import play_state, play_variant
+from crewcheck.web.words import rules_words, words
 
 __all__ = ["fields_to_dict", "instance_to_fields", "load", "layout", "input_of", "with_history", "condition_words"]
 
@@ -211,22 +212,79 @@ def with_history(instance: Instance, cards: Any) -> Instance:
 def condition_words(instance: Instance) -> list[str]:
     """The deal's conditions (special rules) and the choices the rules leave the crew, in
     words, one sentence each, as the page shows them: the command line's own wording
-    (:func:`crewcheck.formats.notation.describe_conditions` and ``describe_choices``) with
-    the first letter raised and a full stop."""
+    (:func:`crewcheck.formats.notation.describe_conditions` and ``describe_choices``) in
+    the board's words (:func:`crewcheck.web.words.words`: seats from 1), with the first
+    letter raised and a full stop."""
     out = []
     for line in describe_conditions(instance) + describe_choices(instance):
-        text = line.strip()
+        text = words(line.strip()) or ""
         out.append(text[:1].upper() + text[1:] + ("" if text.endswith(".") else "."))
     return out
 
 
+TASK_STATES = ("done", "failed", "open")
+"""A task on the board: taken by its seat, lost (taken by another seat, by a seat with
+no room for it, or against its order token), or its card still out."""
+
+
+def _tricks_played(instance: Instance) -> tuple[list[dict[str, Any]], dict[int, int]]:
+    """The complete tricks of the history (lead, cards, winner) and the seat that won
+    each card played in them."""
+    deck = instance.deck
+    tricks: list[dict[str, Any]] = []
+    won_by: dict[int, int] = {}
+    walk = play_variant(instance).initial_state()
+    for c in instance.history:
+        trick = (*walk.trick, c)
+        lead = walk.leader if walk.leader is not None else instance.holder[c]
+        walk = walk.apply(c)
+        if len(trick) == instance.players:
+            tricks.append({"lead": lead, "cards": [str(deck.card(x)) for x in trick], "winner": walk.leader})
+            won_by.update((x, walk.leader) for x in trick if walk.leader is not None)
+    return tricks, won_by
+
+
+def task_status(instance: Instance, state: Any, won_by: Mapping[int, int]) -> list[str]:
+    """Each task's state (:data:`TASK_STATES`) after the history: a task whose card was
+    won is ``"failed"`` when the game ended on it, or when a seat other than its own won
+    it; else ``"done"``. The model's ``done`` mask alone says only that the card was won."""
+    end = state.end
+    failed = end.failed_task if end is not None and not end.won else None
+    out = []
+    for i, t in enumerate(instance.tasks):
+        if not state.done >> i & 1:
+            out.append("open")
+        elif i == failed or (t.seat is not None and won_by.get(t.card, t.seat) != t.seat):
+            out.append("failed")
+        else:
+            out.append("done")
+    return out
+
+
+def end_words(instance: Instance, end: Any, tasks: list[dict[str, Any]]) -> str:
+    """How the game ended, in a player's words (``tasks``: the layout's, with the seat
+    that won each task card): ``"task B6 was won by seat 1, who could not take it"``."""
+    if end.won or end.failed_task is None or end.termination.value != "task failed":
+        return words(end.describe(instance).split(": ", 1)[-1]) or ""
+    t = tasks[end.failed_task]
+    owner = t["seat"]
+    by = t["won_by"]
+    if owner is not None:
+        return f"task {t['card']} was won by seat {by + 1}, not by seat {owner + 1}, whose task it is"
+    return f"task {t['card']} was won by seat {by + 1}, who had no room for another task"
+
+
 def layout(instance: Instance) -> dict[str, Any]:
-    """What the page draws: the hands by suit with task marks, the tasks, the tricks
-    played and the trick in progress, whose turn it is, and the deal file."""
+    """What the page draws: the hands by suit with task marks, each seat's score (tricks
+    won; tasks held, done, failed and open), the tasks with their state
+    (:func:`task_status`) and the seat that won each, the tricks played and the trick in
+    progress (``trick``: its number, from 1), whose turn it is, the commander and the
+    tasks each seat drafts (``quota``, free assignment), and the deal file. Seats
+    are numbered from 0 as in the deal file; the page shows them from 1."""
     deck = instance.deck
     state = play_state(instance)
     task_of = {t.card: (i, t) for i, t in enumerate(instance.tasks)}
-    seats = []
+    seats: list[dict[str, Any]] = []
     for seat, hand in enumerate(instance.hands):
         suits = []
         for s, name in enumerate(deck.suits):
@@ -237,31 +295,31 @@ def layout(instance: Instance) -> dict[str, Any]:
                 entry: dict[str, Any] = {"card": str(deck.card(c)), "held": bool(state.hands[seat] >> c & 1)}
                 if c in task_of:
                     i, t = task_of[c]
-                    entry["task"] = {"seat": t.seat, "token": t.token, "done": bool(state.done >> i & 1)}
+                    entry["task"] = {"seat": t.seat, "token": t.token, "index": i}
                 cards.append(entry)
             suits.append({"suit": name, "cards": cards})
         seats.append({"seat": seat, "suits": suits})
-    tricks = []
-    walk = play_variant(instance).initial_state()
-    for c in instance.history:
-        trick = (*walk.trick, c)
-        lead = walk.leader if walk.leader is not None else instance.holder[c]
-        walk = walk.apply(c)
-        if len(trick) == instance.players:
-            tricks.append({"lead": lead, "cards": [str(deck.card(x)) for x in trick], "winner": walk.leader})
+    tricks, won_by = _tricks_played(instance)
     p = instance.players
     rest = instance.history[len(tricks) * p:]
+    status = task_status(instance, state, won_by)
     owners = state.owners or ()
     tasks = [{"card": str(deck.card(t.card)), "seat": t.seat, "token": t.token,
-              "done": bool(state.done >> i & 1),
+              "status": status[i], "done": status[i] == "done",
+              "won_by": won_by.get(t.card),
               "taken_by": owners[i] if i < len(owners) and owners[i] >= 0 else None}
              for i, t in enumerate(instance.tasks)]
+    for box in seats:
+        mine = [t for t in tasks if (t["seat"] if t["seat"] is not None else t["taken_by"]) == box["seat"]]
+        box["score"] = {"tricks": sum(1 for t in tricks if t["winner"] == box["seat"]), "tasks": len(mine),
+                        **{k: sum(1 for t in mine if t["status"] == k) for k in TASK_STATES}}
     return {
         "players": p,
         "suits": list(deck.suits),
         "trump": instance.trump,
         "first_leader": instance.first_leader,
         "rules": str(instance.rules),
+        "rules_words": rules_words(instance.rules, any(t.token for t in instance.tasks)),
         "seats": seats,
         "tasks": tasks,
         "conditions": condition_words(instance),
@@ -269,7 +327,11 @@ def layout(instance: Instance) -> dict[str, Any]:
         "current": None if not rest else {"lead": state.leader,
                                           "cards": [str(deck.card(c)) for c in rest]},
         "to_play": state.to_play,
+        "trick": state.tricks_played + 1,
+        "commander": instance.commander,
+        "quota": None if instance.task_counts is None else list(instance.task_counts),
         "over": None if state.end is None else state.end.describe(instance),
+        "over_words": None if state.end is None else end_words(instance, state.end, tasks),
         "won": None if state.end is None else state.end.won,
         "legal": [str(deck.card(c)) for c in range(deck.size) if state.legal_mask() >> c & 1],
         "history": [str(deck.card(c)) for c in instance.history],

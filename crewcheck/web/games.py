@@ -17,8 +17,21 @@ from typing import Any
 
 from crewcheck.errors import InvalidInputError
 
-__all__ = ["GAMES", "new_game", "mission_list", "MAX_SEED"]
+__all__ = ["GAMES", "new_game", "mission_list", "MAX_SEED", "MAX_CLASSIC_TASKS", "READING_NOTES"]
 
+MAX_CLASSIC_TASKS = 12
+"""The most tasks of a random Classic deal (as ``crewcheck deals``/``simulate`` allow)."""
+READING_NOTES = {
+    29: "This board plays the rule as Board Game Arena does: a crew member may be two tricks ahead of "
+        "another, and the game is lost at three. Read word for word, two ahead already loses.",
+    34: "This board plays the rule as Board Game Arena does: a crew member may be two tricks ahead of "
+        "another, and the game is lost at three. Read word for word, two ahead already loses.",
+    46: "This board plays the rule as Board Game Arena does: only the pink cards played count, so with "
+        "three players a pink card left as the unplayed 14th card does not lose. Read word for word, it "
+        "does.",
+}
+"""Where the rule's words and the reference reading differ, the note the page shows (the
+missions' ``readings``: :data:`crewcheck.missions.logbook.READINGS`)."""
 MAX_SEED = 2**53 - 1
 """The largest seed accepted (the largest integer a page's JavaScript keeps exactly)."""
 
@@ -54,7 +67,11 @@ def _mission(body: Mapping[str, Any]) -> dict[str, Any]:
     assignment = _choice(body, "assignment", ASSIGNMENTS, None)
     deal = deal_mission(number, players, seed, assignment)
     title = f"Mission {number}, {players} players, seed {seed}"
+    reading = READING_NOTES.get(number) if m.readings else None
+    if reading and number == 46 and players != 3:
+        reading = None  # the readings agree with four or five players
     return {"deal": deal, "title": title, "rule": m.special_rule, "notes": not_modelled(m, players),
+            "reading": reading,
             "params": {"game": "mission", "mission": number, "players": players, "seed": seed,
                        "assignment": assignment or ""}}
 
@@ -64,7 +81,7 @@ def _classic(body: Mapping[str, Any]) -> dict[str, Any]:
     from crewcheck.formats import deal_json
 
     players = _int(body, "players", 4, 3, 5)
-    tasks = _int(body, "tasks", 3, 0, 10)
+    tasks = _int(body, "tasks", 3, 0, MAX_CLASSIC_TASKS)
     seed = _int(body, "seed", 0, 0, MAX_SEED)
     assignment = _choice(body, "assignment", ("fixed", "free"), "fixed")
     setup = deal(players, tasks, seed, "classic")
@@ -118,7 +135,9 @@ GAMES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
 
 def new_game(body: Mapping[str, Any]) -> dict[str, Any]:
     """The game ``body`` asks for: ``{"deal": <deal-file dict>, "title", "rule" (the
-    special rule in words, or ``None``), "notes" (rules the deal leaves out), "params"
+    special rule in words, or ``None``), "notes" (rules the deal leaves out), for a
+    mission "reading" (:data:`READING_NOTES`: how the board reads a rule whose words read
+    otherwise, or ``None``), "params"
     (the parameters as dealt, defaults filled in: the query of a link to this game)}``,
     and for Deep Sea ``"options"`` (each way the task phase can hand the tasks out;
     ``owners`` picks one)."""

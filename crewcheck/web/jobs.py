@@ -25,8 +25,10 @@ from crewcheck.reports.results import error_to_dict, internal_error_to_dict
 
 __all__ = ["Job", "Jobs", "Busy", "QueueFull", "Work"]
 
-Work = Callable[[Callable[[], bool], Callable[[int, int, str], None]], dict[str, Any]]
-"""A job's work: ``work(cancelled, progress) -> JSON-ready result``."""
+Work = Callable[[Callable[[], bool], Callable[..., None]], dict[str, Any]]
+"""A job's work: ``work(cancelled, progress) -> JSON-ready result``; ``progress(done,
+total, what)`` reports the step, ``progress(..., partial=...)`` also the part of the
+result known so far (JSON-ready: the page shows it while the job runs)."""
 
 
 class QueueFull(Exception):
@@ -60,6 +62,8 @@ class Job:
     """``queued``, ``running``, ``done``, ``error`` or ``cancelled``."""
     progress: tuple[int, int, str] = (0, 0, "")
     result: dict[str, Any] | None = None
+    partial: dict[str, Any] | None = None
+    """What the work has published of its result so far (``progress(..., partial=)``)."""
     error: dict[str, Any] | None = None
     seen: float = field(default_factory=time.monotonic)
     """When the client last asked about this job."""
@@ -75,7 +79,7 @@ class Job:
         done, total, what = self.progress
         return {"id": self.id, "kind": self.kind, "state": self.state, "elapsed": round(elapsed, 3),
                 "progress": {"done": done, "total": total, "what": what},
-                "result": self.result, "error": self.error}
+                "partial": self.partial if self.active else None, "result": self.result, "error": self.error}
 
 
 class Jobs:
@@ -173,8 +177,10 @@ class Jobs:
                 job.cancel_flag.set()
             return job.cancel_flag.is_set()
 
-        def progress(done: int, total: int, what: str) -> None:
+        def progress(done: int, total: int, what: str, partial: dict[str, Any] | None = None) -> None:
             job.progress = (done, total, what)
+            if partial is not None:
+                job.partial = partial
 
         try:
             result = work(cancelled, progress)

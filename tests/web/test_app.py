@@ -55,7 +55,7 @@ def test_the_page_sets_a_client_cookie_and_has_the_controls(app):
     r = c.get("/")
     assert r.status_code == 200 and b'id="board"' in r.data and b'id="cancel"' in r.data and b'id="undo"' in r.data
     assert COOKIE in r.headers.get("Set-Cookie", "") and "HttpOnly" in r.headers["Set-Cookie"]
-    assert c.get("/static/app.js").status_code == 200
+    assert c.get("/static/app.js").status_code == 200 and c.get("/static/draw.js").status_code == 200
 
 
 def test_examples_are_the_bundled_deals(client):
@@ -352,7 +352,7 @@ def test_random_classic_and_deep_sea_deals(client, body, n_tasks):
     ({"game": "mission", "mission": 1, "seed": -1}, "seed"),
     ({"game": "mission", "mission": 1, "seed": 1.5}, "seed"),
     ({"game": "mission", "mission": 1, "assignment": "random"}, "assignment"),
-    ({"game": "classic", "tasks": 11}, "tasks"),
+    ({"game": "classic", "tasks": 13}, "tasks"),
     ({"game": "classic", "assignment": "decision"}, "assignment"),
     ({"game": "deepsea", "cards": 0}, "cards"),
     ({"game": "deepsea", "owners": 999}, "owners"),

@@ -18,6 +18,7 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -185,8 +186,12 @@ def test_play_mission_one_to_the_end_with_verdicts_undo_link_and_review(server, 
     played: list[str] = []
     lost_at = None
     verdicts_seen = 0
+    clicked: float | None = None
+    waits: list[float] = []  # click to every verdict shown, seconds
     while True:
         cards = _settled(browser, len(played))
+        if clicked is not None and cards:
+            waits.append(time.monotonic() - clicked)
         if not cards:
             break
         assert set(cards.values()) <= VERDICTS, cards
@@ -207,12 +212,16 @@ def test_play_mission_one_to_the_end_with_verdicts_undo_link_and_review(server, 
             card = sorted(cards)[0]
         button = browser.find_element(By.CSS_SELECTOR, f'#table button.card[data-card="{card}"]')
         assert card in button.get_attribute("aria-label") and button.find_element(By.CLASS_NAME, "mark").text
+        clicked = time.monotonic()
         if len(played) == 1:  # by keyboard once: a legal card is a button that takes the focus
             button.send_keys(Keys.ENTER)
         else:
             button.click()
         played.append(card)
     assert lost_at is not None and verdicts_seen == len(played)
+    waits.sort()
+    print(f"click to every verdict: median {waits[len(waits) // 2]:.3f} s, "
+          f"slowest {waits[-1]:.3f} s over {len(waits)} cards")
     assert browser.find_element(By.ID, "position").text.startswith("✗ Lost")
     assert _played(browser) == played
 
@@ -255,7 +264,7 @@ def test_a_pasted_deal_file_with_an_error_shows_the_loader_line(server, browser)
     box = browser.find_element(By.ID, "deal-json")
     box.send_keys('{"hands": [["B1", "B3"], ["B2", "B2"]], "tasks": [{"card": "B3", "seat": 0}]}')
     browser.find_element(By.CSS_SELECTOR, "#tab-file button[type=submit]").click()
-    error = browser.find_element(By.CSS_SELECTOR, '.error[data-for="json"]')
+    error = browser.find_element(By.CSS_SELECTOR, '#tab-file .error[data-for="json"]')  # beside the text box
     _wait(browser, lambda b: error.text != "", 10)
     assert error.text == "hands[1][1]: card 'B2' is twice in hands[1]"
 
@@ -289,3 +298,214 @@ def test_a_bundled_deal_opens_at_its_history_and_its_link_keeps_it(server, brows
     browser.find_element(By.ID, "end").click()
     _settled(browser, 40)
     assert browser.find_element(By.ID, "position").text.startswith("✓ Won")
+
+
+MISSION_ONE = "?game=mission&mission=1&players=4&seed=0"
+LOST_ON_B6 = "G5,G6,G9,G2,B6,B9,B3,B4"
+"""Seat 1 (seat 0 of the deal file) wins the task B6, which only the commander (seat 2)
+could take: the game is lost on B6."""
+
+
+def test_the_task_chips_and_the_trick_label_agree_with_the_result(server, browser):
+    """A game lost on a task: the chip of that task is failed (✗), never done (✓), the
+    seat's score says so, and the move list shows each trick's winner and the task failed
+    in it. In a trick in progress the table and the panel give it the same number."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + MISSION_ONE + "&play=" + LOST_ON_B6)
+    _settled(browser, 8)
+    position = browser.find_element(By.ID, "position").text
+    assert position.startswith("✗ Lost") and "B6" in position and "seat 1" in position, position
+    chips = browser.find_elements(By.CSS_SELECTOR, '#table .task[data-task="B6"]')
+    assert chips and all(c.get_attribute("data-status") == "failed" and c.text.startswith("✗") for c in chips)
+    assert not browser.find_elements(By.CSS_SELECTOR, "#table .task.done")
+    score = browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"] .score').text
+    assert score == "Tricks won: 1; tasks: 1 held, 0 done, 1 failed", score
+    results = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#moves .trick-result")]
+    assert results == ["→ seat 4", "→ seat 1 ✗ B6"], results
+    assert browser.execute_script("return fileName()") == "mission-01-4p-seed0"
+
+    browser.get(server + MISSION_ONE + "&play=G5,G6,G9,G2,B6")
+    _settled(browser, 5)
+    label = browser.find_element(By.CSS_SELECTOR, "#table .trick-label").text
+    assert label == "Trick 2" and "Trick 2," in browser.find_element(By.ID, "position").text, label
+
+
+def test_every_card_says_why_and_the_draft_says_who_takes_the_task(server, browser):
+    """After the first trick of mission 1: hovering a ✗ card shows its reason, focusing a
+    ✓ card its winning line (with the seat that takes the task in it); every reason is
+    listed too (for a tap); the task to draft names the seat of the winning line."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + MISSION_ONE + "&play=G5,G6,G9,G2")
+    cards = _settled(browser, 4)
+    assert cards["B6"] == "unwinnable"
+    lost = browser.find_element(By.CSS_SELECTOR, '#table button.card[data-card="B6"]')
+    assert lost.get_attribute("data-reason").startswith("loses")
+    ActionChains(browser).move_to_element(lost).perform()
+    reason = _wait(browser, lambda b: b.find_element(By.ID, "card-reason").text or False, 5)
+    assert reason.startswith("✗ B6: loses"), reason
+    won = sorted(c for c, v in cards.items() if v == "winnable")[0]
+    button = browser.find_element(By.CSS_SELECTOR, f'#table button.card[data-card="{won}"]')
+    browser.execute_script("arguments[0].focus()", button)
+    reason = browser.find_element(By.ID, "card-reason").text
+    assert reason.startswith(f"✓ {won}: wins with: {won}") and "seat 2 takes B6" in reason, reason
+    listed = browser.execute_script(
+        "return [...document.querySelectorAll('#reason-list li')].map((e) => e.textContent)")
+    assert any(line.startswith("✗ B6: loses") for line in listed), listed
+    draft = browser.find_element(By.CSS_SELECTOR, '#table .draft[data-task="B6"]').text
+    assert "winning line: seat 2 takes it" in draft, draft
+    text = browser.find_element(By.TAG_NAME, "body").text
+    assert "(s)" not in text and "Thm" not in text and "strict/" not in text and "seat 0" not in text
+
+
+def test_cancel_shows_stopped_and_analyse_again(server, browser, monkeypatch):
+    """A decision in progress shows the verdicts found so far; cancelled, the page says it
+    stopped and offers to analyse again, which brings every card's verdict."""
+    import time as clock
+
+    from selenium.webdriver.common.by import By
+
+    from crewcheck.web import app as web_app
+
+    from crewcheck.web import forms
+
+    def slow(kind, instance, timeout):
+        def run(cancelled, progress):
+            first = forms.layout(instance)["legal"][0]
+            progress(0, 3, "the position", partial={"position": None, "cards": {}})
+            clock.sleep(0.3)
+            progress(1, 3, "after " + first, partial={"position": "winnable", "cards": {
+                first: {"verdict": "unwinnable", "reason": "loses: a reason"}}})
+            while not cancelled():
+                clock.sleep(0.01)
+            return {}
+        return run
+
+    monkeypatch.setattr(web_app, "_work", slow)
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + MISSION_ONE + "&play=G5")
+    cancel = _wait(browser, lambda b: b.find_element(By.ID, "cancel") if b.find_element(By.ID, "cancel").is_displayed()
+                   else False)
+    # the verdicts found so far are shown while the others are being decided
+    early = _wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, '#table button.card[data-verdict="unwinnable"]'))
+    assert len(early) == 1 and early[0].get_attribute("data-reason") == "loses: a reason"
+    assert browser.find_elements(By.CSS_SELECTOR, '#table button.card[data-verdict="thinking"]')
+    assert "1 of 3 decisions done (after " in browser.find_element(By.ID, "thinking-text").text
+    assert browser.find_element(By.ID, "position").text.startswith("✓ Winnable. Trick 1")
+    assert "1 of " in browser.find_element(By.ID, "position").text
+    cancel.click()
+    again = _wait(browser, lambda b: b.find_element(By.ID, "again") if b.find_element(By.ID, "again").is_displayed()
+                  else False)
+    assert browser.find_element(By.ID, "stopped-text").text.startswith("Stopped")
+    monkeypatch.undo()
+    again.click()
+    cards = _settled(browser, 1)
+    assert cards and set(cards.values()) <= VERDICTS
+    assert not browser.find_element(By.ID, "stopped").is_displayed()
+
+
+def test_a_bad_link_shows_its_error_and_disables_the_board(server, browser):
+    """A link to mission 99: the error where the verdict goes, every control disabled,
+    and keys or clicks raise nothing."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + "?game=mission&mission=99&players=4&seed=0&play=B1")
+    position = _wait(browser, lambda b: b.find_element(By.ID, "position").text or False)
+    assert position.startswith("The link cannot be opened: mission: expected an integer from 1 to 50"), position
+    browser.execute_script(
+        "window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(e.message))")
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#side button")
+    assert buttons and not any(b.is_enabled() for b in buttons)
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT, Keys.END, "w")
+    browser.execute_script("download(); jump(3); play('B1')")
+    assert browser.execute_script("return window.__errors") == []
+    assert not browser.find_elements(By.CSS_SELECTOR, "#table button.card")
+
+
+def test_the_phone_layout_keeps_the_verdict_undo_and_redo_in_reach(server, browser):
+    """At 390 px wide nothing overflows sideways, and the verdict, Undo and Redo stay on
+    the screen wherever the page is scrolled."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*PHONE)
+    try:
+        browser.get(server + MISSION_ONE + "&play=G5,G6,G9,G2")
+        _settled(browser, 4)
+        width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
+        for y in (0, 100000):
+            browser.execute_script(f"window.scrollTo(0, {y})")
+            for name in ("position", "undo", "redo"):
+                box = browser.execute_script("const r = arguments[0].getBoundingClientRect();"
+                                             "return [r.top, r.bottom, window.innerHeight]",
+                                             browser.find_element(By.ID, name))
+                assert 0 <= box[0] and box[1] <= box[2], (name, y, box)
+        browser.find_element(By.ID, "undo").click()
+        _settled(browser, 3)
+        browser.execute_script("window.scrollTo(0, 0)")
+        browser.find_element(By.CSS_SELECTOR, "#games summary").click()  # the mission list fits too
+        width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], width
+    finally:
+        browser.set_window_size(*DESKTOP)
+
+
+def _draft(browser: Any, seat: int | None) -> None:
+    """Give every open task to ``seat`` (from 0; ``None``: keep the winning line's seats)
+    on the board and play with those seats."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    if seat is not None:
+        for select in browser.find_elements(By.CSS_SELECTOR, ".draft-box select"):
+            Select(select).select_by_value(str(seat))
+    browser.find_element(By.ID, "play-draft").click()
+
+
+def test_the_crew_chooses_who_takes_the_tasks_on_the_board(server, browser):
+    """Mission 1: the draft on the board, the commander (seat 2) offered B6 by the winning
+    line and the seats that draft nothing unable to; played with that draft the deal is
+    winnable. Mission 28 as a commander's decision: every task to seat 3 loses, every
+    task to seat 1 wins, the commander cannot take them, and they go to one seat."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + MISSION_ONE)
+    _settled(browser, 0)
+    select = browser.find_element(By.CSS_SELECTOR, '.draft-box select[data-task="B6"]')
+    options = {o.get_attribute("value"): (o.text, o.is_enabled()) for o in select.find_elements(By.TAG_NAME, "option")}
+    assert select.get_attribute("value") == "1" and options["1"] == ("seat 2 ✓ (winning line)", True), options
+    assert not any(enabled for value, (_, enabled) in options.items() if value != "1"), options
+    _draft(browser, None)
+    _wait(browser, lambda b: b.find_element(By.ID, "title").text == "mission-01-4p-seed0-chosen")
+    _settled(browser, 0)
+    assert browser.find_element(By.ID, "position").text.startswith("✓ Winnable")
+    assert browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="1"] .task[data-task="B6"]')
+    assert not browser.find_elements(By.CSS_SELECTOR, ".draft-box")
+
+    decision = "?game=mission&mission=28&players=4&seed=0&assignment=decision"
+    for seat, verdict in ((2, "✗ Cannot be won"), (0, "✓ Winnable")):
+        browser.get(server + decision)
+        _settled(browser, 0)
+        option = browser.find_element(By.CSS_SELECTOR, f'.draft-box select option[value="{seat}"]').text
+        assert option.startswith(f"seat {seat + 1} {verdict[0]}"), option  # each option decided before it is chosen
+        _draft(browser, seat)
+        _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
+        _settled(browser, 0)
+        assert browser.find_element(By.ID, "position").text.startswith(verdict), (seat, verdict)
+    browser.get(server + decision)
+    _settled(browser, 0)
+    selects = browser.find_elements(By.CSS_SELECTOR, ".draft-box select")
+    assert len(selects) > 1 and not selects[0].find_element(By.CSS_SELECTOR, 'option[value="1"]').is_enabled()
+    Select(selects[0]).select_by_value("0")  # the tasks split between two seats: not a decision
+    Select(selects[1]).select_by_value("2")
+    browser.find_element(By.ID, "play-draft").click()
+    error = _wait(browser, lambda b: b.find_element(By.CSS_SELECTOR, '.error[data-for="draft"]').text or False, 5)
+    assert error == "the commander gives every task to one crew member other than the commander"

@@ -21,7 +21,15 @@ const S = {
   pending: null,     // the key of the position whose verdicts are being asked for
   seq: 0,            // bumps on every position shown: answers for older ones are dropped
   missions: [],
+  meta: {},          // the deal's name and comment (kept in downloads)
+  stopped: null,     // the key of the position whose analysis was stopped
+  explain: new Map(),   // history key -> the board's words for its analysis
+  partial: null,     // {key, position, cards}: the verdicts found so far by the running analysis
 };
+
+// one job per tab: the server keys jobs by the cookie and this id
+const TAB = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
+const seatName = (seat) => `seat ${seat + 1}`;
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -46,7 +54,7 @@ async function call(method, url, body) {
   let response;
   try {
     response = await fetch(url, {
-      method, headers: body ? { "Content-Type": "application/json" } : {},
+      method, headers: body ? { "Content-Type": "application/json", "X-Crewcheck-Tab": TAB } : { "X-Crewcheck-Tab": TAB },
       body: body ? JSON.stringify(body) : undefined, credentials: "same-origin",
     });
   } catch (e) {
@@ -58,6 +66,27 @@ async function call(method, url, body) {
 }
 
 function clearErrors() { for (const e of $$(".error")) e.textContent = ""; }
+
+// a link or deal that cannot be opened: the message where the verdict goes, no board, and
+// every control of the board disabled (there is no position to act on)
+function broken(err) {
+  S.layout = null;
+  S.history = [];
+  S.future = [];
+  $("#title").textContent = "This board cannot be shown";
+  $("#rules").replaceChildren();
+  $("#table").replaceChildren();
+  $("#moves").replaceChildren();
+  const p = $("#position");
+  p.className = "v-unwinnable";
+  p.textContent = `The link cannot be opened: ${err.line || err.message}. Deal a new game above.`;
+  for (const b of $$("#side button")) b.disabled = true;
+  $("#reason-list").replaceChildren();
+  $("#card-reason").textContent = $("#choice").textContent = "";
+  $("#stopped").hidden = true;
+  stopThinking();
+  $("#games").open = true;
+}
 
 function showError(err) {
   const input = err.input || "";
@@ -106,11 +135,12 @@ function withoutHistory(deal) {
 async function newGame(params, history, future, push) {
   clearErrors();
   const { status, data } = await call("POST", "/api/new", params);
-  if (status !== 200) { showError(data.error); return false; }
+  if (status !== 200) { showError(data.error); if (!S.layout) broken(data.error); return false; }
   const base = withoutHistory(data.game.deal);
   const same = S.base && JSON.stringify(base) === JSON.stringify(S.base);
   S.game = data.game;
   S.base = base;
+  S.meta = { name: data.game.deal.name, comment: data.game.deal.comment };
   fillPicker(data.game);
   return same ? go(history || [], future || [], push) : start(history || [], future || [], push);
 }
@@ -118,16 +148,20 @@ async function newGame(params, history, future, push) {
 async function fileGame(deal, history, push) {
   clearErrors();
   const { status, data } = await call("POST", "/api/deal", { deal });
-  if (status !== 200) { showError(data.error); return false; }
+  if (status !== 200) { showError(data.error); if (!S.layout) broken(data.error); return false; }
   const base = withoutHistory(data.layout.deal);
   const same = S.base && JSON.stringify(base) === JSON.stringify(S.base);
   S.game = null;
   S.base = base;
+  let parsed = deal;
+  try { if (typeof deal === "string") parsed = JSON.parse(deal); } catch (e) { parsed = {}; }
+  S.meta = { name: parsed && parsed.name, comment: parsed && parsed.comment };
   return same ? go(history || data.layout.history, [], push) : start(history || data.layout.history, [], push);
 }
 
 async function start(history, future, push) {
   S.verdicts.clear();
+  S.explain.clear();
   S.reviews.clear();
   $("#review-summary").textContent = "";
   $("#review-summary").className = "";
@@ -163,10 +197,16 @@ function formParams(form) {
 
 // -- positions ------------------------------------------------------------------------
 async function go(history, future, push) {
+  // one request per move: the job that decides the position also lays it out; a position
+  // whose verdicts are known (or a server with no room for a job) is only laid out
   const seq = ++S.seq;
-  const { status, data } = await call("POST", "/api/deal", { deal: S.base, history });
+  const asking = !S.verdicts.has(key(history));
+  let got = asking ? await call("POST", "/api/jobs", { kind: "analyse", deal: S.base, history, replace: true })
+    : null;
+  if (!got || got.status === 429) got = await call("POST", "/api/deal", { deal: S.base, history });
+  const { status, data } = got;
   if (seq !== S.seq) return false;
-  if (status !== 200) {
+  if (status !== 200 && status !== 202) {
     const m = /^history\[(\d+)\]/.exec(data.error.field || "");
     showError({ ...data.error, input: "deal" });
     if (m) return go(history.slice(0, Number(m[1])), [], false);  // keep the legal part of a link
@@ -175,11 +215,17 @@ async function go(history, future, push) {
   S.history = history;
   S.future = future;
   S.layout = data.layout;
+  S.stopped = null;
   remember(push);
-  const asking = !S.layout.over && !S.verdicts.has(key(history));
-  S.pending = asking ? key(history) : null;
+  const job = status === 202 && !S.layout.over;
+  S.pending = job || (asking && !S.layout.over) ? key(history) : null;
+  S.job = null;
   draw();
-  if (asking) ask("analyse", history, seq);
+  if (job) {
+    S.job = { id: data.id, key: key(history), kind: "analyse" };
+    showThinking("deciding every card", 0);
+    poll(S.job, seq, 30);
+  } else if (S.pending) ask("analyse", history, seq);  // no room for a job just now: ask again
   else stopThinking();
   return true;
 }
@@ -190,9 +236,37 @@ function play(card) {
   go([...S.history, card], future, true);
 }
 
+function draftError(seats) {
+  // the rules of the choice: a drafted seat takes its quota, the commander's decision gives every
+  // task to one crew member other than the commander, a distribution leaves nobody 2 tasks ahead
+  const L = S.layout;
+  const counts = Array(L.players).fill(0);
+  for (const s of Object.values(seats)) counts[s] += 1;
+  for (const t of L.tasks) if (t.seat !== null) counts[t.seat] += 1;
+  if (L.deal.assignment === "free" && L.quota && counts.some((n, s) => n !== L.quota[s]))
+    return `each seat drafts its share of the tasks: ${L.quota.map((n, s) => `${seatName(s)} ${n}`).join(", ")}`;
+  if (L.deal.assignment === "decision" && (new Set(Object.values(seats)).size > 1 || seats[Object.keys(seats)[0]] === L.commander))
+    return "the commander gives every task to one crew member other than the commander";
+  if (L.deal.assignment === "distribution" && Math.max(...counts) - Math.min(...counts) > 1)
+    return "nobody may hold 2 tasks more than another";
+  return null;
+}
+
+async function playDraft(seats) {
+  const error = draftError(seats);
+  if (error) { $('.error[data-for="draft"]').textContent = error; return; }
+  const deal = { ...S.base, assignment: "fixed", tasks: S.base.tasks.map((t) => (t.card in seats ? { ...t, seat: seats[t.card] } : t)) };
+  delete deal.quota;
+  const named = S.meta.name || "deal";
+  deal.name = `${named}-chosen`;
+  deal.comment = `${S.meta.comment || named} Tasks as chosen on the board: ${Object.entries(seats).map(([c, s]) => `${c} to ${seatName(s)}`).join(", ")}.`;
+  await fileGame(deal, [], true);
+}
+
 function timeline() { return [...S.history, ...S.future]; }
 
 function jump(n) {
+  if (!S.layout) return;
   const all = timeline();
   n = Math.max(0, Math.min(all.length, n));
   if (n === S.history.length) return;
@@ -208,7 +282,7 @@ async function ask(kind, history, seq) {
   if (status === 429) { setTimeout(() => { if (seq === S.seq) ask(kind, history, seq); }, 300); return; }
   if (status !== 202) { stopThinking(); S.pending = null; showError(data.error); draw(); return; }
   S.job = { id: data.id, key: key(history), kind };
-  poll(S.job, seq, 40);
+  poll(S.job, seq, 30);
 }
 
 async function poll(job, seq, delay) {
@@ -217,17 +291,34 @@ async function poll(job, seq, delay) {
   if (status !== 200) { stopThinking(); showError(data.error); S.job = null; return; }
   if (data.state === "queued" || data.state === "running") {
     const p = data.progress;
-    const step = p.total > 1 ? `, ${p.done} of ${p.total} decisions` : "";
+    const now = p.what ? ` (${seatWords(p.what)})` : "";
+    const step = p.total > 1 ? `, ${p.done} of ${p.total} decisions done${now}` : now;
     showThinking(job.kind === "review" ? "reviewing the game" : "deciding every card", data.elapsed, step);
-    setTimeout(() => poll(job, seq, Math.min(200, delay * 1.5)), delay);
+    if (job.kind === "analyse" && data.partial && job.key === key(S.history)) {
+      // each card's verdict as it is found
+      const seen = S.partial && S.partial.key === job.key ? Object.keys(S.partial.cards).length : -1;
+      S.partial = { key: job.key, ...data.partial };
+      if (Object.keys(S.partial.cards).length !== seen) { drawTable(); drawPosition(); }
+    }
+    setTimeout(() => poll(job, seq, Math.min(150, delay * 1.3)), delay);
     return;
   }
+  if (S.partial && S.partial.key === job.key) S.partial = null;
   S.job = null;
   stopThinking();
   if (data.state !== "done" || (job.kind === "analyse" && S.pending === job.key)) S.pending = null;
   if (data.state === "error") { showError(data.error); draw(); return; }
-  if (data.state === "cancelled") { draw(); return; }
-  if (job.kind === "analyse") { S.verdicts.set(job.key, data.result.analyse); if (job.key === key(S.history)) draw(); }
+  if (data.state === "cancelled") {
+    if (job.kind === "analyse") S.stopped = job.key;
+    else S.stopped = `review:${job.key}`;
+    draw();
+    return;
+  }
+  if (job.kind === "analyse") {
+    S.verdicts.set(job.key, data.result.analyse);
+    S.explain.set(job.key, data.result.explain);
+    if (job.key === key(S.history)) draw();
+  }
   else {
     S.reviews.set(job.key, data.result.review);
     draw();
@@ -243,203 +334,23 @@ function showThinking(what, seconds, step) {
 
 function stopThinking() { $("#thinking").hidden = true; }
 
+// the server's words name seats from 0 in progress lines ("after B6" has none): from 1 here
+function seatWords(text) { return String(text).replace(/\bseat (\d+)/g, (m, n) => `seat ${Number(n) + 1}`); }
+
+function analyseAgain() {
+  if (!S.layout || S.layout.over) return;
+  const review = S.stopped && S.stopped.startsWith("review:");
+  S.stopped = null;
+  if (review) { ++S.seq; ask("review", timeline(), S.seq); return; }
+  S.pending = key(S.history);
+  draw();
+  ask("analyse", S.history, S.seq);
+}
+
 async function cancel() {
   const job = S.job;
   if (!job) return;
   await call("POST", `/api/jobs/${job.id}/cancel`, {});
-}
-
-// -- drawing --------------------------------------------------------------------------
-function verdictOf(card) {
-  const a = S.verdicts.get(key(S.history));
-  if (!a) return S.pending === key(S.history) ? "thinking" : "unknown";
-  const c = a.cards.find((x) => x.cards.includes(card));
-  return c ? c.verdict : "unknown";
-}
-
-function cardFace(card, extra) {
-  return el("span", { class: `face suit-${suitOf(card)} ${extra || ""}`, text: card });
-}
-
-function taskChip(t) {
-  const mark = t.done ? "✓ " : "";
-  const token = t.token ? ` [${t.token}]` : "";
-  return el("span", { class: `task ${t.done ? "done" : ""}`, title: t.done ? "task done" : "task open" },
-            mark, cardFace(t.card), token);
-}
-
-function seatBox(seat) {
-  const L = S.layout;
-  const commander = L.deal.lead === "rocket" && seat.seat === L.first_leader;
-  const toPlay = L.to_play === seat.seat || (L.to_play === null && !L.over);
-  const owned = L.tasks.filter((t) => t.seat === seat.seat || t.taken_by === seat.seat);
-  const head = el("h3", {}, `Seat ${seat.seat}`, commander ? el("span", { class: "tag", text: "commander" }) : null,
-                  L.to_play === seat.seat && !L.over ? el("span", { class: "tag turn", text: "to play" }) : null);
-  const tasks = el("div", { class: "tasks" }, owned.length ? "Tasks: " : null, ...owned.map(taskChip));
-  const hand = el("div", { class: "hand", role: "group", "aria-label": `seat ${seat.seat}'s hand` });
-  const taskCards = new Set(L.tasks.map((t) => t.card));
-  for (const suit of seat.suits) {
-    const held = suit.cards.filter((c) => c.held);
-    if (!held.length) continue;
-    const row = el("span", { class: "suit-row" });
-    for (const c of held) {
-      const legal = L.legal.includes(c.card);
-      const task = taskCards.has(c.card) ? "★" : "";
-      if (legal) {
-        const v = verdictOf(c.card);
-        const b = el("button", { type: "button", class: `card suit-${suitOf(c.card)} v-${v}`, "data-card": c.card,
-                                 "data-verdict": v, "aria-label": `play ${c.card}${task ? " (a task card)" : ""}: ${SAYS[v]}`,
-                                 title: `${c.card}: ${SAYS[v]}` },
-                     el("span", { class: "name", text: c.card + task }), el("span", { class: "mark", text: MARK[v], "aria-hidden": "true" }));
-        b.addEventListener("click", () => play(c.card));
-        row.append(b);
-      } else {
-        row.append(el("span", { class: `card suit-${suitOf(c.card)} idle`, "data-card": c.card,
-                                title: task ? `${c.card}: a task card` : c.card, text: c.card + task }));
-      }
-    }
-    hand.append(row);
-  }
-  return el("div", { class: `seat ${toPlay ? "active" : ""}`, "data-seat": String(seat.seat) }, head, tasks, hand);
-}
-
-function trickBox() {
-  const L = S.layout;
-  const box = el("div", { class: "trick", "aria-live": "polite" });
-  const n = L.tricks.length + (L.current ? 1 : 0);
-  let shown = L.current;
-  let last = null;
-  if (!shown && L.tricks.length) { shown = L.tricks[L.tricks.length - 1]; last = shown; }
-  box.append(el("div", { class: "small", text: last ? `trick ${n}` : `trick ${n + 1}` }));
-  if (shown) {
-    const cards = el("div", { class: "trick-cards" });
-    shown.cards.forEach((c, i) => cards.append(el("div", { class: "played" },
-      el("div", { class: "small", text: `seat ${(shown.lead + i) % L.players}` }), cardFace(c))));
-    box.append(cards);
-    if (last) box.append(el("div", { class: "small", text: L.over ? `won by seat ${last.winner}; the game is over`
-      : `won by seat ${last.winner}, who leads trick ${n + 1}` }));
-  } else {
-    box.append(el("div", { class: "small", text: L.to_play === null ? "any seat may lead" : `seat ${L.to_play} leads` }));
-  }
-  const open = L.tasks.filter((t) => t.seat === null && t.taken_by === null);
-  if (open.length) {
-    const a = S.verdicts.get(key(S.history));
-    const seats = new Map((a && a.tasks ? a.tasks : []).map((t) => [t.card, t.seats]));
-    box.append(el("div", { class: "open-tasks" }, "Tasks to draft: ",
-      ...open.map((t) => el("span", {}, taskChip(t),
-        seats.has(t.card) ? ` (in a winning line: ${seats.get(t.card).length ? seats.get(t.card).map((s) => `seat ${s}`).join(", ") : "no seat"}) ` : " "))));
-  }
-  return box;
-}
-
-const PLACES = { 2: [["bottom", 0], ["top", 1]], 3: [["bottom", 0], ["top", 1], ["top", 2]],
-                 4: [["bottom", 0], ["left", 1], ["top", 2], ["right", 3]],
-                 5: [["bottom", 0], ["left", 1], ["top", 2], ["top", 3], ["right", 4]] };
-
-function drawTable() {
-  const L = S.layout;
-  const places = { top: el("div", { class: "place top" }), left: el("div", { class: "place left" }),
-                   right: el("div", { class: "place right" }), bottom: el("div", { class: "place bottom" }) };
-  const where = PLACES[L.players] || L.seats.map((s) => ["top", s.seat]);
-  for (const [place, seat] of where) places[place].append(seatBox(L.seats[seat]));
-  const middle = el("div", { class: "place middle" }, trickBox());
-  $("#table").replaceChildren(el("div", { class: `ring p${L.players}` }, places.top, places.left, middle,
-                                   places.right, places.bottom));
-}
-
-function drawRules() {
-  const L = S.layout;
-  const game = S.game;
-  $("#title").textContent = game ? game.title : (L.deal.name || "A deal file");
-  const lines = [];
-  const trump = L.trump ? `trump ${L.trump}` : "no trump";
-  lines.push(el("p", { class: "small", text: `${L.players} players, ${trump}, rules ${L.rules}` +
-    (L.deal.lead === "rocket" ? `; the commander (seat ${L.first_leader}, holding the top rocket) leads` : "") }));
-  if (game && game.rule) lines.push(el("p", { class: "rule", text: game.rule }));
-  if (L.conditions.length) lines.push(el("ul", { class: "conditions" }, ...L.conditions.map((c) => el("li", { text: c }))));
-  if (game && game.notes.length) lines.push(el("p", { class: "small", text: `Not modelled: ${game.notes.join("; ")}` }));
-  $("#rules").replaceChildren(...lines);
-}
-
-function drawPosition() {
-  const L = S.layout;
-  const p = $("#position");
-  const a = S.verdicts.get(key(S.history));
-  if (L.over) {
-    p.className = L.won ? "v-winnable" : "v-unwinnable";
-    p.textContent = `${L.won ? "✓ Won" : "✗ Lost"}: ${L.over.replace(/^(won|lost): /, "")}`;
-    return;
-  }
-  const who = L.to_play === null ? "any seat leads" : `seat ${L.to_play} to play`;
-  if (!a) { p.className = ""; p.textContent = `Trick ${L.tricks.length + 1}, ${who}.`; return; }
-  const total = a.cards.reduce((n, c) => n + c.cards.length, 0);
-  const kept = a.cards.filter((c) => c.verdict === "winnable").reduce((n, c) => n + c.cards.length, 0);
-  const why = a.position.explanation ? ` (why: ${a.position.explanation})` : "";
-  p.className = `v-${a.verdict}`;
-  p.textContent = a.verdict === "winnable" ? `✓ Winnable. Trick ${a.trick}, ${who}: ${kept} of ${total} cards keep it winnable.`
-    : a.verdict === "unwinnable" ? `✗ Cannot be won any more${why}. Trick ${a.trick}, ${who}.`
-    : `? Undecided. Trick ${a.trick}, ${who}.`;
-}
-
-function drawMoves() {
-  const L = S.layout;
-  const all = timeline();
-  const review = S.reviews.get(key(all)) || S.reviews.get(key(S.history));
-  const lost = review && review.losing ? review.losing.index : -1;
-  const list = $("#moves");
-  list.replaceChildren();
-  const p = L.players;
-  // trick boundaries along the whole timeline: the layout knows the leads of the played part
-  const leads = [...L.tricks.map((t) => t.lead), ...(L.current ? [L.current.lead] : [])];
-  for (let first = 0, n = 0; first < all.length || n === 0; first += p, n++) {
-    if (first >= all.length && n > 0) break;
-    const cards = all.slice(first, first + p);
-    const jumpTo = el("button", { type: "button", class: "trick-jump", text: `${n + 1}.`,
-                                  title: `the position after trick ${n + 1}` });
-    jumpTo.addEventListener("click", () => jump(first + cards.length));
-    const item = el("li", { "data-trick": String(n + 1) }, jumpTo,
-                    leads[n] !== undefined ? el("span", { class: "small", text: ` seat ${leads[n]}: ` }) : " ");
-    cards.forEach((c, i) => {
-      const at = first + i;
-      const cls = `move ${at < S.history.length ? "done" : "ahead"} ${at === S.history.length - 1 ? "current" : ""} ${at === lost ? "lost" : ""}`;
-      const b = el("button", { type: "button", class: cls, "data-index": String(at),
-                               title: at === lost ? "after this card the game could no longer be won" : `the position after ${c}` },
-                   cardFace(c), at === lost ? el("span", { class: "mark", text: " ✗ lost here" }) : null);
-      b.addEventListener("click", () => jump(at + 1));
-      item.append(b);
-    });
-    list.append(item);
-    if (!all.length) break;
-  }
-  if (!all.length) list.replaceChildren(el("li", { class: "small", text: "no card played yet" }));
-}
-
-function drawReview() {
-  const r = S.reviews.get(key(timeline())) || S.reviews.get(key(S.history));
-  const box = $("#review-summary");
-  if (!r) { box.textContent = ""; box.className = ""; return; }
-  box.className = r.losing || r.start === "unwinnable" ? "v-unwinnable" : "v-winnable";
-  box.textContent = (r.losing || r.start === "unwinnable" ? "✗ " : "✓ ") + r.summary +
-    (r.losing ? ` (click the card before it to see every card's verdict there)` : "");
-}
-
-function drawButtons() {
-  const a = S.verdicts.get(key(S.history));
-  const line = a && a.position.next && a.position.next.length ? a.position.next : null;
-  $("#undo").disabled = $("#start").disabled = S.history.length === 0;
-  $("#redo").disabled = $("#end").disabled = S.future.length === 0;
-  $("#hint").disabled = $("#line").disabled = !line || !!S.layout.over;
-  $("#review").disabled = timeline().length === 0;
-  $("#review").textContent = `Review the game (${timeline().length} cards)`;
-}
-
-function draw() {
-  drawRules();
-  drawTable();
-  drawPosition();
-  drawMoves();
-  drawReview();
-  drawButtons();
 }
 
 // -- controls -------------------------------------------------------------------------
@@ -448,10 +359,18 @@ function winningLine() {
   return a && a.position.next ? a.position.next : [];
 }
 
+function fileName() {
+  // after the deal: its name, else the game's title ("Mission 1, 4 players, seed 0" -> mission-1-4-players-seed-0)
+  const name = S.meta.name || (S.game ? S.game.title : "") || "deal";
+  return String(name).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "deal";
+}
+
 function download() {
-  const deal = S.layout.deal;
+  if (!S.layout) return;
+  const deal = { ...(S.meta.name ? { name: S.meta.name } : {}), ...(S.meta.comment ? { comment: S.meta.comment } : {}),
+                 ...S.layout.deal };
   const blob = new Blob([JSON.stringify(deal, null, 2) + "\n"], { type: "application/json" });
-  const a = el("a", { href: URL.createObjectURL(blob), download: `${deal.name || "deal"}.json` });
+  const a = el("a", { href: URL.createObjectURL(blob), download: `${fileName()}.json` });
   document.body.append(a);
   a.click();
   a.remove();
@@ -491,7 +410,9 @@ async function fromAddress(push) {
   if (q.has("deal")) {
     let deal;
     try { deal = JSON.parse(b64decode(q.get("deal"))); } catch (e) {
-      showError({ input: "deal", line: "the link's deal cannot be read (cut short?)" });
+      const err = { input: "deal", line: "the link's deal cannot be read (cut short?)" };
+      showError(err);
+      broken(err);
       return;
     }
     if (!S.game && S.base && q.get("deal") === b64encode(JSON.stringify(S.base))) { await go(history, future, false); return; }
@@ -507,6 +428,11 @@ async function fromAddress(push) {
   await newGame(params, history, future, push);
 }
 
+function resetOwners(form) {
+  form.elements.owners.replaceChildren(el("option", { value: "0", text: "first way (deal to see the others)" }));
+  form.elements.owners.value = "0";
+}
+
 function wire() {
   for (const t of $$(".tab")) t.addEventListener("click", () => selectTab(t.dataset.tab));
   for (const form of $$(".tab-panel[data-game]")) {
@@ -515,8 +441,10 @@ function wire() {
   for (const b of $$(".reseed")) b.addEventListener("click", () => {
     const form = b.closest("form");
     form.elements.seed.value = String(Math.floor(Math.random() * 1e9));
-    if (form.elements.owners) form.elements.owners.value = "0";
+    if (form.elements.owners) resetOwners(form);
   });
+  // Deep Sea: the ways to hand out the tasks belong to one seed; a new seed starts from the first
+  for (const name of ["seed", "cards"]) $("#tab-deepsea").elements[name].addEventListener("input", () => resetOwners($("#tab-deepsea")));
   $("#mission").addEventListener("change", showMissionRule);
   $("#tab-file").addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -546,8 +474,9 @@ function wire() {
     S.future = line;
     jump(S.history.length + 1);
   });
-  $("#review").addEventListener("click", () => { ++S.seq; ask("review", timeline(), S.seq); });
+  $("#review").addEventListener("click", () => { if (S.layout) { ++S.seq; ask("review", timeline(), S.seq); } });
   $("#cancel").addEventListener("click", cancel);
+  $("#again").addEventListener("click", analyseAgain);
   $("#download").addEventListener("click", download);
   $("#copy-link").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(location.href); $("#copy-link").textContent = "Link copied"; }

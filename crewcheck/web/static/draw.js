@@ -1,0 +1,338 @@
+// crewcheck serve: the board's drawing. Draws the server's layout of the position (the
+// table, the rules, the trick, each seat's score and tasks), the verdicts and their
+// reasons, the move list and the review; the state it reads (S) and the helpers (el, $)
+// are app.js's, which this file is loaded before.
+"use strict";
+
+// -- drawing --------------------------------------------------------------------------
+function partialOf(card) {
+  const p = S.partial;
+  return p && p.key === key(S.history) && S.pending === p.key ? p.cards[card] : undefined;
+}
+
+function verdictOf(card) {
+  const a = S.verdicts.get(key(S.history));
+  const early = partialOf(card);
+  if (!a && early) return early.verdict;
+  if (!a) return S.pending === key(S.history) ? "thinking" : "unknown";
+  const c = a.cards.find((x) => x.cards.includes(card));
+  return c ? c.verdict : "unknown";
+}
+
+function reasonOf(card) {
+  // the server's reason for the card's class (the command line's analyse reason, in words)
+  const a = S.verdicts.get(key(S.history));
+  const words = S.explain.get(key(S.history));
+  const early = partialOf(card);
+  if (!a && early) return early.reason;
+  if (!a || !words) return null;
+  const i = a.cards.findIndex((x) => x.cards.includes(card));
+  return i < 0 ? null : words.cards[i];
+}
+
+function cardFace(card, extra) {
+  return el("span", { class: `face suit-${suitOf(card)} ${extra || ""}`, text: card });
+}
+
+const TASK_MARK = { done: "✓ ", failed: "✗ ", open: "" };
+const TASK_SAYS = { done: "task done", failed: "task failed", open: "task open" };
+
+function taskChip(t) {
+  const status = t.status || (t.done ? "done" : "open");
+  const token = t.token ? ` [${t.token}]` : "";
+  const by = t.won_by !== null && t.won_by !== undefined ? `, won by ${seatName(t.won_by)}` : "";
+  return el("span", { class: `task ${status}`, "data-task": t.card, "data-status": status,
+                      title: `${t.card}: ${TASK_SAYS[status]}${by}` },
+            TASK_MARK[status], cardFace(t.card), token);
+}
+
+function scoreLine(seat) {
+  const s = seat.score;
+  if (!s) return null;
+  const tasks = s.tasks ? `; tasks: ${s.tasks} held, ${s.done} done, ${s.failed} failed` : "";
+  return el("div", { class: "score", "data-score": String(seat.seat) },
+            `Tricks won: ${s.tricks}${tasks}`);
+}
+
+function showReason(card) {
+  const why = reasonOf(card);
+  const v = verdictOf(card);
+  $("#card-reason").className = `small v-${v}`;
+  $("#card-reason").textContent = why ? `${MARK[v]} ${card}: ${why}` : `${card}: ${SAYS[v]}`;
+}
+
+function seatBox(seat) {
+  const L = S.layout;
+  const commander = L.deal.lead === "rocket" && seat.seat === L.first_leader;
+  const toPlay = L.to_play === seat.seat || (L.to_play === null && !L.over);
+  const owned = L.tasks.filter((t) => t.seat === seat.seat || (t.seat === null && t.taken_by === seat.seat));
+  const head = el("h3", {}, `Seat ${seat.seat + 1}`, commander ? el("span", { class: "tag", text: "commander" }) : null,
+                  L.to_play === seat.seat && !L.over ? el("span", { class: "tag turn", text: "to play" }) : null);
+  const tasks = el("div", { class: "tasks" }, owned.length ? "Tasks: " : null, ...owned.map(taskChip));
+  const hand = el("div", { class: "hand", role: "group", "aria-label": `${seatName(seat.seat)}'s hand` });
+  const taskCards = new Set(L.tasks.map((t) => t.card));
+  for (const suit of seat.suits) {
+    const held = suit.cards.filter((c) => c.held);
+    if (!held.length) continue;
+    const row = el("span", { class: "suit-row" });
+    for (const c of held) {
+      const legal = L.legal.includes(c.card);
+      const task = taskCards.has(c.card) ? "★" : "";
+      if (legal) {
+        const v = verdictOf(c.card);
+        const why = reasonOf(c.card);
+        const says = why || SAYS[v];
+        const b = el("button", { type: "button", class: `card suit-${suitOf(c.card)} v-${v}`, "data-card": c.card,
+                                 "data-verdict": v, "data-reason": why || "",
+                                 "aria-label": `play ${c.card}${task ? " (a task card)" : ""}: ${says}`,
+                                 title: `${c.card}: ${says}` },
+                     el("span", { class: "name", text: c.card + task }), el("span", { class: "mark", text: MARK[v], "aria-hidden": "true" }));
+        b.addEventListener("click", () => play(c.card));
+        b.addEventListener("mouseenter", () => showReason(c.card));
+        b.addEventListener("focus", () => showReason(c.card));
+        row.append(b);
+      } else {
+        row.append(el("span", { class: `card suit-${suitOf(c.card)} idle`, "data-card": c.card,
+                                title: task ? `${c.card}: a task card` : c.card, text: c.card + task }));
+      }
+    }
+    hand.append(row);
+  }
+  return el("div", { class: `seat ${toPlay ? "active" : ""}`, "data-seat": String(seat.seat) },
+            head, scoreLine(seat), tasks, hand);
+}
+
+function draftNote(t) {
+  // who takes an open task in the winning line shown, and which other seats could in some winning line
+  const a = S.verdicts.get(key(S.history));
+  const words = S.explain.get(key(S.history));
+  const line = words && words.takes ? words.takes[t.card] : undefined;
+  const seats = a && a.tasks ? a.tasks.find((x) => x.card === t.card) : null;
+  const parts = [];
+  if (line !== undefined) parts.push(`winning line: ${seatName(line)} takes it`);
+  if (seats && !seats.seats.length) parts.push("no seat can take it in a winning line");
+  const others = seats ? seats.seats.filter((s) => s !== line) : [];
+  if (others.length) parts.push(`${others.map(seatName).join(", ")} could too`);
+  return parts.length ? ` (${parts.join("; ")}) ` : " ";
+}
+
+function trickBox() {
+  const L = S.layout;
+  const box = el("div", { class: "trick", "aria-live": "polite" });
+  let shown = L.current;
+  let last = null;
+  if (!shown && L.tricks.length) { shown = L.tricks[L.tricks.length - 1]; last = shown; }
+  // the trick in progress is trick L.trick (the panel's number too); the last one shown whole is the one before
+  const number = last ? L.tricks.length : L.trick;
+  box.append(el("div", { class: "small trick-label", text: `Trick ${number}` }));
+  if (shown) {
+    const cards = el("div", { class: "trick-cards" });
+    shown.cards.forEach((c, i) => cards.append(el("div", { class: "played" },
+      el("div", { class: "small", text: seatName((shown.lead + i) % L.players) }), cardFace(c))));
+    box.append(cards);
+    if (last) box.append(el("div", { class: "small", text: L.over ? `won by ${seatName(last.winner)}; the game is over`
+      : `won by ${seatName(last.winner)}, who leads trick ${L.trick}` }));
+  } else {
+    box.append(el("div", { class: "small", text: L.to_play === null ? "any seat may lead" : `${seatName(L.to_play)} leads` }));
+  }
+  const open = L.tasks.filter((t) => t.seat === null && t.taken_by === null && t.status !== "failed");
+  if (open.length && !L.over) {
+    const label = { decision: "Tasks the commander gives to one crew member: ",
+                    distribution: "Tasks the commander distributes: " }[L.deal.assignment] || "Tasks to draft: ";
+    box.append(el("div", { class: "open-tasks" }, label,
+      ...open.map((t) => el("span", { class: "draft", "data-task": t.card }, taskChip(t), draftNote(t)))));
+  }
+  const draft = draftBox();
+  if (draft && !L.over) box.append(draft);
+  return box;
+}
+
+// the crew's choice of who takes the tasks, made on the board before the first card: one
+// seat per task (the winning line's by default), each option marked ✓ when some winning
+// line gives the task to that seat; "Play with these seats" deals the game with them fixed
+function draftBox() {
+  const L = S.layout;
+  const open = L.tasks.filter((t) => t.seat === null);
+  if (S.history.length || !open.length || !["free", "decision", "distribution"].includes(L.deal.assignment)) return null;
+  const a = S.verdicts.get(key(S.history));
+  const words = S.explain.get(key(S.history));
+  const box = el("div", { class: "draft-box" }, el("div", { class: "small", text: "Choose who takes each task:" }));
+  for (const t of open) {
+    // free: the seats some winning line gives the task; the commander's decision: each option decided
+    const options = words && words.options ? words.options.filter((o) => o.verdict === "winnable").map((o) => o.seat) : null;
+    const seats = a && a.tasks ? (a.tasks.find((x) => x.card === t.card) || {}).seats : options;
+    const line = words && words.takes ? words.takes[t.card] : undefined;
+    const select = el("select", { name: t.card, "data-task": t.card, "aria-label": `who takes ${t.card}` });
+    for (let s = 0; s < L.players; s++) {
+      const mark = seats ? (seats.includes(s) ? " ✓" : " ✗") : "";
+      const none = (L.quota && L.quota[s] === 0) || (L.deal.assignment === "decision" && s === L.commander);
+      select.append(el("option", { value: String(s), disabled: none,
+        text: `${seatName(s)}${mark}${s === line ? " (winning line)" : ""}${none ? " (takes no task)" : ""}` }));
+    }
+    const first = line !== undefined ? line : [...Array(L.players).keys()].find((s) => !select.options[s].disabled);
+    select.value = String(first === undefined ? 0 : first);
+    box.append(el("label", {}, cardFace(t.card), " ", select));
+  }
+  const go = el("button", { type: "button", id: "play-draft", text: "Play with these seats" });
+  go.addEventListener("click", () => playDraft(Object.fromEntries($$(".draft-box select").map((x) => [x.name, Number(x.value)]))));
+  box.append(go, el("div", { class: "error", "data-for": "draft", role: "alert" }));
+  return box;
+}
+
+const PLACES = { 2: [["bottom", 0], ["top", 1]], 3: [["bottom", 0], ["top", 1], ["top", 2]],
+                 4: [["bottom", 0], ["left", 1], ["top", 2], ["right", 3]],
+                 5: [["bottom", 0], ["left", 1], ["top", 2], ["top", 3], ["right", 4]] };
+
+function drawTable() {
+  const L = S.layout;
+  const places = { top: el("div", { class: "place top" }), left: el("div", { class: "place left" }),
+                   right: el("div", { class: "place right" }), bottom: el("div", { class: "place bottom" }) };
+  const where = PLACES[L.players] || L.seats.map((s) => ["top", s.seat]);
+  for (const [place, seat] of where) places[place].append(seatBox(L.seats[seat]));
+  const middle = el("div", { class: "place middle" }, trickBox());
+  $("#table").replaceChildren(el("div", { class: `ring p${L.players}` }, places.top, places.left, middle,
+                                   places.right, places.bottom));
+}
+
+function drawRules() {
+  const L = S.layout;
+  const game = S.game;
+  $("#title").textContent = game ? game.title : (S.meta.name || L.deal.name || "A deal file");
+  const lines = [];
+  const trump = L.trump ? `trump ${L.trump}` : "no trump";
+  lines.push(el("p", { class: "small", text: `${L.players} players, ${trump}; ${L.rules_words || L.rules}` +
+    (L.deal.lead === "rocket" ? `; the commander (${seatName(L.first_leader)}, holding the top rocket) leads` : "") }));
+  if (game && game.rule) lines.push(el("p", { class: "rule", text: game.rule }));
+  if (game && game.reading) lines.push(el("p", { class: "small reading", text: `Note: ${game.reading}` }));
+  if (L.conditions.length) lines.push(el("ul", { class: "conditions" }, ...L.conditions.map((c) => el("li", { text: c }))));
+  if (game && game.notes.length) lines.push(el("p", { class: "small", text: `Not modelled: ${game.notes.join("; ")}` }));
+  $("#rules").replaceChildren(...lines);
+}
+
+function drawPosition() {
+  const L = S.layout;
+  const p = $("#position");
+  const a = S.verdicts.get(key(S.history));
+  const words = S.explain.get(key(S.history));
+  if (L.over) {
+    p.className = L.won ? "v-winnable" : "v-unwinnable";
+    p.textContent = `${L.won ? "✓ Won" : "✗ Lost"}: ${L.over_words || L.over.replace(/^(won|lost): /, "")}`;
+    return;
+  }
+  const who = L.to_play === null ? "any seat leads" : `${seatName(L.to_play)} to play`;
+  const early = S.partial && S.partial.key === key(S.history) && S.pending === S.partial.key ? S.partial : null;
+  if (!a && early && early.position) {
+    // the position's verdict first, then each card's
+    const found = Object.keys(early.cards).length;
+    const total = L.legal.length;
+    p.className = `v-${early.position}`;
+    p.textContent = `${MARK[early.position]} ${early.position === "winnable" ? "Winnable" : early.position === "unwinnable"
+      ? "Cannot be won any more" : "Undecided"}. Trick ${L.trick}, ${who}: ${found} of ${total} cards decided so far.`;
+    return;
+  }
+  if (!a) { p.className = ""; p.textContent = `Trick ${L.trick}, ${who}.`; return; }
+  const total = a.cards.reduce((n, c) => n + c.cards.length, 0);
+  const kept = a.cards.filter((c) => c.verdict === "winnable").reduce((n, c) => n + c.cards.length, 0);
+  const why = words && words.position ? ` (why: ${words.position})` : "";
+  p.className = `v-${a.verdict}`;
+  p.textContent = a.verdict === "winnable" ? `✓ Winnable. Trick ${L.trick}, ${who}: ${kept} of ${total} cards keep it winnable.`
+    : a.verdict === "unwinnable" ? `✗ Cannot be won any more${why}. Trick ${L.trick}, ${who}.`
+    : `? Undecided. Trick ${L.trick}, ${who}.`;
+}
+
+function drawReasons() {
+  // every card class's reason, for a tap as well as hover or focus; the choice the line makes
+  const a = S.verdicts.get(key(S.history));
+  const words = S.explain.get(key(S.history));
+  const list = $("#reason-list");
+  list.replaceChildren();
+  $("#card-reason").textContent = "";
+  $("#choice").textContent = words && words.choice && !S.layout.over ? `The winning line's choice: ${words.choice}` : "";
+  $("#reasons").hidden = !a || !words || !!S.layout.over;
+  if (!a || !words) return;
+  a.cards.forEach((c, i) => list.append(el("li", { class: `v-${c.verdict}`, "data-cards": c.cards.join(" ") },
+    `${MARK[c.verdict]} ${c.cards.join(" = ")}: ${words.cards[i]}`)));
+}
+
+function drawStopped() {
+  const here = key(S.history);
+  const stopped = S.layout && !S.layout.over && (S.stopped === here || S.stopped === `review:${key(timeline())}`);
+  $("#stopped").hidden = !stopped;
+  if (stopped) {
+    $("#stopped-text").textContent = S.stopped.startsWith("review:") ? "Stopped: the review was cancelled."
+      : "Stopped: the verdicts of this position were not computed.";
+  }
+}
+
+function drawMoves() {
+  const L = S.layout;
+  const all = timeline();
+  const review = S.reviews.get(key(all)) || S.reviews.get(key(S.history));
+  const lost = review && review.losing ? review.losing.index : -1;
+  const list = $("#moves");
+  list.replaceChildren();
+  const p = L.players;
+  // trick boundaries along the whole timeline: the layout knows the leads of the played part
+  const leads = [...L.tricks.map((t) => t.lead), ...(L.current ? [L.current.lead] : [])];
+  for (let first = 0, n = 0; first < all.length || n === 0; first += p, n++) {
+    if (first >= all.length && n > 0) break;
+    const cards = all.slice(first, first + p);
+    const jumpTo = el("button", { type: "button", class: "trick-jump", text: `${n + 1}.`,
+                                  title: `the position after trick ${n + 1}` });
+    jumpTo.addEventListener("click", () => jump(first + cards.length));
+    const item = el("li", { "data-trick": String(n + 1) }, jumpTo,
+                    leads[n] !== undefined ? el("span", { class: "small", text: ` ${seatName(leads[n])}: ` }) : " ");
+    cards.forEach((c, i) => {
+      const at = first + i;
+      const cls = `move ${at < S.history.length ? "done" : "ahead"} ${at === S.history.length - 1 ? "current" : ""} ${at === lost ? "lost" : ""}`;
+      const b = el("button", { type: "button", class: cls, "data-index": String(at),
+                               title: at === lost ? "after this card the game could no longer be won" : `the position after ${c}` },
+                   cardFace(c), at === lost ? el("span", { class: "mark", text: " ✗ lost here" }) : null);
+      b.addEventListener("click", () => jump(at + 1));
+      item.append(b);
+    });
+    const trick = L.tricks[n];
+    if (trick) {
+      // the trick's winner and the tasks done or failed in it
+      const tasks = L.tasks.filter((t) => trick.cards.includes(t.card) && t.status !== "open");
+      item.append(el("span", { class: "small trick-result", "data-winner": String(trick.winner) },
+        ` → ${seatName(trick.winner)}`, ...tasks.map((t) => el("span", { class: `task ${t.status}` }, ` ${TASK_MARK[t.status]}${t.card}`))));
+    }
+    list.append(item);
+    if (!all.length) break;
+  }
+  if (!all.length) list.replaceChildren(el("li", { class: "small", text: "no card played yet" }));
+}
+
+function drawReview() {
+  const r = S.reviews.get(key(timeline())) || S.reviews.get(key(S.history));
+  const box = $("#review-summary");
+  if (!r) { box.textContent = ""; box.className = ""; return; }
+  box.className = r.losing || r.start === "unwinnable" ? "v-unwinnable" : "v-winnable";
+  box.textContent = (r.losing || r.start === "unwinnable" ? "✗ " : "✓ ") + (r.words || r.summary) +
+    (r.losing ? ` (click the card before it to see every card's verdict there)` : "");
+}
+
+function drawButtons() {
+  for (const b of $$("#side button")) b.disabled = false;
+  const a = S.verdicts.get(key(S.history));
+  const line = a && a.position.next && a.position.next.length ? a.position.next : null;
+  $("#undo").disabled = $("#start").disabled = S.history.length === 0;
+  $("#redo").disabled = $("#end").disabled = S.future.length === 0;
+  $("#hint").disabled = $("#line").disabled = !line || !!S.layout.over;
+  $("#review").disabled = timeline().length === 0;
+  $("#review").textContent = `Review the game (${timeline().length} cards)`;
+}
+
+function draw() {
+  if (!S.layout) return;  // a board that cannot be shown (see broken)
+  drawRules();
+  drawTable();
+  drawPosition();
+  drawMoves();
+  drawReview();
+  drawReasons();
+  drawStopped();
+  drawButtons();
+}
+
