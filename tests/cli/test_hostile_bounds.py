@@ -101,6 +101,17 @@ def test_too_many_conditions_are_refused_before_any_is_read(tmp_path: Path,
         one_error(run([command, str(path)]), f"conditions: {MAX_CONDITIONS + 1} conditions is more than the limit")
 
 
+def test_an_instance_built_in_python_is_bounded_too() -> None:
+    """The library's constructor holds the same count as the deal reader."""
+    from dataclasses import replace
+
+    from crewcheck.errors import InvalidDealError
+
+    deal = deal_json.from_dict({**SMALL, "conditions": [NO_TRICK]})
+    with pytest.raises(InvalidDealError, match="more than the limit of"):
+        replace(deal, conditions=deal.conditions * (MAX_CONDITIONS + 1))
+
+
 def test_conditions_over_the_size_limit_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "deal.json"
     big = {"kind": "wins_cards", "seat": 0, "cards": ["B1"] * (MAX_CONDITIONS_BYTES // 4)}
@@ -275,6 +286,17 @@ def test_a_line_of_deals_saved_as_a_file_is_a_deal_file(tmp_path: Path) -> None:
     assert run(["decide", str(one), "--json"])[0] in (0, 1)
     one.write_text(json.dumps({**SMALL, "id": 5}))
     one_error(run(["validate", str(one)]), "id: expected a string")
+    flask = pytest.importorskip("flask")
+    assert flask
+    from crewcheck.web.app import create_app
+    from crewcheck.web.jobs import Jobs
+
+    app = create_app(jobs=Jobs(1), timeout=1.0)
+    try:
+        got = app.test_client().post("/api/deal", json={"deal": lines.read_text().splitlines()[0]})
+        assert got.status_code == 200, got.get_json()
+    finally:
+        app.extensions["crewcheck_jobs"].shutdown()
 
 
 def test_reduce_hampath_refuses_a_text_that_is_no_graph(tmp_path: Path) -> None:
