@@ -59,6 +59,10 @@ class WorkerLostError(BackendError):
     """The worker deciding a line was stopped (over its memory bound) or died."""
 
 
+class _OutputFailed(Exception):
+    """A result could not be written (the run stops: exit 2, one line)."""
+
+
 @dataclass(frozen=True, slots=True)
 class BatchOptions:
     """What every line is decided with (sent to the workers)."""
@@ -512,8 +516,11 @@ def run_batch(args: argparse.Namespace) -> int:
             for item in results:
                 got = item.value if item.failure is None else None
                 decided = got if got is not None else _lost(item)
-                sink.write(decided.text + "\n")
-                sink.flush()
+                try:
+                    sink.write(decided.text + "\n")
+                    sink.flush()
+                except OSError as e:  # the output cannot take more (a full disk)
+                    raise _OutputFailed(e.strerror or str(e)) from None
                 tally.add(decided.cell, decided.verdict, decided.seconds, decided.nodes, decided.outcome)
                 progress.update(fraction=item.item.fraction)
         finished = True
@@ -522,8 +529,8 @@ def run_batch(args: argparse.Namespace) -> int:
     except ConnectionError as e:  # the Dask scheduler cannot be reached
         print(f"crewcheck: error: {one_line(str(e))}", file=sys.stderr)
         return EXIT_BACKEND
-    except OSError as e:  # the output cannot take more (a full disk)
-        print(f"crewcheck: error: cannot write the results: {one_line(e.strerror or str(e))}", file=sys.stderr)
+    except _OutputFailed as e:
+        print(f"crewcheck: error: cannot write the results: {one_line(str(e))}", file=sys.stderr)
         return EXIT_USAGE
     finally:  # the summary of what was done, however the run ends
         progress.close()
