@@ -136,19 +136,8 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
         if request.method == "POST" and not request.is_json:
             return plain_error("expected a JSON request (Content-Type: application/json)", 415)
         if request.method == "OPTIONS":  # the methods a route takes; no page
-            return options()
+            return _options(app)
         return None
-
-    def options() -> tuple[Response, int]:
-        try:
-            allowed = app.url_map.bind_to_environ(request.environ).allowed_methods()
-        except HTTPException:
-            allowed = []
-        if not allowed:
-            return plain_error(f"no such page: {one_line(request.path, 120)}", 404)
-        response = Response(status=204)
-        response.headers["Allow"] = ", ".join(sorted(set(allowed) | {"OPTIONS"}))
-        return response, 204
 
     @app.errorhandler(413)
     def too_large(_: Exception) -> tuple[Response, int]:
@@ -274,6 +263,21 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
         return jsonify(job.to_dict())
 
     return app
+
+
+def _options(app: Flask) -> tuple[Response, int]:
+    """The answer to ``OPTIONS``: ``204`` with the route's methods in ``Allow``, or the
+    JSON ``404`` of a path that is no route."""
+    try:
+        allowed = app.url_map.bind_to_environ(request.environ).allowed_methods()
+    except HTTPException:
+        allowed = []
+    if not allowed:
+        message = f"no such page: {one_line(request.path, 120)}"
+        return jsonify({"error": error_object("RequestError", message, input=None)}), 404
+    response = Response(status=204)
+    response.headers["Allow"] = ", ".join(sorted(set(allowed) | {"OPTIONS"}))
+    return response, 204
 
 
 def _work(kind: str, instance: Instance, timeout: float | None) -> Work:
