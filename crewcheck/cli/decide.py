@@ -74,10 +74,10 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--workers", type=int_arg(0, 4096), metavar="N",
                    help="with --batch: worker processes deciding lines side by side, 0 = in this process "
                         "(default: one per core); with --scheduler local, the local cluster's workers")
-    p.add_argument("--scheduler", type=scheduler_arg, metavar="ADDR",
+    p.add_argument("--scheduler", metavar="ADDR",
                    help="with --batch: decide on a Dask cluster: 'local' starts one on this machine, else "
                         "the address of a running scheduler, e.g. tcp://10.0.0.5:8786 (needs "
-                        "crewcheck[prove]) (default: local worker processes)")
+                        "crewcheck[prove]) (default: local worker processes)", type=scheduler_arg)
     p.add_argument("--out", type=output_arg, metavar="FILE",
                    help="with --batch: write the results to FILE instead of standard output; FILE is "
                         "the record of the run for --resume")
