@@ -104,6 +104,28 @@ def mutated_deal(rng: random.Random) -> bytes:
     return text
 
 
+SEED_CONDITIONS: list[dict[str, Any]] = [
+    {"kind": "wins_no_tricks", "seat": 1}, {"kind": "wins_tricks", "seat": 0, "count": 1, "cmp": ">="},
+    {"kind": "balanced_tricks", "margin": 1}, {"kind": "wins_no_tricks", "seat": "choose"},
+]
+"""Conditions that fit the two-seat seed deal (repeated by :func:`conditions_deal`)."""
+
+
+def conditions_deal(rng: random.Random) -> bytes:
+    """A small deal carrying one condition many times (around and far past the bound of
+    256), or a condition whose ``kind`` is no string (a list, an object, a number...)."""
+    deal: dict[str, Any] = {"hands": [["B1", "B3"], ["B2", "B4"]], "tasks": [{"card": "B3", "seat": 0}]}
+    if rng.random() < 0.5:
+        count = rng.choice([1, 2, 40, 255, 256, 257, 1000, 5000])
+        deal["conditions"] = [rng.choice(SEED_CONDITIONS)] * count
+    else:
+        kind = rng.choice([["wins_no_tricks"], {"kind": "wins_no_tricks"}, [], {}, 5, 2.5, None, True,
+                           json_value(rng)])
+        deal["conditions"] = [{"kind": kind, "seat": 0}, *rng.sample(SEED_CONDITIONS, rng.randint(0, 2))]
+        rng.shuffle(deal["conditions"])
+    return json.dumps(deal).encode()
+
+
 def deal_bytes(rng: random.Random) -> bytes:
     """A deal file as a hostile user might give it: mostly mutated, some outright nasty."""
     roll = rng.random()
@@ -111,6 +133,8 @@ def deal_bytes(rng: random.Random) -> bytes:
         return rng.choice(NASTY_BYTES)
     if roll < 0.3:
         return rng.choice(SEED_DEALS)
+    if roll < 0.4:
+        return conditions_deal(rng)
     return mutated_deal(rng)
 
 
@@ -132,6 +156,7 @@ def graph_bytes(rng: random.Random) -> bytes:
     return rng.choice([
         json.dumps(edges), "\n".join(f"{a} {b}" for a, b in edges), '{"nodes": [{"id": 1}], "links": 5}',
         '{"nodes": [], "edges": [{"source": 1}]}', "1 2 3\n", "٣ ²\n", "-1 -2\n", "",
+        "root:x:0:0:root:/root:/bin/bash\nalice:s3cret:1000:1000::/home/alice:/bin/sh\n", "# only a comment\n",
     ]).encode() + (rng.choice(NASTY_SNIPPETS) if rng.random() < 0.2 else b"")
 
 
@@ -141,6 +166,28 @@ def batch_bytes(rng: random.Random) -> bytes:
     if rng.random() < 0.3:
         lines.insert(rng.randint(0, len(lines)), b"")
     return b"\n".join(lines) + rng.choice([b"\n", b""])
+
+
+def foreign_results(rng: random.Random) -> bytes:
+    """An ``--out`` file for ``--resume`` that is not the run's record: results of another
+    input (other digests, no digest, other line numbers), or no results at all."""
+    rows = []
+    for n in range(1, rng.randint(1, 4) + 1):
+        row: dict[str, Any] = {"schema": "crewcheck-result/1", "verdict": rng.choice(["winnable", "unwinnable"]),
+                               "seconds": 0.0, "stats": {"nodes": 0}, "line": rng.choice([n, n + 1, 0, "1"])}
+        roll = rng.random()
+        if roll < 0.5:
+            row["digest"] = f"{rng.getrandbits(64):016x}"
+        elif roll < 0.7:
+            row["id"] = f"cell/{n - 1}"
+        rows.append(json.dumps(row).encode())
+    if rng.random() < 0.2:
+        rows.append(rng.choice(NASTY_BYTES))
+    return b"\n".join(rows) + rng.choice([b"\n", b""])
+
+
+UNWRITABLE: list[str] = ["/nonexistent/dir/f", "/dev/full", ".", "/"]
+"""Output paths nothing can be written to (a missing folder, a full device, a folder)."""
 
 
 @dataclass
@@ -190,12 +237,20 @@ def case(command: str, rng: random.Random) -> Case:
     elif command == "decide --batch":
         sources = [_file_or_special(rng, f"batch{i}", batch_bytes(rng), files) for i in range(rng.randint(1, 2))]
         argv = ["decide", "--batch", *sources, *timeout]
+        roll = rng.random()
+        if roll < 0.2:  # resume with the record of another input
+            files["out"] = foreign_results(rng)
+            argv += ["--out", "{out}", "--resume"]
+        elif roll < 0.35:
+            argv += ["--out", rng.choice(UNWRITABLE)]
+        elif roll < 0.4:
+            argv[2] = rng.choice(["/proc/self/mem", "/dev/full"])
     elif command in ("validate", "show"):
         argv = [command, _deal_arg(rng, files), *(["--json"] if command == "validate" and rng.random() < 0.5 else [])]
     elif command == "encode":
         argv = ["encode", _deal_arg(rng, files), "--format", rng.choice(["dimacs", "smt2"]), "-o", "{out}"]
-        if rng.random() < 0.1:
-            argv[-1] = rng.choice(["/nonexistent/out.cnf", "."])
+        if rng.random() < 0.15:
+            argv[-1] = rng.choice(["/nonexistent/out.cnf", *UNWRITABLE, ""])
     elif command == "decode":
         if rng.random() < 0.5:
             files["deal"] = rng.choice(SEED_DEALS)
@@ -213,6 +268,8 @@ def case(command: str, rng: random.Random) -> Case:
         argv = ["mission", rng.choice([_arg(rng), str(rng.randint(1, 50))]), *_options(rng, ["--players", "--seed"]),
                 *rng.choice([[], ["--distress", rng.choice(["left", "up", "٣"])],
                              ["--assignment", rng.choice(["free", "x"])]]), "-o", "{out}"]
+        if rng.random() < 0.1:
+            argv[-1] = rng.choice([*UNWRITABLE, ""])
     elif command == "missions":
         argv = ["missions", *rng.choice([[], ["--json"], ["--bogus"]])]
     elif command == "prove":
@@ -233,6 +290,40 @@ def case(command: str, rng: random.Random) -> Case:
     else:  # pragma: no cover - COMMANDS and this function move together
         raise AssertionError(command)
     return Case(command, argv, files)
+
+
+def bounds_case(rng: random.Random) -> Case:
+    """A run aimed at the bounds: a deal with one condition repeated or a kind that is no
+    string, a ``--batch`` of such lines resumed into another input's record, or an output
+    nothing can be written to."""
+    files: dict[str, bytes] = {}
+    roll = rng.random()
+    if roll < 0.4:
+        files["deal"] = conditions_deal(rng)
+        command = rng.choice(["decide", "validate", "show", "analyse", "encode"])
+        argv = [command, "{deal}", *(["--timeout", "2"] if command in ("decide", "analyse") else []),
+                *(["--json"] if command in ("decide", "validate", "analyse") and rng.random() < 0.5 else [])]
+        if command == "encode":
+            argv += ["-o", "{out}"]
+        return Case(command, argv, files)
+    if roll < 0.7:
+        files["batch0"] = b"\n".join(conditions_deal(rng) for _ in range(rng.randint(1, 3))) + b"\n"
+        argv = ["decide", "--batch", "{batch0}", "--timeout", "2", "--workers", "0", "--no-progress"]
+        if rng.random() < 0.7:
+            files["out"] = foreign_results(rng)
+            argv += ["--out", "{out}", "--resume"]
+        else:
+            argv += ["--out", rng.choice(UNWRITABLE)]
+        return Case("decide --batch", argv, files)
+    command = rng.choice(["encode", "mission", "reduce hampath"])
+    target = rng.choice([*UNWRITABLE, ""])
+    if command == "encode":
+        files["deal"] = rng.choice(SEED_DEALS)
+        return Case(command, ["encode", "{deal}", "-o", target], files)
+    if command == "mission":
+        return Case(command, ["mission", str(rng.randint(1, 50)), "-o", target], files)
+    files["graph"] = graph_bytes(rng)
+    return Case(command, ["reduce", "hampath", "{graph}", "-o", target], files)
 
 
 COMMANDS: tuple[str, ...] = (

@@ -65,6 +65,23 @@ def test_fuzz_every_command(command: str, seed: int) -> None:
         assert len(err.splitlines()) <= 1 or command == "decide --batch", err
 
 
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2 ** 32 - 1))
+def test_fuzz_the_bounds(seed: int) -> None:
+    """Conditions repeated past their bound, kinds that are no string, a resume with
+    another input's record, outputs nothing can be written to: a code of the command's
+    row, one line on stderr for an error, never an internal error."""
+    c = fuzz_inputs.bounds_case(random.Random(seed))
+    note(f"argv {c.argv}; files {dict((k, v[:300]) for k, v in c.files.items())}")
+    with tempfile.TemporaryDirectory() as tmp:
+        code, out, err = run_case(c, tmp)
+    note(f"exit {code}; stderr {err[:500]!r}")
+    assert code in DOCUMENTED[c.command], f"exit {code} is not in the README's row for {c.command}"
+    assert "Traceback" not in err and "internal error" not in err and "InternalError" not in out
+    if code == 2 and not out:
+        assert len(err.splitlines()) == 1, err
+
+
 def test_stdin_from_a_device_and_an_empty_claim_name() -> None:
     """Regressions: ``analyse - </dev/zero`` grew to 7.6 GB; ``prove ""`` ran every claim;
     ``mission ٣`` was mission 3."""

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.fuzz_inputs import COMMANDS, Case, case, documented_codes, request  # noqa: E402
+from tests.fuzz_inputs import COMMANDS, Case, bounds_case, case, documented_codes, request  # noqa: E402
 
 
 def run_process(c: Case, tmp: str, limit: float) -> tuple[int | None, str, str, float]:
@@ -119,7 +119,11 @@ def main() -> int:
     while runs < args.runs and time.perf_counter() - start < args.seconds:
         command = COMMANDS[runs % len(COMMANDS)]
         case_seed = rng.randrange(2 ** 32)
-        c = case(command, random.Random(case_seed))
+        if runs % 4 == 3:  # every fourth run aimed at the bounds (conditions, --resume, outputs)
+            c = bounds_case(random.Random(case_seed))
+            command = c.command
+        else:
+            c = case(command, random.Random(case_seed))
         with tempfile.TemporaryDirectory() as tmp:
             code, out, err, seconds = run_process(c, tmp, args.limit)
         runs += 1

@@ -13,13 +13,14 @@ import json
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from crewcheck import __version__
 
 __all__ = ["main", "SUBCOMMANDS", "EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_UNKNOWN", "EXIT_BACKEND",
-           "UsageError", "seconds_arg", "int_arg", "fraction_arg", "parse_whole", "json_error", "one_line"]
+           "UsageError", "seconds_arg", "int_arg", "fraction_arg", "scheduler_arg", "output_arg", "time_left", "report", "parse_whole", "json_error", "one_line"]
 
 EXIT_OK, EXIT_NO, EXIT_USAGE, EXIT_UNKNOWN, EXIT_BACKEND = 0, 1, 2, 3, 4
 
@@ -42,6 +43,9 @@ parser it adds sets ``func=run_function(args) -> int`` with ``set_defaults``."""
 
 class UsageError(Exception):
     """A command line argparse refuses: reported by :func:`main` as one line, exit 2."""
+
+    input_error = True
+    """Bad input (exit 2), as :func:`crewcheck.reports.errors.error_to_dict` reports it."""
 
     def __init__(self, prog: str, message: str) -> None:
         super().__init__(message)
@@ -103,6 +107,32 @@ def fraction_arg(text: str) -> float:
     return value
 
 
+def scheduler_arg(text: str) -> str:
+    """argparse type of ``--scheduler``: ``local`` or a Dask scheduler's address."""
+    from crewcheck.runtime.fanout import scheduler_problem
+
+    problem = scheduler_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def output_arg(text: str) -> str:
+    """argparse type of an output file (``-o``, ``--out``): a non-empty path."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a file name, got an empty one")
+    return text
+
+
+def time_left(timeout: float | None, since: float) -> float | None:
+    """What is left of a ``--timeout`` once reading and checking the deal (its conditions
+    included) took the time since ``since`` (a :func:`time.perf_counter` reading): the
+    budget covers them too. A spent budget leaves a millisecond (the answer: unknown)."""
+    if timeout is None:
+        return None
+    return max(timeout - (time.perf_counter() - since), 1e-3)
+
+
 def parse_whole(text: str) -> int:
     """``text`` as a whole number written in ASCII digits (``int()`` alone also reads
     ``"٣"`` and other Unicode digits, and ``"1_000"``); :class:`ValueError` otherwise."""
@@ -113,9 +143,32 @@ def parse_whole(text: str) -> int:
     return int(body, 10)
 
 
-def json_error(error_type: str, message: str, field: str = "") -> str:
-    """The JSON error object of ``--json`` mode, as one line."""
-    return json.dumps({"error": {"type": error_type, "field": field, "message": message}})
+def json_error(error_type: str, message: str, field: str = "", *, input_error: bool = True) -> str:
+    """``{"error": {...}}`` of ``--json`` mode as one line, the error object written by
+    :func:`crewcheck.reports.errors.error_object`."""
+    from crewcheck.reports.errors import error_object
+
+    return json.dumps({"error": error_object(error_type, message, field=field, input_error=input_error)})
+
+
+def report(args: argparse.Namespace | None, error: BaseException | str, code: int | None = None, *,
+           where: str = "", envelope: dict[str, Any] | None = None) -> int:
+    """Report a command's error and return its exit code: one line on stderr, and with
+    ``--json`` the JSON object ``{**envelope, "error": {...}}`` on stdout, the error object
+    written by :func:`crewcheck.reports.errors.error_to_dict` (every command reports
+    through here). A message alone is a usage error; ``code`` defaults to 2 for bad input,
+    else 4; ``where`` (a file) prefixes the line unless it already starts with it."""
+    from crewcheck.reports.errors import error_to_dict
+
+    if isinstance(error, str):
+        error = UsageError("crewcheck", error)
+    if code is None:
+        code = EXIT_USAGE if error_to_dict(error)["input_error"] else EXIT_BACKEND
+    if getattr(args, "json", False):
+        print(json.dumps({**(envelope or {}), "error": error_to_dict(error)}))
+    prefix = f"{where}: " if where and not str(error).startswith(where) else ""
+    print(f"crewcheck: error: {one_line(f'{prefix}{error}')}", file=sys.stderr)
+    return code
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -154,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         message = one_line(f"{type(e).__name__}: {e}")
         if getattr(args, "json", False):
-            print(json_error("InternalError", message))
+            print(json_error("InternalError", f"internal error: {message}", input_error=False))
         print(f"crewcheck: internal error: {message} (set CREWCHECK_DEBUG=1 for the traceback)", file=sys.stderr)
         return EXIT_BACKEND
 

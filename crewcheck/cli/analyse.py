@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, one_line, seconds_arg
-from crewcheck.errors import CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
+from crewcheck.cli import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, report, seconds_arg
+from crewcheck.errors import CrewcheckError, InvalidDealError, InvalidInputError
 from crewcheck.formats import deal_json
 from crewcheck.formats.deal_json import history_index
 from crewcheck.formats.reading import decode, parse_json, read_bytes
 from crewcheck.model.instance import Instance
 from crewcheck.analysis.analyse import analyse
-from crewcheck.reports.results import analysis_lines, analysis_to_dict, describe_deal, error_result, position_text
+from crewcheck.reports.results import RESULT_SCHEMA, analysis_lines, analysis_to_dict, describe_deal, position_text
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
 
@@ -68,14 +67,8 @@ def loads_game(text: str) -> Instance:
 
 def fail(args: argparse.Namespace, error: Exception) -> int:
     """Report ``error`` as ``decide`` does (one line on stderr; JSON too with ``--json``)."""
-    code = EXIT_USAGE if isinstance(error, (InvalidInputError, NotApplicableError)) else EXIT_BACKEND
-    if getattr(args, "json", False):
-        print(json.dumps(error_result(error)))
-    where = ""
-    if isinstance(error, InvalidInputError) and not str(error).startswith(args.deal):
-        where = f"{args.deal}: "
-    print(f"crewcheck: error: {one_line(f'{where}{error}')}", file=sys.stderr)
-    return code
+    where = args.deal if isinstance(error, InvalidInputError) else ""
+    return report(args, error, where=where, envelope={"schema": RESULT_SCHEMA})
 
 
 def load_kernel(backend: str) -> float | None:

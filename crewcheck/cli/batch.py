@@ -6,15 +6,19 @@ in memory), hands the raw bytes to the workers (:func:`crewcheck.runtime.fanout.
 and writes each worker's finished JSON line in input order; parsing, checking, deciding
 and writing the result's JSON happen in the workers, so the parent's cost per deal is a
 few tens of microseconds. With ``--out FILE`` the output file is the record of the run:
-``--resume`` reads it back (its complete lines are the lines already decided, checked
-against the input's line numbers), drops a line cut short by a kill, and goes on from the
-next input line, so nothing is lost and nothing is written twice.
+``--resume`` reads it back (its complete lines are the lines already decided, each checked
+against its input line's number and the ``digest`` of its bytes that every result
+carries), drops a line cut short by a kill, and goes on from the next input line, so
+nothing is lost and nothing is written twice. The inputs and ``--out`` are checked before
+any worker starts (a regular file whose first byte can be read; an output folder that
+exists, and no device).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import importlib.util
 import json
 import os
@@ -28,10 +32,10 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO
 
 from crewcheck.api import decide
-from crewcheck.cli import EXIT_BACKEND, EXIT_OK, EXIT_USAGE, one_line
+from crewcheck.cli import EXIT_BACKEND, EXIT_OK, EXIT_USAGE, one_line, time_left
 from crewcheck.errors import BackendError, CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
 from crewcheck.formats import deal_json
-from crewcheck.formats.reading import MAX_DEAL_BYTES, decode, open_regular, parse_json, standard_input
+from crewcheck.formats.reading import MAX_DEAL_BYTES, decode, open_regular, parse_json, short_repr, standard_input
 from crewcheck.model.instance import Instance
 from crewcheck.reports.results import RESULT_SCHEMA, error_result, internal_error_to_dict, result_to_dict
 from crewcheck.runtime.fanout import DASK_MISSING, Finished, Workers, fan_out
@@ -39,15 +43,24 @@ from crewcheck.runtime.progress import Progress
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
 
-__all__ = ["BatchOptions", "Line", "Decided", "decide_line", "run_batch", "MAX_SKIPPED_BYTES"]
+__all__ = ["BatchOptions", "Line", "Decided", "decide_line", "run_batch", "line_digest", "MAX_SKIPPED_BYTES",
+           "DIGEST_DIGITS"]
 
 MAX_SKIPPED_BYTES = 64 * MAX_DEAL_BYTES
 """An over-long batch line is skipped up to this many bytes; past that the rest of its
 input is given up (an endless stream without a newline must not run forever)."""
 
 
+DIGEST_DIGITS = 16
+"""Hexadecimal digits of an input line's SHA-256 kept in its result (``digest``)."""
+
+
 class WorkerLostError(BackendError):
     """The worker deciding a line was stopped (over its memory bound) or died."""
+
+
+class _OutputFailed(Exception):
+    """A result could not be written (the run stops: exit 2, one line)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,22 +110,18 @@ def _code_for(error: Exception) -> str:
     return "input" if isinstance(error, (InvalidInputError, NotApplicableError)) else "failure"
 
 
-def _parse(line: str) -> tuple[str | None, Instance]:
-    """The deal on one batch line and its optional ``"id"`` (a string, echoed in the
-    result) and ``"seed"`` (an integer, as ``crewcheck deals`` writes it)."""
-    ident = None
+def _parse(line: str) -> dict[str, Any]:
+    """The JSON object on one batch line."""
     data = parse_json(line)
     if not isinstance(data, dict):
         raise InvalidDealError(f"expected a JSON object, got {type(data).__name__}", field="deal")
-    if "id" in data:
-        ident = data.pop("id")
-        if not isinstance(ident, str):
-            raise InvalidDealError("'id' must be a string", field="id")
-    if "seed" in data:
-        seed = data.pop("seed")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidDealError("'seed' must be an integer", field="seed")
-    return ident, deal_json.from_dict(data)
+    return data
+
+
+def _ident(data: object) -> str | None:
+    """The line's ``"id"`` when it is a string (echoed in its result, an error's too)."""
+    ident = data.get("id") if isinstance(data, dict) else None
+    return ident if isinstance(ident, str) else None
 
 
 def _certificate(options: BatchOptions, instance: Instance, result: Any, ident: str | None,
@@ -145,8 +154,10 @@ def decide_line(line: Line) -> Decided:
             raise InvalidInputError(line.problem)
         if line.raw is None:
             raise InvalidInputError(f"line longer than the limit of {MAX_DEAL_BYTES:,} bytes")
-        ident, instance = _parse(decode(line.raw))
-        result = decide(instance, backend=line.options.backend, timeout=line.options.timeout)
+        data = _parse(decode(line.raw))
+        ident = _ident(data)
+        instance = deal_json.from_dict(deal_json.split_line(data)[1])
+        result = decide(instance, backend=line.options.backend, timeout=time_left(line.options.timeout, t0))
         out = result_to_dict(instance, result)
         if line.options.certificate:
             out["certificate"], failed = _certificate(line.options, instance, result, ident, line.lineno)
@@ -165,13 +176,22 @@ def decide_line(line: Line) -> Decided:
 
 
 def _place(out: dict[str, Any], line: Line, ident: str | None) -> dict[str, Any]:
-    """``out`` with where it comes from: ``id`` (if any), ``file`` (several inputs), ``line``."""
+    """``out`` with where it comes from: ``id`` (if any), ``file`` (several inputs), ``line``
+    and ``digest`` (of the line's bytes: ``--resume`` checks the input against it)."""
     if ident is not None:
         out["id"] = ident
     if line.options.files > 1 or line.problem is not None:
         out["file"] = line.source
     out["line"] = line.lineno
+    if line.raw is not None:
+        out["digest"] = line_digest(line.raw)
     return out
+
+
+def line_digest(raw: bytes) -> str:
+    """The ``digest`` of an input line in its result: the first 16 hexadecimal digits of
+    the SHA-256 of its bytes, surrounding white space (the newline) left out."""
+    return hashlib.sha256(raw.strip()).hexdigest()[:DIGEST_DIGITS]
 
 
 def _lost(finished: Finished[Line, Decided]) -> Decided:
@@ -182,8 +202,7 @@ def _lost(finished: Finished[Line, Decided]) -> Decided:
     ident = None
     if line.raw is not None:
         with contextlib.suppress(Exception):
-            data = json.loads(line.raw)
-            ident = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+            ident = _ident(json.loads(line.raw))
     error: Exception = WorkerLostError(failure.message) if failure.kind != "error" else RuntimeError(failure.message)
     out: dict[str, Any] = error_result(error) if failure.kind != "error" else {"schema": RESULT_SCHEMA,
                                                               "error": internal_error_to_dict(error)}
@@ -227,6 +246,37 @@ def _raw_lines(stream: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
             yield lineno, None
         else:
             yield lineno, line
+
+
+def _unreadable(source: str) -> str | None:
+    """Why the batch input ``source`` cannot be read (checked before any worker starts:
+    not a regular file, or its first byte cannot be read, as ``/proc/self/mem``), or ``None``."""
+    if source == "-":
+        return None
+    try:
+        with open_regular(source) as f:
+            f.read(1)
+    except CrewcheckError as e:
+        return str(e)
+    except OSError as e:
+        return f"{source}: cannot read file: {e.strerror or e}"
+    return None
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why ``--out`` cannot be the run's record: its folder is missing, or it is no
+    regular file (``/dev/full``, a directory); ``None`` when it can."""
+    shown = short_repr(str(path))
+    try:
+        if path.exists() and not path.is_file():
+            return f"--out: {shown} is not a regular file"
+        if not path.parent.is_dir():
+            return f"--out: the folder of {shown} does not exist"
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as e:
+        return f"--out: cannot write {shown}: {e.strerror or e}"
+    return None
 
 
 def _size(source: str) -> int | None:
@@ -348,7 +398,10 @@ def _resume(out_path: Path, sources: list[str], tally: Tally) -> tuple[int, str 
 
 
 def _skip(lines: Iterator[Line], done: int, out_path: Path) -> tuple[Iterator[Line], str | None]:
-    """Drop the first ``done`` input lines, checking them against the output's line numbers."""
+    """Drop the first ``done`` input lines, checking each against its result in the
+    output: the same line number and file, and the same ``digest`` of the line's bytes (an
+    output without digests, written before results carried them, is refused: ids alone
+    do not tell two inputs apart, ``crewcheck deals`` numbers every seed's deals alike)."""
     if not done:
         return lines, None
     with open(out_path, "rb") as f:
@@ -360,11 +413,28 @@ def _skip(lines: Iterator[Line], done: int, out_path: Path) -> tuple[Iterator[Li
             if line is None:
                 return lines, (f"{out_path} holds {done:,} results but the input has only {n:,} lines; "
                                "not resuming (is it the same input?)")
-            if row["line"] != line.lineno or row.get("file", line.source) != line.source:
-                where = f"{line.source}:{line.lineno}"
-                return lines, (f"result {n + 1} of {out_path} is for line {row['line']} but input line {where} "
-                               "comes there; not resuming (is it the same input?)")
+            problem = _mismatch(row, line)
+            if problem:
+                return lines, f"result {n + 1} of {out_path} {problem}"
     return lines, None
+
+
+_SAME = "not resuming (is it the same input?)"
+
+
+def _mismatch(row: dict[str, Any], line: Line) -> str | None:
+    """Why the result ``row`` of an earlier run is not the result of input ``line``, or ``None``."""
+    where = f"{line.source}:{line.lineno}"
+    if row["line"] != line.lineno or row.get("file", line.source) != line.source:
+        return f"is for line {row['line']} but input line {where} comes there; {_SAME}"
+    if line.raw is None:  # an over-long line: its result is an error object without a digest
+        return None if "digest" not in row else f"is for another line than the over-long input line {where}; {_SAME}"
+    if "digest" not in row:
+        return ("carries no digest of its input line (written by an older crewcheck): it cannot be "
+                "checked against the input; not resuming (decide into a new --out)")
+    if row["digest"] != line_digest(line.raw):
+        return f"is for another line than input line {where} (its digest differs); {_SAME}"
+    return None
 
 
 def workers_of(args: argparse.Namespace) -> Workers:
@@ -416,6 +486,11 @@ def run_batch(args: argparse.Namespace) -> int:
         return _usage(f"--scheduler: {DASK_MISSING}")
     start = time.perf_counter()
     out_path = Path(args.out) if args.out else None
+    problem = next(filter(None, map(_unreadable, args.batch)), None)
+    if problem is None and out_path is not None:
+        problem = _unwritable(out_path)
+    if problem:
+        return _usage(problem)
     done = 0
     if out_path is not None and out_path.exists() and out_path.stat().st_size:
         if not args.resume:
@@ -441,8 +516,11 @@ def run_batch(args: argparse.Namespace) -> int:
             for item in results:
                 got = item.value if item.failure is None else None
                 decided = got if got is not None else _lost(item)
-                sink.write(decided.text + "\n")
-                sink.flush()
+                try:
+                    sink.write(decided.text + "\n")
+                    sink.flush()
+                except OSError as e:  # the output cannot take more (a full disk)
+                    raise _OutputFailed(e.strerror or str(e)) from None
                 tally.add(decided.cell, decided.verdict, decided.seconds, decided.nodes, decided.outcome)
                 progress.update(fraction=item.item.fraction)
         finished = True
@@ -451,6 +529,9 @@ def run_batch(args: argparse.Namespace) -> int:
     except ConnectionError as e:  # the Dask scheduler cannot be reached
         print(f"crewcheck: error: {one_line(str(e))}", file=sys.stderr)
         return EXIT_BACKEND
+    except _OutputFailed as e:
+        print(f"crewcheck: error: cannot write the results: {one_line(str(e))}", file=sys.stderr)
+        return EXIT_USAGE
     finally:  # the summary of what was done, however the run ends
         progress.close()
         _summary(tally, time.perf_counter() - start, interrupted=not finished, resumed=done)

@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Any
 
-from crewcheck.cli import EXIT_OK, EXIT_USAGE, fraction_arg, int_arg, seconds_arg
+from crewcheck.cli import EXIT_OK, EXIT_USAGE, fraction_arg, int_arg, report, scheduler_arg, seconds_arg
 from crewcheck.errors import CrewcheckError, InvalidInputError
 from crewcheck.runtime.paths import CACHE_ENV, user_cache_dir
 
@@ -60,7 +60,7 @@ def add_parsers(subparsers: Any) -> None:
                    help="seconds per oracle call, a positive number or 'none' (default 10)")
     p.add_argument("--workers", type=int_arg(1, 1024), default=1,
                    help="local processes; they end with this one (default 1)")
-    p.add_argument("--scheduler", default=None, help="Dask scheduler address (overrides --workers)")
+    p.add_argument("--scheduler", type=scheduler_arg, default=None, help="Dask scheduler address (overrides --workers)")
     p.add_argument("--out", default=None, metavar="DIR",
                    help=f"output directory for the results store, tables and plots (default: "
                         f"bench-agents in the user cache folder, ${CACHE_ENV} or ~/.cache/crewcheck)")
@@ -93,7 +93,7 @@ def add_parsers(subparsers: Any) -> None:
     d.add_argument("--chunk", type=int_arg(1), default=500, help="games per stored record (default 500)")
     d.add_argument("--workers", type=int_arg(1, 1024), default=1,
                    help="local processes; they end with this one (default 1)")
-    d.add_argument("--scheduler", default=None, help="Dask scheduler address (overrides --workers)")
+    d.add_argument("--scheduler", type=scheduler_arg, default=None, help="Dask scheduler address (overrides --workers)")
     d.add_argument("--out", default=None, metavar="DIR",
                    help=f"output directory (default: bench-deepsea in the user cache folder, ${CACHE_ENV} "
                         "or ~/.cache/crewcheck)")
@@ -121,9 +121,9 @@ def add_parsers(subparsers: Any) -> None:
     s.set_defaults(func=run_simulate)
 
 
-def _error(message: str) -> int:
-    print(f"crewcheck: error: {message}", file=sys.stderr)
-    return EXIT_USAGE
+def _error(message: str, args: argparse.Namespace | None = None) -> int:
+    """A usage error: one line (and a JSON error object with ``--json``), exit 2."""
+    return report(args, message, EXIT_USAGE)
 
 
 def _check_agents(task_agents: tuple[str, ...], play_agents: tuple[str, ...]) -> None:
@@ -146,7 +146,7 @@ def run_agents(args: argparse.Namespace) -> int:
     try:
         tasks = parse_range(args.tasks)
     except ValueError:
-        return _error(f"--tasks: expected a range such as 1..20, got {args.tasks!r}")
+        return _error(f"--tasks: expected a range such as 1..20, got {args.tasks!r}", args)
     try:
         deck = args.deck or ("plain" if args.players == 3 else "classic")
         spec = parse_deck(deck)
@@ -163,12 +163,12 @@ def run_agents(args: argparse.Namespace) -> int:
         if args.deals < 1:
             raise InvalidInputError("--deals: expected at least 1")
     except (CrewcheckError, ValueError) as e:
-        return _error(str(e))
+        return _error(str(e), args)
     out = str(user_cache_dir("bench-agents")) if args.out is None else args.out
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as e:
-        return _error(f"{out}: cannot create the output directory: {e.strerror}")
+        return _error(f"{out}: cannot create the output directory: {e.strerror}", args)
     args.out = out
     store = open_store(args.out)
     run_bench(cfg, store, workers=args.workers, scheduler=args.scheduler, progress=not args.no_progress)
@@ -218,7 +218,7 @@ def run_deepsea_cli(args: argparse.Namespace) -> int:
                             oracle_timeout=args.oracle_timeout, chunk=args.chunk,
                             mcts=args.agents != "stochastic")
     except CrewcheckError as e:
-        return _error(str(e))
+        return _error(str(e), args)
     if args.out is None:
         args.out = str(user_cache_dir("bench-deepsea"))
     os.makedirs(args.out, exist_ok=True)
@@ -257,7 +257,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         rec = play_game(setup, make_agent(args.task_agent, args.budget), make_agent(args.play_agent, args.budget),
                         seed=args.seed)
     except CrewcheckError as e:
-        return _error(str(e))
+        return _error(str(e), args)
     d = setup.deck
     print(f"{'won' if rec.won else 'lost'}  ({rec.termination}; {rec.tasks_done}/{len(setup.tasks)} tasks, "
           f"{rec.tricks} tricks)")

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_USAGE, one_line
+from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_USAGE, one_line, report
 from crewcheck.errors import CrewcheckError, InvalidInputError, NotApplicableError
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Result
@@ -43,17 +43,16 @@ def add_parsers(sub: Any) -> None:
 def run_check(args: argparse.Namespace) -> int:
     from crewcheck.certificates.verify import check_file
     from crewcheck.formats import deal_json
+    from crewcheck.formats.reading import require_regular
 
     try:
+        for path in (args.deal, args.certificate):  # both, before either is opened
+            require_regular(path)
         instance = deal_json.load(args.deal)
         got = check_file(instance, args.certificate, plain=args.plain)
     except InvalidInputError as e:
-        if args.json:
-            print(json.dumps({"schema": CHECK_SCHEMA, "error": {"type": type(e).__name__,
-                                                                "field": e.field, "message": e.reason}}))
-        where = "" if str(e).startswith((args.deal, args.certificate)) else f"{args.deal}: "
-        print(f"crewcheck: error: {one_line(where + str(e))}", file=sys.stderr)
-        return EXIT_USAGE
+        where = "" if str(e).startswith((args.deal, args.certificate)) else args.deal
+        return report(args, e, EXIT_USAGE, where=where, envelope={"schema": CHECK_SCHEMA})
     if args.json:
         print(json.dumps({"schema": CHECK_SCHEMA, "accepted": got.accepted, "verdict": got.verdict or None,
                           "message": got.message, "lemmas": got.lemmas, "seconds": round(got.seconds, 6)}))

@@ -9,7 +9,7 @@ import textwrap
 from collections.abc import Iterator
 from typing import IO, Any
 
-from crewcheck.cli import EXIT_OK, EXIT_USAGE, int_arg, one_line
+from crewcheck.cli import EXIT_OK, EXIT_USAGE, int_arg, one_line, output_arg
 from crewcheck.errors import InvalidInputError
 
 __all__ = ["add_parsers", "run_deals", "parse_counts"]
@@ -63,7 +63,7 @@ def add_parsers(sub: Any) -> None:
                    help="number of the first deal written (the earlier ones are drawn and skipped) "
                         "(default: 0)")
     p.add_argument("--seed", type=int_arg(0), default=0, metavar="S", help="base seed, a whole number (default: 0)")
-    p.add_argument("-o", "--out", metavar="FILE", help="output file (default: standard output)")
+    p.add_argument("-o", "--out", type=output_arg, metavar="FILE", help="output file (default: standard output)")
     p.set_defaults(func=run_deals)
 
 

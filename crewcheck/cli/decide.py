@@ -14,12 +14,13 @@ from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 from crewcheck.api import decide
-from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, int_arg, one_line, seconds_arg
+from crewcheck.cli import (EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, int_arg, output_arg,
+                           report, scheduler_arg, seconds_arg, time_left)
 from crewcheck.errors import CrewcheckError, InvalidDealError, InvalidInputError, NotApplicableError
 from crewcheck.formats import deal_json
 from crewcheck.formats.reading import MAX_DEAL_BYTES, decode, open_regular, parse_json, standard_input
 from crewcheck.model.instance import Instance
-from crewcheck.reports.results import (RESULT_SCHEMA, describe_deal, error_result, internal_error_to_dict, result_lines,
+from crewcheck.reports.results import (RESULT_SCHEMA, describe_deal, internal_error_to_dict, result_lines,
                                        result_to_dict)
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Result, Verdict
@@ -78,8 +79,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--scheduler", metavar="ADDR",
                    help="with --batch: decide on a Dask cluster: 'local' starts one on this machine, else "
                         "the address of a running scheduler, e.g. tcp://10.0.0.5:8786 (needs "
-                        "crewcheck[prove]) (default: local worker processes)")
-    p.add_argument("--out", metavar="FILE",
+                        "crewcheck[prove]) (default: local worker processes)", type=scheduler_arg)
+    p.add_argument("--out", type=output_arg, metavar="FILE",
                    help="with --batch: write the results to FILE instead of standard output; FILE is "
                         "the record of the run for --resume")
     p.add_argument("--resume", action="store_true",
@@ -97,7 +98,7 @@ def add_parsers(sub: Any) -> None:
                    help=f"back-end: {names} (default: auto = the best exact one for the deal)")
     p.add_argument("--timeout", type=seconds_arg, metavar="S",
                    help="seconds per deal, a positive number or 'none'; then the answer is 'unknown'. "
-                        "The clock starts with the search (loading the compiled kernel is not "
+                        "The clock starts when the deal is read (loading the compiled kernel is not "
                         "counted) (default: none, no limit)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.add_argument("--certificate", metavar="FILE",
@@ -134,11 +135,7 @@ def add_parsers(sub: Any) -> None:
 
 # -- commands ---------------------------------------------------------------------------
 def _fail(args: argparse.Namespace, error: Exception, code: int, where: str = "") -> int:
-    if getattr(args, "json", False):
-        print(json.dumps(error_result(error)))
-    prefix = f"{where}: " if where else ""
-    print(f"crewcheck: error: {one_line(f'{prefix}{error}')}", file=sys.stderr)
-    return code
+    return report(args, error, code, where=where, envelope={"schema": RESULT_SCHEMA})
 
 
 def _where(path: str, error: Exception) -> str:
@@ -179,9 +176,10 @@ def run_decide(args: argparse.Namespace) -> int:
         return run_batch(args)
     if not args.deal:
         return _fail(args, InvalidInputError("missing deal file (or use --batch DEALS.jsonl)"), EXIT_USAGE)
+    start = time.perf_counter()
     try:
         instance = deal_json.load(args.deal)
-        result = decide(instance, backend=args.backend, timeout=args.timeout)
+        result = decide(instance, backend=args.backend, timeout=time_left(args.timeout, start))
     except CrewcheckError as e:
         return _fail(args, e, _code_for(e), _where(args.deal, e))
     out = result_to_dict(instance, result)

@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from crewcheck.api import check_witness
-from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_USAGE, one_line
+from crewcheck.cli import EXIT_BACKEND, EXIT_NO, EXIT_OK, EXIT_USAGE, output_arg, report
 from crewcheck.errors import BackendError, CrewcheckError, InvalidInputError
 from crewcheck.formats import deal_json
 from crewcheck.model.instance import Instance
-from crewcheck.reports.results import error_result, result_lines, result_to_dict
+from crewcheck.reports.results import RESULT_SCHEMA, result_lines, result_to_dict
 from crewcheck.solvers.logic.position import Encoding
 
 __all__ = ["add_parsers", "run_encode", "run_decode"]
@@ -36,7 +36,7 @@ def add_parsers(sub: Any) -> None:
     e.add_argument("deal", help="deal JSON file, or - for standard input")
     e.add_argument("--format", choices=("dimacs", "smt2"), default="dimacs",
                    help="output format: dimacs or smt2 (default: dimacs)")
-    e.add_argument("-o", "--output", metavar="FILE", help="write here (default: standard output)")
+    e.add_argument("-o", "--output", type=output_arg, metavar="FILE", help="write here (default: standard output)")
     e.set_defaults(func=run_encode)
 
     d = sub.add_parser(
@@ -54,12 +54,7 @@ def add_parsers(sub: Any) -> None:
 
 
 def _fail(args: argparse.Namespace, error: Exception, code: int, where: str = "") -> int:
-    if getattr(args, "json", False):
-
-        print(json.dumps(error_result(error)))
-    prefix = f"{where}: " if where and not str(error).startswith(where) else ""
-    print(f"crewcheck: error: {one_line(f'{prefix}{error}')}", file=sys.stderr)
-    return code
+    return report(args, error, code, where=where, envelope={"schema": RESULT_SCHEMA})
 
 
 MAX_MODEL_BYTES = 1 << 26

@@ -16,7 +16,7 @@ import json
 import sys
 from typing import Any
 
-from crewcheck.cli import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, parse_whole, seconds_arg
+from crewcheck.cli import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, output_arg, parse_whole, report, seconds_arg
 from crewcheck.errors import InvalidInputError
 from crewcheck.missions.logbook import ASSIGNMENTS, DISTRESS, PLAYERS, READINGS, Mission, deal_mission, logbook, \
     missions, not_modelled
@@ -55,7 +55,7 @@ def add_parsers(sub: Any) -> None:
                           "Arena plays it; 'literal': the rulebook's words, which differ in missions 29, 34 and 46)")
     one.add_argument("--no-crew-choices", action="store_true",
                      help="leave out the token swap or move (missions 23, 40) and the five-player hand-over")
-    one.add_argument("-o", "--output", metavar="DEAL.json", help="output file (default: standard output)")
+    one.add_argument("-o", "--output", type=output_arg, metavar="DEAL.json", help="output file (default: standard output)")
     one.set_defaults(func=run_mission)
 
     draw = sub.add_parser(
@@ -87,13 +87,13 @@ def add_parsers(sub: Any) -> None:
                     help="decide every way of taking the cards (exit 0 winnable, 1 unwinnable, 3 unknown)")
     ds.add_argument("--time-limit", type=seconds_arg, default=60.0, metavar="SECONDS",
                     help="with --decide: seconds per way of taking the cards, or 'none' (default: 60)")
-    ds.add_argument("-o", "--output", metavar="DEAL.json", help="output file (default: standard output)")
+    ds.add_argument("-o", "--output", type=output_arg, metavar="DEAL.json", help="output file (default: standard output)")
     ds.set_defaults(func=run_deepsea)
 
 
-def _error(message: str) -> int:
-    print(f"crewcheck: error: {message}", file=sys.stderr)
-    return EXIT_USAGE
+def _error(message: str, args: argparse.Namespace | None = None) -> int:
+    """A usage error: one line (and a JSON error object with ``--json``), exit 2."""
+    return report(args, message, EXIT_USAGE)
 
 
 _FLAGS = {"players": "--players", "seed": "--seed", "assignment": "--assignment", "challenge": "--challenge",
@@ -150,7 +150,7 @@ def run_draw(args: argparse.Namespace) -> int:
         instance = deal_json.load(args.deal)
         answer = analyse_draw(instance, backend=args.backend, budget=Budget(seconds=args.time_limit))
     except CrewcheckError as e:
-        return _error(f"{args.deal}: {e}")
+        return _error(f"{args.deal}: {e}", args)
     if args.json:
         prob = answer.probability
         print(json.dumps({"every": answer.every, "some": answer.some, "complete": answer.complete,
@@ -177,7 +177,7 @@ def run_mission(args: argparse.Namespace) -> int:
                             distress=args.distress, reading=args.reading, crew_choices=not args.no_crew_choices)
     except InvalidInputError as e:
         flag = _FLAGS.get(e.field)
-        return _error(f"{flag}: {e.reason}" if flag else e.reason)
+        return _error(f"{flag}: {e.reason}" if flag else e.reason, args)
     for line in not_modelled(missions()[number - 1], players, crew_choices=not args.no_crew_choices):
         print(f"crewcheck: note: mission {number}: not modelled: {line}", file=sys.stderr)
     return _write_deal(deal, args.output)
@@ -216,7 +216,7 @@ def run_deepsea(args: argparse.Namespace) -> int:
         deal = deal_deepsea_mission(difficulty, players, seed, take)
     except InvalidInputError as e:
         flag = _FLAGS.get(e.field)
-        return _error(f"{flag}: {e.reason}" if flag else e.reason)
+        return _error(f"{flag}: {e.reason}" if flag else e.reason, args)
     if args.decide:
         mission = draw_mission(difficulty, players, seed)
         r = decide_mission(mission, timeout=args.time_limit)

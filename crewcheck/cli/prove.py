@@ -28,7 +28,7 @@ from typing import Any
 
 from crewcheck.claims.record import CHECKOUT_ESTABLISHED
 from crewcheck.claims.records import CHECKOUT_RECORDS
-from crewcheck.cli import int_arg
+from crewcheck.cli import int_arg, report, scheduler_arg
 from crewcheck.errors import UnknownClaimError
 from crewcheck.runtime.paths import CACHE_ENV
 from crewcheck.runtime.store import ResultStore
@@ -67,7 +67,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int_arg(0, 1024), default=None, metavar="N",
                         help="worker processes (with --scheduler local, the local Dask cluster's) "
                         "(default: one per core with --full; --quick runs in-process unless N > 1)")
-    parser.add_argument("--scheduler", default=None, metavar="ADDR",
+    parser.add_argument("--scheduler", type=scheduler_arg, default=None, metavar="ADDR",
                         help="run the chunks on Dask: 'local' starts a local cluster, else the address "
                         "of a running scheduler (default: local worker processes)")
     parser.add_argument("--store", default=None, metavar="PATH",
@@ -106,11 +106,7 @@ def _select(names: list[str]) -> list[Any]:
 
 
 def _error(args: argparse.Namespace, message: str) -> int:
-    if getattr(args, "json", False):
-        print(json.dumps({"error": {"type": "usage", "message": message}}))
-    else:
-        print(f"crewcheck: error: {message}", file=sys.stderr)
-    return 2
+    return report(args, message)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,18 +4,20 @@ Reads an undirected graph as node-link JSON (``networkx.node_link_data``), as a 
 list of edges (``[[0, 1], [1, 2]]``), or as a plain edge list (one ``u v`` per line,
 ``#`` comments), and writes the Crew deal of Reiber's Lemma 6.2 (see
 :mod:`crewcheck.solvers.special.hampath`). The deal's ``comment`` records the graph, the
-variant and the vertex of each seat.
+variant and the vertex of each seat (vertices are whole numbers or short names, so no
+line of the input is copied into it).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from crewcheck.cli import EXIT_BACKEND, EXIT_OK, EXIT_USAGE, one_line
+from crewcheck.cli import EXIT_BACKEND, EXIT_OK, EXIT_USAGE, one_line, output_arg
 from crewcheck.errors import CrewcheckError, InvalidInputError
 from crewcheck.formats.reading import decode, parse_json, read_bytes
 from crewcheck.model.limits import MAX_PLAYERS
@@ -34,7 +36,7 @@ def add_parsers(sub: Any) -> None:
                     "Decide it with: crewcheck decide DEAL.json --backend hampath")
     h.add_argument("graph", help="graph file: node-link JSON, a JSON list of edges, or an edge list "
                                  "('u v' per line); - for standard input")
-    h.add_argument("-o", "--output", metavar="DEAL.json", help="output deal file (default: standard output)")
+    h.add_argument("-o", "--output", type=output_arg, metavar="DEAL.json", help="output deal file (default: standard output)")
     h.add_argument("--junk", choices=("figure", "text"), default="figure",
                    help="junk cards per vertex: 'figure' = |V| - deg - 1 as in Figure 3 (hands of |V|), "
                         "'text' = |V| - deg + 1 as in the proof's text (hands of |V| + 2) (default: figure)")
@@ -45,8 +47,33 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(func=lambda args: p.error("missing PROBLEM: hampath"))
 
 
+MAX_NAME = 32
+"""Longest vertex name (a vertex is a whole number or a name of letters, digits, ``_``,
+``-`` and ``.``): the deal's comment names each seat's vertex."""
+_NAME = re.compile(rf"[A-Za-z0-9_.-]{{1,{MAX_NAME}}}")
+
+
 def read_graph(text: str) -> Any:
-    """Parse a graph from node-link JSON, a JSON edge list or a text edge list."""
+    """Parse a graph from node-link JSON, a JSON edge list or a text edge list; refuse a
+    file that is no graph (no vertex, or a vertex that is no name: a text file that is not
+    an edge list)."""
+    graph = _parse_graph(text)
+    if graph.number_of_nodes() == 0:
+        raise InvalidInputError("not a graph: no vertex (expected node-link JSON, a JSON list of edges, or "
+                                "'u v' per line)")
+    for v in graph.nodes:
+        if isinstance(v, bool) or not (isinstance(v, int) or (isinstance(v, str) and _NAME.fullmatch(v))):
+            raise InvalidInputError(f"not a graph: vertex {_shown(v)} is neither a whole number nor a name of "
+                                    f"at most {MAX_NAME} letters, digits, '_', '-' or '.'")
+    return graph
+
+
+def _shown(v: object) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _parse_graph(text: str) -> Any:
     import networkx as nx  # type: ignore[import-untyped]
 
     stripped = text.strip()
@@ -70,7 +97,7 @@ def read_graph(text: str) -> Any:
             elif isinstance(edge, list) and len(edge) == 2 and all(isinstance(v, (int, str)) for v in edge):
                 g.add_edge(*edge)
             else:
-                raise InvalidInputError(f"[{k}]: expected an edge [u, v] (or [v] for a lone vertex), got {edge!r}")
+                raise InvalidInputError(f"[{k}]: expected an edge [u, v] (or [v] for a lone vertex), got {_shown(edge)}")
         return g
     lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
     g = nx.Graph()
@@ -78,12 +105,15 @@ def read_graph(text: str) -> Any:
         if not ln:
             continue
         parts = ln.split()
+        if len(parts) > 2 or not all(_NAME.fullmatch(p) for p in parts):
+            # (the line itself is not quoted: the file may be anything, a password file too)
+            raise InvalidInputError(f"line {k}: expected 'u v' (an edge) or 'v' (a lone vertex) with vertices "
+                                    f"named by whole numbers or names of letters, digits, '_', '-' or '.', got "
+                                    f"{len(parts)} word(s) of {len(ln)} characters; not an edge list")
         if len(parts) == 1:
             g.add_node(_node(parts[0]))
-        elif len(parts) == 2:
-            g.add_edge(_node(parts[0]), _node(parts[1]))
         else:
-            raise InvalidInputError(f"line {k}: expected 'u v' (an edge) or 'v' (a lone vertex), got {ln!r}")
+            g.add_edge(_node(parts[0]), _node(parts[1]))
     return g
 
 

@@ -30,12 +30,13 @@ from crewcheck.formats.reading import MAX_DEAL_BYTES, decode, json_path, parse_j
 from crewcheck.model.cards import CLASSIC_SIZES, Card, Deck
 from crewcheck.model.conditions import condition_from_json, condition_to_json
 from crewcheck.model.instance import Instance
+from crewcheck.model.limits import MAX_CONDITIONS, MAX_CONDITIONS_BYTES
 from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import Task
 
 __all__ = ["SCHEMA_ID", "schema", "from_dict", "to_dict", "load", "loads", "dump", "dumps", "history_index",
-           "LINE_KEYS", "to_line"]
+           "LINE_KEYS", "split_line", "to_line"]
 
 SCHEMA_ID = "crewcheck-deal/1"
 _CARD_PATTERN = "^[A-Za-z]+[1-9][0-9]*$"
@@ -67,12 +68,12 @@ def _validator() -> Any:
 
 
 def _check_shape(data: Any) -> None:
-    validator = _validator()
-    errors = sorted((e for e in validator.iter_errors(data)
-                     if not (e.absolute_path and e.absolute_path[0] == "conditions"
-                             and isinstance(data.get("conditions"), list))),
-                    key=lambda e: (list(map(str, e.absolute_path)), e.validator))
-    if not errors:  # conditions get the precise messages of condition_from_json
+    if isinstance(data.get("conditions"), list):
+        # conditions get the precise messages of condition_from_json, within its bounds;
+        # the schema's check of each one (milliseconds a condition) is not run
+        data = {**data, "conditions": []}
+    errors = sorted(_validator().iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
+    if not errors:
         return
     err = errors[0]
     if err.validator == "oneOf" and isinstance(err.instance, dict):
@@ -118,8 +119,27 @@ def _card(text: str, where: str) -> Card:
         raise InvalidCardError(str(e), field=where) from None
 
 
+def _check_conditions_bound(data: Mapping[str, Any]) -> None:
+    """Refuse more than :data:`~crewcheck.model.limits.MAX_CONDITIONS` conditions, or
+    more than :data:`~crewcheck.model.limits.MAX_CONDITIONS_BYTES` of them as JSON,
+    before any of them is read (each one costs every later step)."""
+    conditions = data.get("conditions")
+    if not isinstance(conditions, list):
+        return
+    if len(conditions) > MAX_CONDITIONS:
+        raise InvalidDealError(f"{len(conditions):,} conditions is more than the limit of {MAX_CONDITIONS}",
+                               field="conditions")
+    size = len(json.dumps(conditions, separators=(",", ":")).encode())
+    if size > MAX_CONDITIONS_BYTES:
+        raise InvalidDealError(f"{size:,} bytes of conditions is more than the limit of "
+                               f"{MAX_CONDITIONS_BYTES:,}", field="conditions")
+
+
 def from_dict(data: Mapping[str, Any]) -> Instance:
     """Build and validate an :class:`Instance` from a parsed deal file."""
+    if not isinstance(data, Mapping):
+        raise InvalidDealError(f"expected a JSON object, got {type(data).__name__}", field="deal")
+    _check_conditions_bound(data)
     _check_shape(data)
     hands_cards: list[list[Card]] = []
     where_dealt: dict[Card, str] = {}
@@ -282,6 +302,19 @@ besides the deal's own: ``id`` (a string, echoed in the line's result) and ``see
 integer: the base seed of the generator that made the deal)."""
 
 
+def split_line(data: Mapping[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    """The line keys of a deal stream's line (or of such a line saved as a file) taken
+    off: ``(id or None, the deal file)``. ``id`` must be a string, ``seed`` an integer."""
+    deal = dict(data)
+    ident = deal.pop("id", None)
+    if "id" in data and not isinstance(ident, str):
+        raise InvalidDealError(f"expected a string, got {short_repr(ident)}", field="id")
+    seed = deal.pop("seed", None)
+    if "seed" in data and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InvalidDealError(f"expected an integer, got {short_repr(seed)}", field="seed")
+    return ident, deal
+
+
 def to_line(deal: Instance | Mapping[str, Any], *, ident: str, seed: int | None = None) -> str:
     """One line of a deal stream: ``{"id": ident, "seed": seed, ...the deal file}`` as
     compact JSON (no ``seed`` key when it is ``None``), the only writer of such lines."""
@@ -291,7 +324,8 @@ def to_line(deal: Instance | Mapping[str, Any], *, ident: str, seed: int | None 
 
 
 def loads(text: str | bytes) -> Instance:
-    """Parse a deal from JSON text (or UTF-8 bytes), within the limits of
+    """Parse a deal from JSON text (or UTF-8 bytes; a line of a deal stream too, its
+    :data:`LINE_KEYS` left aside), within the limits of
     :mod:`crewcheck.formats.reading` (size, nesting, integer size, no key twice)."""
     if isinstance(text, (bytes, bytearray)):
         text = decode(bytes(text))
@@ -302,7 +336,7 @@ def loads(text: str | bytes) -> Instance:
     data = parse_json(text)
     if not isinstance(data, dict):
         raise InvalidDealError(f"expected a JSON object, got {type(data).__name__}", field="deal")
-    return from_dict(data)
+    return from_dict(split_line(data)[1])
 
 
 def load(path: str | Path) -> Instance:

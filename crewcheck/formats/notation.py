@@ -26,7 +26,7 @@ from crewcheck.model.outcome import Trick
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
 
-__all__ = ["to_notation", "parse_deal", "format_trick", "format_tasks", "format_deal", "describe_conditions",
+__all__ = ["to_notation", "parse_deal", "format_trick", "format_tasks", "format_deal", "describe_conditions", "conditions_line",
            "describe_choices"]
 
 
@@ -108,6 +108,30 @@ def describe_conditions(instance: Instance) -> list[str]:
     ['the chosen crew member wins no trick', 'nobody ever 3 tricks ahead of another']
     """
     return [cond.describe(instance) for cond in instance.conditions]
+
+
+def conditions_line(instance: Instance, limit: int = 400) -> str:
+    """The deal's conditions on one line of at most about ``limit`` characters: a
+    condition given several times once with its count, and the rest counted when the
+    line is full.
+
+    >>> from crewcheck.formats.deal_json import loads
+    >>> deal = loads('{"hands": [["B1", "B3"], ["B2", "B4"]], "conditions": ['
+    ...              + ", ".join(['{"kind": "wins_no_tricks", "seat": 1}'] * 3) + ']}')
+    >>> conditions_line(deal)
+    'seat 1 wins no trick (3 times)'
+    """
+    counts: dict[str, int] = {}
+    for text in describe_conditions(instance):
+        counts[text] = counts.get(text, 0) + 1
+    parts = [text if n == 1 else f"{text} ({n} times)" for text, n in counts.items()]
+    line = ""
+    for k, part in enumerate(parts):
+        more = "; " if line else ""
+        if len(line) + len(more) + len(part) > limit:
+            return f"{line}; ... and {len(parts) - k} more ({len(instance.conditions)} conditions in all)"
+        line += more + part
+    return line
 
 
 def describe_choices(instance: Instance) -> list[str]:

@@ -36,7 +36,7 @@ from typing import Any, BinaryIO
 
 from crewcheck.errors import InvalidInputError
 
-__all__ = ["MAX_DEAL_BYTES", "MAX_DEPTH", "MAX_INT_DIGITS", "read_bytes", "open_regular", "standard_input",
+__all__ = ["MAX_DEAL_BYTES", "MAX_DEPTH", "MAX_INT_DIGITS", "read_bytes", "open_regular", "require_regular", "standard_input",
            "decode", "parse_json", "json_path", "short_repr"]
 
 MAX_DEAL_BYTES = 1 << 20
@@ -95,6 +95,21 @@ def open_regular(path: str | Path, *, limit: int | None = None) -> BinaryIO:
         os.close(fd)
         raise
     return stream
+
+
+def require_regular(path: str | Path) -> None:
+    """Refuse ``path`` if it exists and is no regular file (``-`` excepted), without
+    opening it (a named pipe would block the open): :class:`InvalidInputError` naming the
+    path. A path that cannot be looked at is left to whoever opens it (its message)."""
+    where = str(path)
+    if where == "-":
+        return
+    try:
+        mode = os.stat(where).st_mode
+    except OSError:
+        return
+    if not stat.S_ISREG(mode):
+        raise InvalidInputError("not a regular file (give a file, or - for standard input)", field=where)
 
 
 def standard_input() -> BinaryIO:

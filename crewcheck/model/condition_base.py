@@ -183,6 +183,12 @@ def _bad(where: str, message: str) -> InvalidDealError:
     return InvalidDealError(message, field=where)
 
 
+def _shown(v: object, limit: int = 60) -> str:
+    """``repr(v)`` cut to about ``limit`` characters (a message quotes a hostile value)."""
+    text = repr(v)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -239,10 +245,12 @@ def condition_from_json(obj: Any, where: str, card_index: Callable[[str, str], C
     if not isinstance(obj, dict):
         raise _bad(where, f"expected an object with a 'kind', got {obj!r}")
     kind = obj.get("kind")
+    if "kind" not in obj:
+        raise _bad(f"{where}.kind", "missing (every condition names its kind)")
+    if not isinstance(kind, str):
+        raise _bad(f"{where}.kind", f"expected a kind name (a string), got {_shown(kind)}")
     if kind not in CONDITION_KINDS:
-        if "kind" not in obj:
-            raise _bad(f"{where}.kind", "missing (every condition names its kind)")
-        raise _bad(f"{where}.kind", f"unknown kind {kind!r}; expected one of {', '.join(sorted(CONDITION_KINDS))}")
+        raise _bad(f"{where}.kind", f"unknown kind {_shown(kind)}; expected one of {', '.join(sorted(CONDITION_KINDS))}")
     cls = CONDITION_KINDS[kind]
     known = set(cls.FIELDS) | {"kind"}
     for key in obj:

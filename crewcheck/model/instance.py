@@ -19,7 +19,7 @@ from crewcheck.errors import IllegalPlayError, InvalidDealError
 from crewcheck.model.cards import Card, CardIndex, Deck, Mask, iter_bits
 from crewcheck.model.conditions import Condition, Undecided
 from crewcheck.model.deal import Lead, Seat
-from crewcheck.model.limits import MAX_PLAYERS, is_int
+from crewcheck.model.limits import MAX_CONDITIONS, MAX_PLAYERS, is_int
 from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import TOKENS, Task, TokenKind, token_kind
@@ -271,6 +271,9 @@ class Instance:
             return [(DealStatus.MISSING_CARD, "deck", f"expected a Deck, got {type(deck).__name__}")]
         if p > MAX_PLAYERS:
             return [(DealStatus.TOO_MANY_PLAYERS, "hands", f"{p} hands is more than the limit of {MAX_PLAYERS}")]
+        if len(self.conditions) > MAX_CONDITIONS:
+            return [(DealStatus.BAD_CONDITION, "conditions",
+                     f"{len(self.conditions):,} conditions is more than the limit of {MAX_CONDITIONS}")]
         out: list[tuple[DealStatus, str, str]] = []
         for seat, hand in enumerate(self.hands):
             if not is_int(hand) or not 0 <= hand <= deck.full_mask:

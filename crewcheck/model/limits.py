@@ -11,7 +11,7 @@ machine out of memory. :class:`~crewcheck.model.Deck` and
 
 from __future__ import annotations
 
-__all__ = ["MAX_PLAYERS", "MAX_SUITS", "MAX_CARDS", "MAX_VALUE", "is_int"]
+__all__ = ["MAX_PLAYERS", "MAX_SUITS", "MAX_CARDS", "MAX_VALUE", "MAX_CONDITIONS", "MAX_CONDITIONS_BYTES", "is_int"]
 
 MAX_PLAYERS = 64
 """Most seats (hands) a deal may have."""
@@ -21,6 +21,12 @@ MAX_CARDS = 4096
 """Most cards a deck may have."""
 MAX_VALUE = 999_999
 """Largest face value of a card."""
+MAX_CONDITIONS = 256
+"""Most conditions a deal may carry (a logbook or Deep Sea mission has at most a few;
+each one costs every back-end work per position)."""
+MAX_CONDITIONS_BYTES = 64 * 1024
+"""Largest JSON text of a deal's conditions together, in bytes (checked by the deal
+reader before any condition is read)."""
 
 
 def is_int(value: object) -> bool:

@@ -10,9 +10,9 @@ Schemas
     (``{"giver", "receiver"}``); ``null`` when nothing was left to choose), ``stats``,
     ``explanation`` and ``next`` (the winning line's cards after the history). An error
     in this schema is ``{"schema", "error": {...}}`` (:func:`error_result`), the error
-    object being :func:`error_to_dict`'s: ``type``, ``field``, ``message``, ``line``
-    (the one-line message the command line prints), ``input_error`` (bad input rather
-    than a failure) and, for an illegal card of a game's history, ``index``.
+    object being written by :mod:`crewcheck.reports.errors` (``type``, ``field``,
+    ``message``, ``line``, ``input_error``; ``index`` for an illegal card of a game's
+    history).
 
     ``crewcheck-analysis/1`` (:func:`analysis_to_dict`) and ``crewcheck-review/1``
     (:func:`review_to_dict`) carry the result of the position in the first form.
@@ -25,12 +25,12 @@ from typing import Any
 
 from crewcheck.analysis.analyse import POSITION_LOST, Analysis
 from crewcheck.analysis.review import Review
-from crewcheck.errors import InvalidInputError, NotApplicableError
-from crewcheck.formats.notation import format_tasks, format_trick
+from crewcheck.formats.notation import conditions_line, format_tasks, format_trick
 from crewcheck.model.cards import CardIndex
 from crewcheck.model.instance import Instance
 from crewcheck.model.outcome import Trick
 from crewcheck.model.variants import Choice, play_state, play_variant
+from crewcheck.reports.errors import error_to_dict, internal_error_to_dict
 from crewcheck.solvers.base import Result, Verdict, Witness
 
 __all__ = [
@@ -96,25 +96,6 @@ def result_to_dict(instance: Instance, result: Result) -> dict[str, object]:
         "explanation": result.explanation,
         "next": None if w is None else [_card(instance, c) for c in w.plays[len(instance.history):]],
     }
-
-
-def error_to_dict(error: Exception) -> dict[str, Any]:
-    """``{"type", "field", "message", "line", "input_error"}`` and ``index`` when the
-    error names a card of a game's history; ``line`` is the one-line message the command
-    line prints (``hands[2]: card 'P7' is also dealt to hands[0]``)."""
-    out: dict[str, Any] = {"type": type(error).__name__, "field": getattr(error, "field", ""),
-                           "message": getattr(error, "reason", str(error)), "line": str(error),
-                           "input_error": isinstance(error, (InvalidInputError, NotApplicableError))}
-    if getattr(error, "index", None) is not None:
-        out["index"] = error.index  # type: ignore[attr-defined]
-    return out
-
-
-def internal_error_to_dict(error: BaseException) -> dict[str, Any]:
-    """:func:`error_to_dict` for a bug (an exception that is no :class:`CrewcheckError`):
-    reported in one line, never as a traceback."""
-    line = f"internal error: {type(error).__name__}: {error}"
-    return {"type": "InternalError", "field": "", "message": line, "line": line, "input_error": False}
 
 
 def error_result(error: Exception) -> dict[str, Any]:
@@ -221,7 +202,7 @@ def result_lines(instance: Instance, result: Result) -> list[str]:
     out = [f"{result.verdict.value}  ({result.backend}, {s.seconds:.3g} s, {s.nodes} nodes)",
            f"rules: {result.rules}; {describe_deal(instance)}"]
     if instance.conditions:
-        out.append("conditions: " + "; ".join(c.describe(instance) for c in instance.conditions))
+        out.append("conditions: " + conditions_line(instance))
     if result.explanation:
         out.append(f"why: {result.explanation}")
     elif result.verdict is Verdict.UNWINNABLE and s.extra.get("stage") == "sat":

@@ -37,6 +37,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import re
 import signal
 import sys
 import threading
@@ -49,11 +50,26 @@ from typing import Any, Generic, TypeVar
 
 from crewcheck.runtime.processes import die_with_parent
 
-__all__ = ["Workers", "Failure", "Finished", "fan_out", "values", "WorkerFailedError", "MEMORY_POLL", "DASK_MISSING", "resident_bytes", "parse_bytes",
+__all__ = ["Workers", "Failure", "Finished", "fan_out", "scheduler_problem", "values", "WorkerFailedError", "MEMORY_POLL", "DASK_MISSING", "resident_bytes", "parse_bytes",
            "default_workers"]
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+_ADDRESS = re.compile(r"(?:(?:tcp|tls|inproc|ucx|ws|wss)://)?(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})")
+
+
+def scheduler_problem(address: str) -> str | None:
+    """What is wrong with a ``--scheduler`` value (``local``, or a Dask scheduler's
+    address ``[tcp://]host:port``), or ``None``; checked before anything starts."""
+    if address == "local":
+        return None
+    m = _ADDRESS.fullmatch(address)
+    if m is None or not 1 <= int(m.group(1)) <= 65535:
+        shown = address if len(address) <= 60 else address[:57] + "..."
+        return f"expected 'local' or a scheduler address such as tcp://10.0.0.5:8786, got {shown!r}"
+    return None
+
 
 DASK_MISSING = 'a Dask scheduler needs "distributed": pip install "crewcheck[prove]"'
 """What a Dask run says when Dask is not installed."""

@@ -21,6 +21,7 @@ Cost
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from math import comb
 from collections.abc import Iterator
 from typing import ClassVar
@@ -66,6 +67,25 @@ def _count_assignments(instance: Instance) -> int:
     return total
 
 
+def _elsewhere(instance: Instance) -> str:
+    """Where to turn when the oracle refuses ``instance`` for its size: the search when it
+    takes the deal, else why it does not either (its deck, or its conditions: what the
+    search cannot track is said, the refusal being about their count when it tracks every
+    kind of them one by one)."""
+    from crewcheck.solvers.search.driver import MAX_CARDS as SEARCH_MAX_CARDS, SearchSolver
+
+    if instance.deck.size > SEARCH_MAX_CARDS:  # (the logic back-ends take any deck)
+        return " (use --backend sat, z3 or cpsat)"
+    why = SearchSolver().supports(instance)
+    if why is None:
+        return " (use --backend search)"
+    alone = [replace(instance, conditions=(c,)) for c in {c.kind: c for c in instance.conditions}.values()]
+    if all(SearchSolver().supports(one) is None for one in alone):
+        why = (f"the search tracks each of its kinds but not {len(instance.conditions)} conditions at once "
+               f"(too many for its position key)")
+    return f"; nor does the search: {why}"
+
+
 class ExhaustiveSolver:
     """Plain depth-first search; see the module docstring."""
 
@@ -79,12 +99,8 @@ class ExhaustiveSolver:
         left = instance.state().hands
         cards = sum(h.bit_count() for h in left)
         if cards > MAX_CARDS:
-            from crewcheck.solvers.search.driver import MAX_CARDS as SEARCH_MAX_CARDS
-
-            # (the search takes decks of at most 63 cards; the logic back-ends any deck)
-            other = "search" if instance.deck.size <= SEARCH_MAX_CARDS else "sat, z3 or cpsat"
             return (f"the exhaustive oracle handles at most {MAX_CARDS} cards in play; this deal "
-                    f"has {cards} (use --backend {other})")
+                    f"has {cards}{_elsewhere(instance)}")
         if instance.rules.assignment == "free" and _count_assignments(instance) > MAX_ASSIGNMENTS:
             return (f"the exhaustive oracle tries at most {MAX_ASSIGNMENTS} task assignments; this "
                     f"deal has {_count_assignments(instance)}")

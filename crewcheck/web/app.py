@@ -34,7 +34,9 @@ another site cannot send without the browser asking this server first):
 Jobs belong to a page: its cookie and the tab named by the ``X-Crewcheck-Tab`` header (a
 fresh id per page load), so two tabs of one browser each keep their own job.
 
-Every error is a JSON object ``{"error": {...}}`` (a bad request a ``4xx``). A body is
+Every error is a JSON object ``{"error": {...}}`` (a bad request a ``4xx``), the error
+object written by :mod:`crewcheck.reports.errors`; ``OPTIONS`` answers ``204`` with the
+route's methods in ``Allow``. A body is
 read by the same hardened reader as a deal file (:mod:`crewcheck.formats.reading`), the
 ``deal`` string too. Requests larger than :data:`MAX_REQUEST_BYTES` are refused with ``413``, and a request
 whose ``Host`` is not this machine's loopback name is refused with ``403`` when the
@@ -57,7 +59,8 @@ from crewcheck.formats.reading import decode, parse_json, read_bytes, short_repr
 from crewcheck.model.instance import Instance
 from crewcheck.analysis.analyse import analyse
 from crewcheck.analysis.review import review
-from crewcheck.reports.results import analysis_to_dict, error_to_dict, result_to_dict, review_to_dict, summary
+from crewcheck.reports.errors import error_object, error_to_dict, internal_error_to_dict
+from crewcheck.reports.results import analysis_to_dict, result_to_dict, review_to_dict, summary
 from crewcheck.solvers.base import Budget
 from crewcheck.web import forms
 from crewcheck.web.choices import decision_options
@@ -122,8 +125,7 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
         return jsonify({"error": body}), status
 
     def plain_error(message: str, status: int) -> tuple[Response, int]:
-        return jsonify({"error": {"type": "RequestError", "field": "", "message": message, "line": message,
-                                  "input": None, "input_error": True}}), status
+        return jsonify({"error": error_object("RequestError", message, input=None)}), status
 
     def client() -> str:
         # one job per tab: the page names its tab in a header (a fresh id per page load)
@@ -145,6 +147,8 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
             return plain_error(f"unexpected host {request.host!r}: this server answers on loopback only", 403)
         if request.method == "POST" and not request.is_json:
             return plain_error("expected a JSON request (Content-Type: application/json)", 415)
+        if request.method == "OPTIONS":  # the methods a route takes; no page
+            return _options(app)
         return None
 
     @app.errorhandler(413)
@@ -163,8 +167,7 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
     @app.errorhandler(Exception)
     def internal_error(e: Exception) -> tuple[Response, int]:  # a bug: JSON too, never an HTML page
         app.logger.exception("internal error")
-        return jsonify({"error": {"type": "InternalError", "field": "", "message": one_line(f"{type(e).__name__}: {e}"),
-                                  "line": "internal error", "input": None, "input_error": False}}), 500
+        return jsonify({"error": {**internal_error_to_dict(e), "input": None}}), 500
 
     @app.get("/")
     def index() -> Response:
@@ -252,11 +255,9 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
         try:
             job = runner.submit(client(), kind, _work(kind, instance, timeout), replace=replace)
         except Busy as e:
-            return jsonify({"error": {"type": "Busy", "field": "", "message": str(e), "line": str(e),
-                                      "input": None, "job": e.job.id}}), 409
+            return jsonify({"error": error_object("Busy", str(e), input_error=False, input=None, job=e.job.id)}), 409
         except QueueFull as e:
-            return jsonify({"error": {"type": "QueueFull", "field": "", "message": str(e), "line": str(e),
-                                      "input": None}}), 429
+            return jsonify({"error": error_object("QueueFull", str(e), input_error=False, input=None)}), 429
         # the position's layout too: the page draws it without asking for it separately
         return jsonify({**job.to_dict(), "layout": forms.layout(instance)}), 202
 
@@ -275,6 +276,21 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
         return jsonify(job.to_dict())
 
     return app
+
+
+def _options(app: Flask) -> tuple[Response, int]:
+    """The answer to ``OPTIONS``: ``204`` with the route's methods in ``Allow``, or the
+    JSON ``404`` of a path that is no route."""
+    try:
+        allowed = app.url_map.bind_to_environ(request.environ).allowed_methods()
+    except HTTPException:
+        allowed = []
+    if not allowed:
+        message = f"no such page: {one_line(request.path, 120)}"
+        return jsonify({"error": error_object("RequestError", message, input=None)}), 404
+    response = Response(status=204)
+    response.headers["Allow"] = ", ".join(sorted(set(allowed) | {"OPTIONS"}))
+    return response, 204
 
 
 def _work(kind: str, instance: Instance, timeout: float | None) -> Work:

@@ -173,7 +173,7 @@ def load(body: Mapping[str, Any]) -> tuple[Instance, str]:
             data = deal
         if not isinstance(data, dict):
             raise InvalidDealError(f"expected a JSON object, got {type(data).__name__}", field="deal")
-        data = {k: v for k, v in data.items() if k != "id"}
+        data = deal_json.split_line(data)[1]  # a line of a deal stream: its id and seed set aside
     try:
         return deal_json.from_dict(data), mode
     except InvalidDealError as e:

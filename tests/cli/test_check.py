@@ -77,7 +77,7 @@ def test_damaged_and_foreign_certificates_are_rejected(tmp_path: Path, capsys: p
 @pytest.mark.parametrize("make,message", [
     (lambda p: p.write_text("p cnf 1 1\n1 0\n"), "not a crewcheck certificate"),
     (lambda p: None, "cannot read certificate"),
-    (lambda p: p.mkdir(), "Is a directory"),
+    (lambda p: p.mkdir(), "not a regular file"),
     (lambda p: p.write_bytes(b"\x1f\x8b\x08garbage"), "damaged gzip data"),
 ])
 def test_bad_input_exits_2_with_one_line(make: object, message: str, tmp_path: Path,

@@ -116,14 +116,14 @@ def test_batch_line_over_the_size_limit_is_one_error(tmp_path: Path) -> None:
     assert results[1]["verdict"] == "winnable"
 
 
-def test_batch_file_that_cannot_be_read_still_ends_with_the_summary(tmp_path: Path) -> None:
-    """A missing batch file is an error object; the other files are still decided."""
+def test_batch_file_that_cannot_be_read_is_refused_before_any_line(tmp_path: Path) -> None:
+    """A missing batch file among several: one line, exit 2, before any worker starts
+    (nothing decided, no summary of a run that never began)."""
     good = tmp_path / "good.jsonl"
     good.write_bytes(SEEDS[-2] + b"\n")
-    code, out, err = run(["decide", "--batch", str(tmp_path / "missing.jsonl"), str(good)])
-    results = [json.loads(line) for line in out.splitlines()]
-    assert code == 2 and "error" in results[0] and results[1]["verdict"] == "winnable"
-    assert "crewcheck: decided 2 deal(s)" in err
+    code, out, err = run(["decide", "--batch", str(good), str(tmp_path / "missing.jsonl")])
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "missing.jsonl: cannot read file" in err
 
 
 # -- the fuzz test -------------------------------------------------------------------
