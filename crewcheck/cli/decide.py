@@ -241,11 +241,17 @@ def run_validate(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     from crewcheck.formats.notation import format_deal
 
+    from crewcheck.formats.reading import decode, read_bytes
+
     try:
-        instance = deal_json.load(args.deal)
+        text = decode(read_bytes(str(args.deal)), str(args.deal))
+        instance = deal_json.loads(text)
     except CrewcheckError as e:
         return _fail(args, e, EXIT_USAGE, _where(args.deal, e))
     print(format_deal(instance))
+    comment = json.loads(text).get("comment")
+    if isinstance(comment, str) and comment:  # a Deep Sea deal names its task cards here
+        print(f"comment: {comment}")
     return EXIT_OK
 
 

@@ -52,7 +52,7 @@ def add_parsers(sub: Any) -> None:
                      help=f"add the distress signal: {', '.join(DISTRESS)} (default: none)")
     one.add_argument("--reading", metavar="R", default="reference",
                      help=f"how the special rule is read: {', '.join(READINGS)} (default: reference, as Board Game "
-                          "Arena plays it; 'literal': the rulebook's words, which differ in missions 29, 34 and 46)")
+                          "Arena plays it; 'literal': the rulebook's words, which differ in mission 46 with 3 players)")
     one.add_argument("--no-crew-choices", action="store_true",
                      help="leave out the token swap or move (missions 23, 40) and the five-player hand-over")
     one.add_argument("-o", "--output", metavar="DEAL.json", help="output file (default: standard output)")

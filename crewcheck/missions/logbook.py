@@ -78,9 +78,9 @@ ASSIGNMENTS: tuple[str, ...] = ("fixed", "free", "decision", "distribution")
 DISTRESS: tuple[str, ...] = ("left", "right", "choose")
 READINGS: tuple[str, ...] = ("reference", "literal")
 """How a special rule is read: ``"reference"`` (the default) as Board Game Arena's
-implementation plays it, ``"literal"`` as the rulebook's words read. They differ in
-missions 29 and 34 (BGA breaks at a lead of 3 tricks, the words at 2) and 46 with three
-players (BGA does not count the unplayed 14th card); elsewhere they agree."""
+implementation plays it (at commit c57d835), ``"literal"`` as the rulebook's words read.
+They differ only in mission 46 with three players (BGA does not count the unplayed 14th
+card); elsewhere they agree (models/missions/README.md cites each rule's line)."""
 
 _COLOURS = ("B", "G", "P", "Y")
 _TRUMP = "R"
