@@ -99,3 +99,15 @@ def test_quotes_match_the_reference_when_a_copy_is_at_hand() -> None:
                 pytest.skip(f"the local copy lacks {commit}:{path}")
             files[path] = out.stdout.splitlines()
         assert files[path][line - 1].strip() == text, key
+
+
+def test_the_deep_sea_differences_cite_remigerme_at_its_commit() -> None:
+    """models/deepsea/README.md lists remigerme's known deviations card by card, each with
+    a file:line at 6a807c9, and describes that code as a port, not a reading to follow."""
+    text = (ROOT / "models" / "deepsea" / "README.md").read_text()
+    section = text[text.index("## Readings and their sources"):text.index("The other interpretations")]
+    assert "not a reading to follow" in section
+    for card in ("DS48", "DS49", "DS51, 55, 56", "DS92, 95, 96", "DS11, 13, 15", "DS14", "mid-trick", "3 players"):
+        assert card in section, card
+    cites = re.findall(r"`(src/[\w/]+\.rs):(\d+(?:-\d+)?)@(\w+)`", section)
+    assert len(cites) >= 12 and {c for _, _, c in cites} == {"6a807c9"}
