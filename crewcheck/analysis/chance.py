@@ -4,6 +4,10 @@
 member to your right and add it to your hand.* Every seat's random card is picked first
 (uniformly from its hand after the first trick) and then goes to the next seat in play
 order (Board Game Arena, ``Mission12.php``: the card moves to ``Players::getNextId``).
+The reference never draws the card a seat has placed on its communication token
+(``Player.php:115`` at ``c57d835``, ``getRandomCard``), so a seat can shield one card; the
+draw here is uniform over the whole hand, so "every draw" and the chance are lower bounds
+of the reference's (:data:`SHIELD_CAVEAT`, printed with every answer).
 
 The crew fixes the task seats (the draft, or whatever the assignment rule allows) and
 plays the first trick knowing every hand but not the draw; the rest of the game is played
@@ -45,7 +49,7 @@ from crewcheck.model.tasks import Task, TokenKind, token_kind
 from crewcheck.model.variants import Choice, variants
 from crewcheck.solvers.base import Budget, Verdict
 
-__all__ = ["DrawAnswer", "analyse_draw", "first_tricks", "draws", "after_draw"]
+__all__ = ["DrawAnswer", "SHIELD_CAVEAT", "analyse_draw", "first_tricks", "draws", "after_draw"]
 
 
 @dataclass(frozen=True)
@@ -69,17 +73,30 @@ class DrawAnswer:
     """Whether every answer is exact (else the budget ran out; the bounds are in ``lower``)."""
     lower: Fraction = field(default=Fraction(0))
     """A proven lower bound on the probability (the best choice fully counted so far)."""
+    task_seats: tuple[int, ...] | None = None
+    """The seat of each task (in the deal's task order) for the best first trick."""
 
     def describe(self, instance: Instance) -> str:
         if not self.complete:
             return (f"undecided after {self.decisions:,} decisions ({self.seconds:.1f} s): the chance of a win "
-                    f"is at least {float(self.lower):.3f}")
+                    f"is at least {float(self.lower):.3f}\n{SHIELD_CAVEAT}")
         assert self.probability is not None
         trick = "" if self.first_trick is None else " (first trick " + " ".join(
             str(instance.deck.card(c)) for c in self.first_trick) + ")"
-        return (f"winnable for every draw: {'yes' if self.every else 'no'}; for some draw: "
-                f"{'yes' if self.some else 'no'}; best chance {self.probability} = {float(self.probability):.3f}"
-                f"{trick}; {self.decisions:,} decisions, {self.seconds:.1f} s")
+        lines = [f"winnable for every draw: {'yes' if self.every else 'no'}; for some draw: "
+                 f"{'yes' if self.some else 'no'}; best chance {self.probability} = {float(self.probability):.3f}"
+                 f"{trick}; {self.decisions:,} decisions, {self.seconds:.1f} s"]
+        if self.task_seats is not None and self.first_trick is not None:
+            lines.append("task seats: " + ", ".join(f"{instance.deck.card(t.card)} seat {s}"
+                                                    for t, s in zip(instance.tasks, self.task_seats)))
+        lines.append(SHIELD_CAVEAT)
+        return "\n".join(lines)
+
+
+SHIELD_CAVEAT = ("note: every card of a hand may be drawn here; the reference never draws the card a seat "
+                 "has placed on its communication token (Player.php:115 at c57d835, getRandomCard), so a seat "
+                 "can shield one card: 'every draw' and the chance are lower bounds of the reference's")
+"""Printed with every answer: what the draw here leaves out (the shield)."""
 
 
 def first_tricks(instance: Instance) -> Iterator[tuple[CardIndex, ...]]:
@@ -179,6 +196,7 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
     best = Fraction(-1)
     best_choice: Choice | None = None
     best_trick: tuple[CardIndex, ...] | None = None
+    best_seats: tuple[int, ...] | None = None
     decisions = 0
     some = False
     for choice, concrete in _fixed_choices(instance):
@@ -219,9 +237,12 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
                 chance = Fraction(wins, total)
                 if chance > best:
                     best, best_choice, best_trick = chance, choice, trick
+                    best_seats = tuple(-1 if t.seat is None else t.seat for t in concrete.tasks)
                 if best == 1:
                     return DrawAnswer(True, True, best, None if best_choice is None or best_choice.is_empty()
-                                      else best_choice, best_trick, decisions, time.perf_counter() - start)
+                                      else best_choice, best_trick, decisions, time.perf_counter() - start,
+                                      task_seats=best_seats)
     best = max(best, Fraction(0))
     return DrawAnswer(False, some, best, None if best_choice is None or best_choice.is_empty() else best_choice,
-                      best_trick if best > 0 else None, decisions, time.perf_counter() - start)
+                      best_trick if best > 0 else None, decisions, time.perf_counter() - start,
+                      task_seats=best_seats if best > 0 else None)

@@ -177,11 +177,17 @@ def run_decide(args: argparse.Namespace) -> int:
         return run_batch(args)
     if not args.deal:
         return _fail(args, InvalidInputError("missing deal file (or use --batch DEALS.jsonl)"), EXIT_USAGE)
+    from crewcheck.formats.reading import decode, read_bytes
+    from crewcheck.missions.logbook import verdict_caveats
+
     try:
-        instance = deal_json.load(args.deal)
+        text = decode(read_bytes(str(args.deal)), str(args.deal))
+        instance = deal_json.loads(text)
         result = decide(instance, backend=args.backend, timeout=args.timeout)
     except CrewcheckError as e:
         return _fail(args, e, _code_for(e), _where(args.deal, e))
+    for caveat in verdict_caveats(json.loads(text)):  # a mission deal that leaves part of its rule out
+        print(f"crewcheck: note: {caveat}", file=sys.stderr)
     out = result_to_dict(instance, result)
     code = _EXIT[result.verdict]
     if args.certificate:

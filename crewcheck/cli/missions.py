@@ -141,7 +141,7 @@ def run_missions(args: argparse.Namespace) -> int:
 
 
 def run_draw(args: argparse.Namespace) -> int:
-    from crewcheck.analysis.chance import analyse_draw
+    from crewcheck.analysis.chance import SHIELD_CAVEAT, analyse_draw
     from crewcheck.errors import CrewcheckError
     from crewcheck.formats import deal_json
     from crewcheck.solvers.base import Budget
@@ -160,7 +160,10 @@ def run_draw(args: argparse.Namespace) -> int:
                           "seconds": round(answer.seconds, 3),
                           "first_trick": None if answer.first_trick is None else
                           [str(instance.deck.card(c)) for c in answer.first_trick],
-                          "choice": None if answer.choice is None else answer.choice.describe(instance)}))
+                          "choice": None if answer.choice is None else answer.choice.describe(instance),
+                          "task_seats": None if answer.task_seats is None else
+                          {str(instance.deck.card(t.card)): s for t, s in zip(instance.tasks, answer.task_seats)},
+                          "caveat": SHIELD_CAVEAT}))
     else:
         print(answer.describe(instance))
     if not answer.complete:

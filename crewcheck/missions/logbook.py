@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -67,7 +68,7 @@ from typing import Any
 from crewcheck.errors import InvalidInputError
 
 __all__ = [
-    "LOGBOOK_SCHEMA_ID", "PLAYERS", "ASSIGNMENTS", "DISTRESS", "READINGS", "Mission", "logbook", "missions",
+    "LOGBOOK_SCHEMA_ID", "PLAYERS", "verdict_caveats", "ASSIGNMENTS", "DISTRESS", "READINGS", "Mission", "logbook", "missions",
     "mission", "deal_mission", "not_modelled", "resolve_placeholders",
 ]
 
@@ -187,6 +188,21 @@ def not_modelled(m: Mission, players: int, *, crew_choices: bool = True) -> list
         out.append("the five-player rule (one crew member may hand one task to another before the first "
                    "trick): left out, so a deal called unwinnable may still be won with it")
     return out
+
+
+_DEAL_NAME = re.compile(r"mission-(\d\d)-[345]p")
+
+
+def verdict_caveats(deal: Mapping[str, Any]) -> list[str]:
+    """What a verdict on a deal file of ``crewcheck mission N`` (known by its ``name``)
+    leaves out of the mission's rule, one sentence each: mission 12's random draw;
+    ``[]`` for any other deal."""
+    name = deal.get("name")
+    found = _DEAL_NAME.match(name) if isinstance(name, str) else None
+    if found is None or not 1 <= int(found.group(1)) <= len(missions()):
+        return []
+    m = missions()[int(found.group(1)) - 1]
+    return [f"mission {m.number}: this verdict leaves out the {u['rule']}; {u['effect']}" for u in m.unsupported]
 
 
 def resolve_placeholders(conditions: Sequence[Mapping[str, Any]], hands: Sequence[Sequence[str]],
