@@ -81,6 +81,8 @@ def _names(inst: Table, cards: tuple[CardIndex, ...]) -> str:
     "a colour 1, 3 or 5", "a 2 or 4 (trumps too)"), else by name ("P7", "one of R1 R2")."""
     deck, trump = inst.deck, inst.trump_suit
     chosen = set(cards)
+    if not chosen:
+        return "no card"
     values = sorted({deck.card(c).value for c in chosen})
     listed = ", ".join(str(v) for v in values[:-1]) + f" or {values[-1]}" if len(values) > 1 else str(values[0])
     every = {i for i in range(deck.size) if deck.card(i).value in values}
