@@ -98,6 +98,22 @@ def test_missions_29_and_34_end_where_the_reference_ends_them(number: int, playe
             assert (outcome.won, state.tricks_played) == _reference_check(number, winners, inst.players, inst.commander, last)
 
 
+@pytest.mark.parametrize("number", [29, 34])
+def test_a_line_won_at_a_lead_of_three_fails_in_the_reference(number: int) -> None:
+    """Seed 62 with 4 players: the winning line found under the stale margin of 3 fails
+    under the reference's check by trick 3, and the deal as dealt is unwinnable."""
+    deal = {k: v for k, v in deal_mission(number, 4, 62).items() if k != "comment"}
+    inst = deal_json.from_dict(deal)
+    assert decide(inst).verdict is Verdict.UNWINNABLE
+    stale = deal_json.from_dict({**deal, "conditions": [dict(c, margin=3) if c["kind"] == "balanced_tricks" else c
+                                                        for c in deal["conditions"]]})
+    r = decide(stale)
+    assert r.verdict is Verdict.WINNABLE and r.witness is not None
+    winners = [t.winner for t in r.witness.tricks]
+    won, ended = _reference_check(number, winners, inst.players, inst.commander, len(winners))
+    assert not won and ended <= 3
+
+
 def test_logbook_deals_each_reading() -> None:
     """Missions 29 and 34 break at a lead of 2 in both readings; mission 46 has a literal reading."""
     for number in (29, 34):
