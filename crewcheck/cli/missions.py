@@ -68,6 +68,9 @@ def add_parsers(sub: Any) -> None:
     draw.add_argument("--time-limit", type=seconds_arg, default=None, metavar="SECONDS",
                       help="stop after this many seconds, or 'none' (default: none)")
     draw.add_argument("--backend", default=None, help="back-end for the positions after a draw (default: auto)")
+    draw.add_argument("--shield", action="store_true",
+                      help="the crew also chooses the card each seat places on its communication token, which the "
+                           "reference never draws (exact answers; every draw of every first trick is decided)")
     draw.add_argument("--json", action="store_true", help="print one JSON object")
     draw.set_defaults(func=run_draw)
     ds = sub.add_parser(
@@ -148,7 +151,8 @@ def run_draw(args: argparse.Namespace) -> int:
 
     try:
         instance = deal_json.load(args.deal)
-        answer = analyse_draw(instance, backend=args.backend, budget=Budget(seconds=args.time_limit))
+        answer = analyse_draw(instance, backend=args.backend, budget=Budget(seconds=args.time_limit),
+                              shield=args.shield)
     except CrewcheckError as e:
         return _error(f"{args.deal}: {e}")
     if args.json:
@@ -163,7 +167,9 @@ def run_draw(args: argparse.Namespace) -> int:
                           "choice": None if answer.choice is None else answer.choice.describe(instance),
                           "task_seats": None if answer.task_seats is None else
                           {str(instance.deck.card(t.card)): s for t, s in zip(instance.tasks, answer.task_seats)},
-                          "caveat": SHIELD_CAVEAT}))
+                          "shields": None if answer.shields is None else
+                          [None if c is None else str(instance.deck.card(c)) for c in answer.shields],
+                          "caveat": None if answer.shielded else SHIELD_CAVEAT}))
     else:
         print(answer.describe(instance))
     if not answer.complete:
