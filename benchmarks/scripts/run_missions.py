@@ -9,6 +9,7 @@ number of deals in every cell. Results go to a JSONL file (resumable: finished
 winnable with a Wilson 95 % interval, unknowns, median seconds) and writes the plot.
 
     python -m benchmarks.scripts.run_missions --deals 200 --workers 2 --out benchmarks/results/missions.jsonl
+    python -m benchmarks.scripts.run_missions --missions 29,34 --deals 200 --out benchmarks/results/missions.jsonl
     python -m benchmarks.scripts.run_missions --report --out benchmarks/results/missions.jsonl --plot docs/missions.png
 
 Deals are made with the default reading of the special rules (Board Game Arena's) and the
@@ -76,7 +77,8 @@ def recheck(args: argparse.Namespace) -> None:
 def distress_column(args: argparse.Namespace) -> None:
     """Add ``distress_verdict`` to the rows of --out not winnable as dealt."""
     rows = load(args.out)
-    todo = [r for r in rows if r["verdict"] != "winnable" and "distress_verdict" not in r]
+    todo = [r for r in rows if r["verdict"] != "winnable" and "distress_verdict" not in r
+            and (not args.missions or r["mission"] in args.missions)]
     jobs = [(int(r["mission"]), int(r["players"]), int(r["seed"]), args.timeout, bool(r.get("challenge")),  # type: ignore[call-overload]
              str(r.get("reading", "reference")), bool(r.get("crew_choices", True)), "choose") for r in todo]
     where = {(r["mission"], r["players"], r["seed"]): r for r in rows}
@@ -99,7 +101,7 @@ def load(path: Path) -> list[dict[str, object]]:
 def run(args: argparse.Namespace) -> None:
     done = {(r["mission"], r["players"], r["seed"]) for r in load(args.out)}
     players = (3,) if args.challenge else PLAYERS
-    numbers = [m.number for m in missions()]
+    numbers = [m.number for m in missions() if not args.missions or m.number in args.missions]
     with args.out.open("a") as out, ProcessPoolExecutor(args.workers) as pool:
         for start in range(0, args.deals, args.round):
             jobs = [(n, p, s, args.timeout, args.challenge, args.reading, not args.no_crew_choices, None)
@@ -189,6 +191,9 @@ def main() -> None:
     ap.add_argument("--plot", type=Path, help="with --report: write the plot here")
     ap.add_argument("--reading", default="reference", help="reading of the special rules: reference, literal")
     ap.add_argument("--no-crew-choices", action="store_true", help="deals without token moves and hand-over")
+    ap.add_argument("--missions", type=lambda s: {int(x) for x in s.split(",")}, default=set(),
+                    help="only these missions, e.g. 29,34 (default: all 50); a run appends to --out, so drop their "
+                         "old rows from --out first to regenerate them")
     ap.add_argument("--recheck", type=Path, metavar="OLD.jsonl",
                     help="re-decide OLD's deals that were not winnable, carry the rest, write --out")
     ap.add_argument("--distress", action="store_true",

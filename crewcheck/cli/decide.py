@@ -176,12 +176,16 @@ def run_decide(args: argparse.Namespace) -> int:
         return run_batch(args)
     if not args.deal:
         return _fail(args, InvalidInputError("missing deal file (or use --batch DEALS.jsonl)"), EXIT_USAGE)
+    from crewcheck.missions.logbook import verdict_caveats
+
     start = time.perf_counter()
     try:
-        instance = deal_json.load(args.deal)
+        instance, text = deal_json.load_with_text(args.deal)
         result = decide(instance, backend=args.backend, timeout=time_left(args.timeout, start))
     except CrewcheckError as e:
         return _fail(args, e, _code_for(e), _where(args.deal, e))
+    for caveat in verdict_caveats(json.loads(text)):  # a mission deal that leaves part of its rule out
+        print(f"crewcheck: note: {caveat}", file=sys.stderr)
     out = result_to_dict(instance, result)
     code = _EXIT[result.verdict]
     if args.certificate:
@@ -241,11 +245,17 @@ def run_validate(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     from crewcheck.formats.notation import format_deal
 
+    from crewcheck.formats.reading import decode, read_bytes
+
     try:
-        instance = deal_json.load(args.deal)
+        text = decode(read_bytes(str(args.deal)), str(args.deal))
+        instance = deal_json.loads(text)
     except CrewcheckError as e:
         return _fail(args, e, EXIT_USAGE, _where(args.deal, e))
     print(format_deal(instance))
+    comment = json.loads(text).get("comment")
+    if isinstance(comment, str) and comment:  # a Deep Sea deal names its task cards here
+        print(f"comment: {comment}")
     return EXIT_OK
 
 

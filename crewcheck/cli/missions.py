@@ -52,7 +52,7 @@ def add_parsers(sub: Any) -> None:
                      help=f"add the distress signal: {', '.join(DISTRESS)} (default: none)")
     one.add_argument("--reading", metavar="R", default="reference",
                      help=f"how the special rule is read: {', '.join(READINGS)} (default: reference, as Board Game "
-                          "Arena plays it; 'literal': the rulebook's words, which differ in missions 29, 34 and 46)")
+                          "Arena plays it; 'literal': the rulebook's words, which differ in mission 46 with 3 players)")
     one.add_argument("--no-crew-choices", action="store_true",
                      help="leave out the token swap or move (missions 23, 40) and the five-player hand-over")
     one.add_argument("-o", "--output", type=output_arg, metavar="DEAL.json", help="output file (default: standard output)")
@@ -68,6 +68,9 @@ def add_parsers(sub: Any) -> None:
     draw.add_argument("--time-limit", type=seconds_arg, default=None, metavar="SECONDS",
                       help="stop after this many seconds, or 'none' (default: none)")
     draw.add_argument("--backend", default=None, help="back-end for the positions after a draw (default: auto)")
+    draw.add_argument("--shield", action="store_true",
+                      help="the crew also chooses the card each seat places on its communication token, which the "
+                           "reference never draws (exact answers; every draw of every first trick is decided)")
     draw.add_argument("--json", action="store_true", help="print one JSON object")
     draw.set_defaults(func=run_draw)
     ds = sub.add_parser(
@@ -141,14 +144,15 @@ def run_missions(args: argparse.Namespace) -> int:
 
 
 def run_draw(args: argparse.Namespace) -> int:
-    from crewcheck.analysis.chance import analyse_draw
+    from crewcheck.analysis.chance import SHIELD_CAVEAT, analyse_draw
     from crewcheck.errors import CrewcheckError
     from crewcheck.formats import deal_json
     from crewcheck.solvers.base import Budget
 
     try:
         instance = deal_json.load(args.deal)
-        answer = analyse_draw(instance, backend=args.backend, budget=Budget(seconds=args.time_limit))
+        answer = analyse_draw(instance, backend=args.backend, budget=Budget(seconds=args.time_limit),
+                              shield=args.shield)
     except CrewcheckError as e:
         return _error(f"{args.deal}: {e}", args)
     if args.json:
@@ -160,7 +164,12 @@ def run_draw(args: argparse.Namespace) -> int:
                           "seconds": round(answer.seconds, 3),
                           "first_trick": None if answer.first_trick is None else
                           [str(instance.deck.card(c)) for c in answer.first_trick],
-                          "choice": None if answer.choice is None else answer.choice.describe(instance)}))
+                          "choice": None if answer.choice is None else answer.choice.describe(instance),
+                          "task_seats": None if answer.task_seats is None else
+                          {str(instance.deck.card(t.card)): s for t, s in zip(instance.tasks, answer.task_seats)},
+                          "shields": None if answer.shields is None else
+                          [None if c is None else str(instance.deck.card(c)) for c in answer.shields],
+                          "caveat": None if answer.shielded else SHIELD_CAVEAT}))
     else:
         print(answer.describe(instance))
     if not answer.complete:

@@ -35,7 +35,7 @@ from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import Task
 
-__all__ = ["SCHEMA_ID", "schema", "from_dict", "to_dict", "load", "loads", "dump", "dumps", "history_index",
+__all__ = ["SCHEMA_ID", "schema", "from_dict", "to_dict", "load", "load_with_text", "loads", "dump", "dumps", "history_index",
            "LINE_KEYS", "split_line", "to_line"]
 
 SCHEMA_ID = "crewcheck-deal/1"
@@ -344,10 +344,15 @@ def load(path: str | Path) -> Instance:
 
     Only a regular file is read, and at most :data:`~crewcheck.formats.reading.MAX_DEAL_BYTES`
     of it; the errors name the file."""
+    return load_with_text(path)[0]
+
+
+def load_with_text(path: str | Path) -> tuple[Instance, str]:
+    """:func:`load`, and the file's text (for what a caller reads beside the deal)."""
     where = str(path)
     text = decode(read_bytes(where), where)
     try:
-        return loads(text)
+        return loads(text), text
     except InvalidInputError as e:
         if e.field in ("", "deal"):  # the whole document: name the file
             raise type(e)(e.reason, field=where) from None

@@ -147,7 +147,7 @@ def describe_choices(instance: Instance) -> list[str]:
     names = sorted(set().union(*(c.choices() for c in instance.conditions)))
     for name in names:
         if name == "choose":
-            out.append(f"the commander chooses a crew member other than itself (seat {instance.commander})")
+            out.append(f"the commander chooses a crew member other than itself (the commander is seat {instance.commander})")
         else:
             out.append(f"the crew chooses any seat as {name.split(':', 1)[1]!r}")
     if instance.token_move == "swap":

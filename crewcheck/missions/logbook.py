@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -67,7 +68,7 @@ from typing import Any
 from crewcheck.errors import InvalidInputError
 
 __all__ = [
-    "LOGBOOK_SCHEMA_ID", "PLAYERS", "ASSIGNMENTS", "DISTRESS", "READINGS", "Mission", "logbook", "missions",
+    "LOGBOOK_SCHEMA_ID", "PLAYERS", "verdict_caveats", "ASSIGNMENTS", "DISTRESS", "READINGS", "Mission", "logbook", "missions",
     "mission", "deal_mission", "not_modelled", "resolve_placeholders",
 ]
 
@@ -78,9 +79,9 @@ ASSIGNMENTS: tuple[str, ...] = ("fixed", "free", "decision", "distribution")
 DISTRESS: tuple[str, ...] = ("left", "right", "choose")
 READINGS: tuple[str, ...] = ("reference", "literal")
 """How a special rule is read: ``"reference"`` (the default) as Board Game Arena's
-implementation plays it, ``"literal"`` as the rulebook's words read. They differ in
-missions 29 and 34 (BGA breaks at a lead of 3 tricks, the words at 2) and 46 with three
-players (BGA does not count the unplayed 14th card); elsewhere they agree."""
+implementation plays it (at commit c57d835), ``"literal"`` as the rulebook's words read.
+They differ only in mission 46 with three players (BGA does not count the unplayed 14th
+card); elsewhere they agree (models/missions/README.md cites each rule's line)."""
 
 _COLOURS = ("B", "G", "P", "Y")
 _TRUMP = "R"
@@ -187,6 +188,21 @@ def not_modelled(m: Mission, players: int, *, crew_choices: bool = True) -> list
         out.append("the five-player rule (one crew member may hand one task to another before the first "
                    "trick): left out, so a deal called unwinnable may still be won with it")
     return out
+
+
+_DEAL_NAME = re.compile(r"mission-(\d\d)-[345]p")
+
+
+def verdict_caveats(deal: Mapping[str, Any]) -> list[str]:
+    """What a verdict on a deal file of ``crewcheck mission N`` (known by its ``name``)
+    leaves out of the mission's rule, one sentence each: mission 12's random draw;
+    ``[]`` for any other deal."""
+    name = deal.get("name")
+    found = _DEAL_NAME.match(name) if isinstance(name, str) else None
+    if found is None or not 1 <= int(found.group(1)) <= len(missions()):
+        return []
+    m = missions()[int(found.group(1)) - 1]
+    return [f"mission {m.number}: this verdict leaves out the {u['rule']}; {u['effect']}" for u in m.unsupported]
 
 
 def resolve_placeholders(conditions: Sequence[Mapping[str, Any]], hands: Sequence[Sequence[str]],

@@ -449,7 +449,8 @@ class TaskInTrick(Condition):
         return memo
 
     def describe(self, inst: Table) -> str:
-        return f"{inst.deck.card(self.card)} is played in trick {self.trick}"
+        where = "the last trick" if self.trick == "last" else f"trick {self.trick}"
+        return f"{inst.deck.card(self.card)} is played in {where}"
 
 
 @register("wins_together")
@@ -495,7 +496,7 @@ class WinsTogether(Condition):
 
     def describe(self, inst: Table) -> str:
         names = " and ".join(str(inst.deck.card(c)) for c in self.cards)
-        return f"{_seat(self.seat)} wins {names} in one trick"
+        return f"{_seat(self.seat)} wins {names}" + (" in one trick" if len(self.cards) > 1 else "")
 
 
 class Undecided(Condition):

@@ -77,7 +77,25 @@ def _compare(n: int, cmp: str, count: int) -> bool:
 
 
 def _names(inst: Table, cards: tuple[CardIndex, ...]) -> str:
-    return " ".join(str(inst.deck.card(c)) for c in cards)
+    """A card set as "one card of it", in words where the values name it ("a colour card",
+    "a colour 1, 3 or 5", "a 2 or 4 (trumps too)"), else by name ("P7", "one of R1 R2")."""
+    deck, trump = inst.deck, inst.trump_suit
+    chosen = set(cards)
+    if not chosen:
+        return "no card"
+    values = sorted({deck.card(c).value for c in chosen})
+    listed = ", ".join(str(v) for v in values[:-1]) + f" or {values[-1]}" if len(values) > 1 else str(values[0])
+    every = {i for i in range(deck.size) if deck.card(i).value in values}
+    colour = {i for i in every if deck.suit_of(i) != trump}
+    if trump is not None and chosen == {i for i in range(deck.size) if deck.suit_of(i) == trump}:
+        return "a trump"
+    if trump is not None and chosen == colour and len(chosen) > 1:
+        colours = {i for i in range(deck.size) if deck.suit_of(i) != trump}
+        return "a colour card" if colour == colours else f"a colour {listed}"
+    if chosen == every and len(chosen) > 1:
+        return f"a {listed}" + (" (trumps too)" if colour != every else "")
+    names = " ".join(str(deck.card(c)) for c in cards)
+    return names if len(cards) == 1 else f"one of {names}"
 
 
 @register("wins_cards")
@@ -143,7 +161,7 @@ class WinsCards(Condition):
         elif self.suit is not None:
             what = f"{self.suit} card(s)"
         else:
-            what = f"card(s) of value {self.value} (no trump)"
+            what = f"colour {self.value}(s)"
         return f"{_seat(self.seat)} wins {word} {self.count} {what}"
 
 
@@ -204,10 +222,17 @@ class ComparesCardsWon(Condition):
         return out
 
     def describe(self, inst: Table) -> str:
-        rel = {"==": "as many", ">=": "at least as many", "<=": "at most as many"}[self.cmp]
-        plus = f" (plus {self.margin})" if self.margin else ""
+        a, b, m = f"{self.suit} cards", f"{self.than_suit} cards", self.margin
+        if m == 0:
+            rel = {"==": "as many", ">=": "at least as many", "<=": "at most as many"}[self.cmp]
+            said = f"{rel} {a} as {b}"
+        elif m == 1 and self.cmp == ">=":
+            said = f"more {a} than {b}"
+        else:
+            word = {"==": "exactly", ">=": "at least", "<=": "at most"}[self.cmp]
+            said = f"{word} {m} more {a} than {b}"
         least = f", at least {self.at_least}" if self.at_least else ""
-        return f"{_seat(self.seat)} wins {rel} {self.suit} cards as {self.than_suit} cards{plus}{least}"
+        return f"{_seat(self.seat)} wins {said}{least}"
 
 
 @register("wins_trick_where")
@@ -285,17 +310,17 @@ class WinsTrickWhere(Condition):
     def describe(self, inst: Table) -> str:
         tests = []
         if self.won_with is not None:
-            tests.append(f"won with one of {_names(inst, self.won_with)}")
+            tests.append(f"won with {_names(inst, self.won_with)}")
         if self.holding is not None:
-            tests.append(f"holding one of {_names(inst, self.holding)} besides")
+            tests.append(f"holding {_names(inst, self.holding)} besides")
         if self.only is not None:
-            tests.append(f"of only {_names(inst, self.only)}")
+            tests.append(f"whose cards are each {_names(inst, self.only)}")
         if self.total_min is not None:
             tests.append(f"total value at least {self.total_min}")
         if self.total_max is not None:
             tests.append(f"total value at most {self.total_max}")
         if self.suit is not None:
-            tests.append(f"as many {self.suit} as {self.other_suit} cards (some)")
+            tests.append(f"holding as many {self.suit} as {self.other_suit} cards (some)")
         return f"{_seat(self.seat)} wins a trick " + ("; ".join(tests) or "(any)")
 
 

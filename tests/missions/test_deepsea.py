@@ -139,3 +139,47 @@ def test_cli_bad_time_limit(limit: str, capsys: pytest.CaptureFixture[str]) -> N
     assert code == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "--time-limit" in captured.err and captured.err.count("\n") == 1
+
+
+@pytest.mark.parametrize("card, said", [
+    ("DS48", "seat 1 wins a trick whose cards are each a colour card; total value at least 29"),
+    ("DS46", "seat 1 wins a trick whose cards are each a 2, 4, 6 or 8 (trumps too)"),
+    ("DS07", "seat 1 wins a trick whose cards are each a colour 1, 2, 3, 4, 5 or 6"),
+    ("DS12", "seat 1 wins a trick won with a colour 7; holding a colour 5 besides"),
+    ("DS58", "seat 1 wins a trick won with a trump; holding P7 besides"),
+    ("DS52", "seat 1 wins R1"),
+    ("DS95", "seat 1 wins more Y cards than B cards"),
+    ("DS92", "seat 1 wins as many P cards as Y cards, at least 1"),
+    ("DS26", "seat 1 wins exactly 2 colour 9(s)"),
+])
+def test_cards_in_words(card: str, said: str) -> None:
+    """A card's conditions read as the card says: card sets named by their values, not
+    listed card by card; "more" for a lead of one; one card without "in one trick"."""
+    from crewcheck.formats.notation import describe_conditions
+
+    by_id = {c["id"]: c for c in task_cards()}
+    base = {k: v for k, v in deal_mission(1, 4, 0).items() if k not in ("comment", "tasks", "assignment")}
+    inst = from_dict({**base, "conditions": resolve_conditions(by_id[card], 1, 0, 4)})
+    assert describe_conditions(inst)[0] == said
+
+
+def test_show_names_the_task_cards(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """``crewcheck show`` of a Deep Sea deal names the task cards drawn (its comment)."""
+    from pathlib import Path
+
+    out = Path(str(tmp_path)) / "ds.json"
+    assert main(["deepsea", "--difficulty", "8", "--players", "4", "--seed", "3", "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["show", str(out)]) == 0
+    text = capsys.readouterr().out
+    drawn = json.loads(out.read_text())["comment"]
+    assert "DS26 seat 1" in drawn and f"comment: {drawn}" in text
+    assert "seat 3 wins more P cards than G cards" in text
+
+
+def test_mission_48_reads_the_last_trick() -> None:
+    """``task_in_trick`` with ``"last"`` reads "in the last trick"."""
+    from crewcheck.formats.notation import describe_conditions
+
+    inst = from_dict({k: v for k, v in deal_mission(48, 4, 0).items() if k != "comment"})
+    assert describe_conditions(inst)[0].endswith("is played in the last trick")
