@@ -222,7 +222,7 @@ class Claim:
     @property
     def seed(self) -> str:
         """The seed file number the source names, e.g. ``"001"``."""
-        return self.source.split()[0]
+        return self.source.split()[0].rstrip(",")
 
     @property
     def published(self) -> Any:
