@@ -22,7 +22,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from crewcheck.api import decide
 from crewcheck.claims.claim import Computation, Mode, Value
@@ -117,8 +117,8 @@ def cor_6_3(mode: Mode) -> Computation:
 
     high = 4 if mode == "quick" else 6
     graphs = list(_atlas(2, high))
-    variants = [(junk, trumps, tokens) for junk in ("text", "figure") for trumps in (False, True)
-                for tokens in (False, True)]
+    variants: list[tuple[Literal["text", "figure"], bool, bool]] = [
+        (junk, trumps, tokens) for junk in ("text", "figure") for trumps in (False, True) for tokens in (False, True)]
     bad = [(sorted(g.edges()), v) for g in graphs for v in variants
            if not owned_tasks(reduce_hampath(g, junk=v[0], trumps=v[1], tokens=v[2]))]
     values = (Value("deals", len(graphs) * len(variants), f"every graph of the networkx atlas with 2-{high} vertices "
@@ -138,7 +138,8 @@ def variant_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
     n = int(params["vertices"])
     out: dict[str, Any] = {"checked": 0, "disagree": 0, "unknown": 0, "first": None}
     for graph in _atlas(n, n):
-        inst = reduce_hampath(graph, junk=params["junk"], trumps=bool(params["trumps"]), tokens=bool(params["tokens"]))
+        junk: Literal["text", "figure"] = "text" if params["junk"] == "text" else "figure"
+        inst = reduce_hampath(graph, junk=junk, trumps=bool(params["trumps"]), tokens=bool(params["tokens"]))
         verdict = decide(inst, backend="exhaustive" if inst.deck.size <= 20 else "search",
                          timeout=float(params["timeout"])).verdict
         if verdict.name == "UNKNOWN":
