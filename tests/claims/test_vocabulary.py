@@ -8,6 +8,7 @@ names the row judging the intended statement; every row says what would change i
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -125,3 +126,41 @@ def test_judge_names_errata_and_consistent_rows() -> None:
     assert ledger.judge(_claim(requires={"x": 1}, quantitative=False), comp)[0] is Status.CONSISTENT
     assert ledger.judge(_claim(requires={"x": 2}, quantitative=False), comp)[0] is Status.REFUTED
     assert "published" not in ledger.judge(_claim(requires={"x": 0}), comp)[1]
+
+
+_HEADING = re.compile(r"^(?:#+\s*)?(\d{1,2}(?:\.\d{1,2})*)[ \t]+[A-Z*]", re.MULTILINE)
+
+
+def _section_at(text: str, position: int) -> str | None:
+    """The number of the last section heading before `position` (``"4.5"``), if any."""
+    found = [m.group(1) for m in _HEADING.finditer(text, 0, position)]
+    return found[-1] if found else None
+
+
+def _cited_sections_hold(claim: Claim) -> bool:
+    """Whether a section the source cites (``§4.5``) is the section the quotation is in, or
+    contains it (``§5`` for a quotation in 5.3)."""
+    text = _seed(claim)
+    position = _norm(text).index(_norm(claim.quote))
+    lines = text.split("\n")
+    before, i = 0, 0
+    for i, line in enumerate(lines):  # the line of the original holding the normalised position
+        before += len(re.sub(r"\s+", " ", line + "\n"))
+        if before > position:
+            break
+    head = "\n".join(lines[:i + 1])
+    section = _section_at(head, len(head))
+    cited = re.findall(r"§(\d+(?:\.\d+)*)", claim.source)
+    return section is not None and any(section == c or section.startswith(c + ".") for c in cited)
+
+
+@pytest.mark.parametrize("claim", [c for c in CLAIMS if "§" in c.source], ids=lambda c: c.id)
+def test_the_cited_section_holds_the_quotation(claim: Claim) -> None:
+    assert _cited_sections_hold(claim), claim.source
+
+
+def test_a_wrong_section_citation_is_caught() -> None:
+    """The 220,000 sentence is in §4.5, not §5 (the citation this ledger once had)."""
+    claim = BY_ID["dejong-fig-3-free"]
+    assert _cited_sections_hold(claim)
+    assert not _cited_sections_hold(dataclasses.replace(claim, source="001 §5, Figure 3"))

@@ -393,3 +393,26 @@ def stochastic_peak(mode: Mode) -> Computation:
                 else f"no reading of {len(stochastic)} has its highest stochastic rate significantly at N = 4 "
                 f"(point estimate highest at N = 4 under: {', '.join(point) or 'none'})")
     return Computation(values, holds=bool(reproducing), readings=readings, evidence=evidence)
+
+
+def rtu_above_half(mode: Mode) -> Computation:
+    """§5.1: "an RTU score greater than 0.5 when 4 or more cards per player are used", judged
+    on the RTU row's computation: at N = 4, 5, 6 our RTU is defined and its 95 % interval lies
+    above 0.5."""
+    comp = rtu_values(mode)
+    if comp.open_reason is not None:
+        return comp
+    rtu, intervals = comp.value("rtu"), comp.value("rtu_interval")
+    above: dict[str, str] = {}
+    for n in ("4", "5", "6"):
+        interval = intervals.get(n)
+        above[n] = ("undefined (no significant self-play gain)" if interval is None
+                    else f"{rtu[n]:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]: "
+                    + ("above 0.5" if interval[0] > 0.5 else "not above 0.5"))
+    holds = all(text.endswith(": above 0.5") for text in above.values())
+    values = (Value("rtu_from_4", above, "our RTU at N = 4, 5, 6 with its 95 % interval (the RTU row's computation)"),)
+    r = comp.readings
+    readings = None if r is None else Readings(tried=r.tried, not_tried=r.not_tried,
+                                               reproducing=r.reproducing if holds else ())
+    evidence = "; ".join(f"N = {n}: {t}" for n, t in above.items())
+    return Computation(values, holds=holds, readings=readings, evidence=evidence)
