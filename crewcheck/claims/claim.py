@@ -56,7 +56,9 @@ class Status(enum.Enum):
 VERDICT_RULES: tuple[tuple[Status, str], ...] = (
     (Status.CONFIRMED, "every computation agrees with the published statement; for an empirical "
      "result, at least one reasonable reading reproduces it (no published rate differs from ours "
-     "after the correction below), and the row names that reading."),
+     "after the correction below), and the row names that reading. The check compares something "
+     "the source states and fails on a perturbed input (a changed printed number, perturbed "
+     "records or inputs: tests/claims/test_can_fail.py)."),
     (Status.REFUTED, "only when an exact computation or a checked counterexample shows the statement "
      "false, or an empirical result is contradicted under every reasonable reading by a calibrated "
      "test (no reasonable reading left untried)."),
