@@ -3,8 +3,10 @@
 :func:`evaluate` runs one claim's computation and :func:`judge` turns it into a
 :class:`~crewcheck.claims.claim.Verdict` by the written rules
 (:data:`~crewcheck.claims.claim.VERDICT_RULES`): OPEN when the computation reports a
-reason or raises, REFUTED or NOT_REPRODUCED when the statement fails (REFUTED only on
-exact evidence or a contradiction under every reasonable reading), CONFIRMED otherwise. The verdict the
+reason or raises; when the statement fails, ERRATUM (a printed value the source itself
+corrects), REFUTED (exact evidence, or a contradiction under every reasonable reading) or
+NOT_REPRODUCED; when it holds, CONFIRMED, or CONSISTENT where the source gives nothing
+quantitative to compare. The verdict the
 project has established for each claim is data (:mod:`crewcheck.claims.record`);
 :func:`exit_code` compares the two.
 """
