@@ -38,6 +38,14 @@ class Status(enum.Enum):
     reasonable readings were not tried or do not contradict it."""
     OPEN = "open"
     """The claim could not be decided (missing back-end, budget, incomplete record, error)."""
+    ERRATUM = "erratum"
+    """A printed number or formula is wrong, and the source itself contradicts it (its own
+    figure, table or next sentence): a misprint, judged here; the intended statement is judged
+    in its own row."""
+    CONSISTENT = "consistent"
+    """Consistent, nothing quantitative to compare: the source states no number or point the
+    computation could disagree with beyond a qualitative shape, and the computation agrees
+    with that shape."""
 
     @property
     def label(self) -> str:
@@ -48,7 +56,9 @@ class Status(enum.Enum):
 VERDICT_RULES: tuple[tuple[Status, str], ...] = (
     (Status.CONFIRMED, "every computation agrees with the published statement; for an empirical "
      "result, at least one reasonable reading reproduces it (no published rate differs from ours "
-     "after the correction below), and the row names that reading."),
+     "after the correction below), and the row names that reading. The check compares something "
+     "the source states and fails on a perturbed input (a changed printed number, perturbed "
+     "records or inputs: tests/claims/test_can_fail.py)."),
     (Status.REFUTED, "only when an exact computation or a checked counterexample shows the statement "
      "false, or an empirical result is contradicted under every reasonable reading by a calibrated "
      "test (no reasonable reading left untried)."),
@@ -56,9 +66,51 @@ VERDICT_RULES: tuple[tuple[Status, str], ...] = (
      "reasonable readings were not tried; the row lists the readings tried and those not tried."),
     (Status.OPEN, "not decided: a back-end is missing, a budget ran out, a committed record is "
      "incomplete, or a reduced (--quick) run cannot decide."),
+    (Status.ERRATUM, "a printed number or formula is wrong by an exact computation, and the source "
+     "itself contradicts it (its own figure, table or next sentence, quoted in the row): a misprint, "
+     "not a refutation; the row names the row that judges the intended statement."),
+    (Status.CONSISTENT, "consistent, nothing quantitative to compare: the source prints no number or "
+     "point to compare, only a qualitative shape, and our computation has that shape (a check that "
+     "fails on data without it), so it is not CONFIRMED."),
 )
 """The written verdict rules; :func:`crewcheck.claims.ledger.evaluate` enforces them and
 ``docs/claims.md`` prints them."""
+
+
+class Subject(enum.Enum):
+    """What a row judges: its verdict is about this object and nothing more."""
+
+    STATEMENT = "statement"
+    """The statement itself (a theorem, lemma, corollary or an empirical result)."""
+    PROOF = "proof"
+    """The proof or construction given for a statement (e.g. a reduction), not the statement."""
+    ALGORITHM = "algorithm"
+    """An algorithm the source gives (it decides what it claims to decide), not the complexity
+    class the source places the problem in."""
+    PRINTED_NUMBER = "printed number"
+    """A number (or a set of numbers) printed in the source."""
+    PRINTED_FORMULA = "printed formula"
+    """A formula printed in the source, as printed."""
+
+
+SUBJECT_RULES: tuple[tuple[Subject, str], ...] = (
+    (Subject.STATEMENT, "the statement as the source words it (quoted in the row)."),
+    (Subject.PROOF, "the proof or construction given for a statement; a refuted proof leaves the "
+     "statement open."),
+    (Subject.ALGORITHM, "an algorithm the source gives: that it decides what it is said to decide; "
+     "a refuted algorithm says nothing of the problem's complexity class."),
+    (Subject.PRINTED_NUMBER, "a number printed in the source, compared with ours exactly."),
+    (Subject.PRINTED_FORMULA, "a formula as printed in the source, evaluated on inputs where its "
+     "value is known."),
+)
+"""The objects a row may judge; ``docs/claims.md`` prints them."""
+
+PUBLISHED_RULE = (
+    "A row's *published* value is a quotation or a number printed in the source (every printed "
+    "number occurs in the seed file; a test checks it), or *none printed*; a condition the "
+    "statement implies (no disagreement with an oracle, a majority) is shown as *required*, "
+    "never as published.")
+"""What the ledger's "published" column may hold."""
 
 STATISTICS_RULE = (
     "Rates are compared with a two-sample test on the difference (the published rate is itself "
@@ -154,6 +206,40 @@ class Claim:
     """Re-derive the claim; receives the mode."""
     notes: tuple[str, ...] = ()
     """Standing notes (rule discrepancies, reading of the paper)."""
+    subject: Subject = Subject.STATEMENT
+    """What the row judges."""
+    quote: str = ""
+    """The source's own words the row judges (occurs in the seed file, whitespace-normalised)."""
+    requires: Any = None
+    """Conditions the statement implies but the source does not print (e.g. zero disagreements
+    with an oracle), compared like ``expected`` and reported as required, never as published."""
+    quantitative: bool = True
+    """Whether the source gives something quantitative to compare (else a holding statement is
+    CONSISTENT, not CONFIRMED)."""
+    erratum: Erratum | None = None
+    """For a misprint: what in the source contradicts it and which row judges the intent."""
+    would_change: str = ""
+    """What would change the verdict, in one or two sentences."""
+
+    @property
+    def seed(self) -> str:
+        """The seed file number the source names, e.g. ``"001"``."""
+        return self.source.split()[0].rstrip(",")
+
+    @property
+    def published(self) -> Any:
+        """The printed value(s) compared against, or ``"none printed"``."""
+        return self.expected if self.expected else "none printed"
+
+
+@dataclass(frozen=True, slots=True)
+class Erratum:
+    """What makes a failing printed value a misprint rather than a refutation."""
+
+    contradicted_by: str
+    """The source's own words (or figure text) giving the intended value."""
+    intended: str
+    """The id of the row judging the intended statement."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +249,7 @@ class Verdict:
     claim: Claim
     """The claim."""
     status: Status
-    """CONFIRMED, REFUTED, NOT_REPRODUCED or OPEN."""
+    """The verdict (:class:`Status`)."""
     established: Status | None
     """The verdict the project recorded earlier, if any."""
     computation: Computation | None
@@ -189,7 +275,13 @@ class Verdict:
             "id": self.claim.id,
             "source": self.claim.source,
             "statement": self.claim.statement,
-            "expected": self.claim.expected,
+            "object": self.claim.subject.value,
+            "quote": self.claim.quote,
+            "published": self.claim.published,
+            "required": self.claim.requires,
+            "erratum": None if self.claim.erratum is None else {
+                "contradicted_by": self.claim.erratum.contradicted_by, "intended": self.claim.erratum.intended},
+            "would_change": self.claim.would_change,
             "status": self.status.name,
             "jobs": [{"namespace": ns, "chunks": n, "seconds": t} for ns, n, t in self.jobs],
             "established": None if self.established is None else self.established.name,

@@ -3,8 +3,10 @@
 :func:`evaluate` runs one claim's computation and :func:`judge` turns it into a
 :class:`~crewcheck.claims.claim.Verdict` by the written rules
 (:data:`~crewcheck.claims.claim.VERDICT_RULES`): OPEN when the computation reports a
-reason or raises, REFUTED or NOT_REPRODUCED when the statement fails (REFUTED only on
-exact evidence or a contradiction under every reasonable reading), CONFIRMED otherwise. The verdict the
+reason or raises; when the statement fails, ERRATUM (a printed value the source itself
+corrects), REFUTED (exact evidence, or a contradiction under every reasonable reading) or
+NOT_REPRODUCED; when it holds, CONFIRMED, or CONSISTENT where the source gives nothing
+quantitative to compare. The verdict the
 project has established for each claim is data (:mod:`crewcheck.claims.record`);
 :func:`exit_code` compares the two.
 """
@@ -16,7 +18,8 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from crewcheck.claims.claim import STATISTICS_RULE, VERDICT_RULES, Claim, Computation, Mode, Status, Verdict
+from crewcheck.claims.claim import (PUBLISHED_RULE, STATISTICS_RULE, SUBJECT_RULES, VERDICT_RULES, Claim,
+                                    Computation, Mode, Status, Verdict)
 from crewcheck.claims.execution import Executor, IncompleteRecordError, current
 from crewcheck.claims.record import load_established
 
@@ -24,9 +27,16 @@ SCHEMA = "crewcheck.claims/1"
 
 
 def mismatches(claim: Claim, comp: Computation) -> list[str]:
-    """Describe every computed value that differs from the published one."""
+    """Describe every computed value that differs from the published (printed) one or from
+    what the statement requires (a condition the source implies but does not print)."""
     out = []
-    expected = claim.expected if isinstance(claim.expected, dict) else {}
+    for word, wanted in (("published", claim.expected), ("required", claim.requires)):
+        out += _differences(wanted if isinstance(wanted, dict) else {}, comp, word)
+    return out
+
+
+def _differences(expected: dict[str, Any], comp: Computation, word: str) -> list[str]:
+    out = []
     for name, published in expected.items():
         try:
             computed = comp.value(name)
@@ -36,9 +46,9 @@ def mismatches(claim: Claim, comp: Computation) -> list[str]:
         if isinstance(published, dict) and isinstance(computed, dict):
             for k, p in published.items():
                 if computed.get(k) != p:
-                    out.append(f"{name}[{k}]: computed {_fmt(computed.get(k))}, published {_fmt(p)}")
+                    out.append(f"{name}[{k}]: computed {_fmt(computed.get(k))}, {word} {_fmt(p)}")
         elif computed != published:
-            out.append(f"{name}: computed {_fmt(computed)}, published {_fmt(published)}")
+            out.append(f"{name}: computed {_fmt(computed)}, {word} {_fmt(published)}")
     return out
 
 
@@ -50,20 +60,26 @@ def judge(claim: Claim, comp: Computation) -> tuple[Status, str]:
     """Apply the written verdict rules (:data:`~crewcheck.claims.claim.VERDICT_RULES`).
 
     OPEN when the computation gives a reason; otherwise the statement fails when the
-    computation says so or a computed value differs from the published one. A failing
-    exact computation (no ``readings``) is REFUTED. A failing empirical one is REFUTED
-    only when a calibrated test contradicts it under every reading tried and no
+    computation says so or a computed value differs from the published or required one. A
+    failing exact computation (no ``readings``) is an ERRATUM when the claim names what in
+    the source contradicts the printed value, else REFUTED. A failing empirical one is
+    REFUTED only when a calibrated test contradicts it under every reading tried and no
     reasonable reading is left untried; else NOT_REPRODUCED. A statement that holds is
-    CONFIRMED.
+    CONFIRMED, or CONSISTENT when the source gives nothing quantitative to compare.
     """
     if comp.open_reason is not None:
         return Status.OPEN, comp.open_reason
     diffs = mismatches(claim, comp)
     if comp.holds is not False and not diffs:
-        return Status.CONFIRMED, ""
+        return (Status.CONFIRMED, "") if claim.quantitative else (
+            Status.CONSISTENT, "consistent, nothing quantitative to compare")
     r = comp.readings
     if r is None:
-        return Status.REFUTED, "; ".join(diffs) if diffs else comp.evidence
+        why = "; ".join(diffs) if diffs else comp.evidence
+        if claim.erratum is not None:
+            return Status.ERRATUM, (f"{why}; the source itself gives the intended value "
+                                    f"(\"{claim.erratum.contradicted_by}\"), judged in `{claim.erratum.intended}`")
+        return Status.REFUTED, why
     reason = comp.evidence or "; ".join(diffs)
     if r.contradicted and not r.not_tried and not r.reproducing:
         return Status.REFUTED, f"contradicted under every reading tried ({len(r.tried)}): {reason}"
@@ -139,13 +155,14 @@ def exit_code(verdicts: Sequence[Verdict]) -> int:
 # -- rendering ------------------------------------------------------------------
 def _short(v: Verdict) -> str:
     comp = v.computation
-    if v.status in (Status.OPEN, Status.REFUTED, Status.NOT_REPRODUCED):
+    if v.status in (Status.OPEN, Status.REFUTED, Status.NOT_REPRODUCED, Status.ERRATUM):
         return v.reason or (comp.evidence if comp else "")
     if comp is None:
         return ""
-    expected = v.claim.expected if isinstance(v.claim.expected, dict) else {}
+    expected = {**(v.claim.expected if isinstance(v.claim.expected, dict) else {}),
+                **(v.claim.requires if isinstance(v.claim.requires, dict) else {})}
     shown = [f"{k}={_fmt(comp.value(k))}" for k in expected if not isinstance(expected[k], dict)]
-    return ", ".join(shown)
+    return ", ".join(shown) or comp.evidence
 
 
 def render_table(verdicts: Sequence[Verdict]) -> str:
@@ -177,6 +194,49 @@ def _compute_time(v: Verdict) -> str:
     return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds:,.0f} s"
 
 
+def _section(v: Verdict, plots: dict[str, str]) -> list[str]:
+    """One claim's page section: what the source says, what we computed, what would change it."""
+    comp, claim = v.computation, v.claim
+    out = [f"## `{claim.id}` — {v.status.label} ({claim.subject.value})", "",
+           "### What the source says", "", f"*Source:* {claim.source}", ""]
+    if claim.quote:
+        out += [f"> {claim.quote}", ""]
+    out += [f"*Judged ({claim.subject.value}):* {claim.statement}", "",
+            f"*Published:* {_md_value(claim.published)}", ""]
+    if claim.requires:
+        out += [f"*Required by the statement (not printed):* {_md_value(claim.requires)}", ""]
+    if claim.erratum is not None:
+        out += [f"*The source's own correction:* \"{claim.erratum.contradicted_by}\"; the intended statement "
+                f"is judged in `{claim.erratum.intended}`.", ""]
+    out += ["### What we computed", ""]
+    if v.established is not None:
+        out += [f"*Established verdict:* {v.established.label}" + (" (changed!)" if v.changed else ""), ""]
+    if v.reason:
+        out += [f"*Reason:* {v.reason}", ""]
+    if comp is not None:
+        out += ["| value | computed | how |", "| --- | --- | --- |"]
+        for val in comp.values:
+            out.append(f"| `{val.name}` | {_md_value(val.value)} | {val.method} |")
+        out.append("")
+        if comp.evidence:
+            out += [f"*Evidence:* {comp.evidence}", ""]
+        if comp.counterexample:
+            out += [f"*Counterexample:* `{comp.counterexample}`", ""]
+        if comp.readings is not None:
+            r = comp.readings
+            out += ["*Readings tried:*", ""] + [f"- {t}" for t in r.tried] + [""]
+            if r.not_tried:
+                out += ["*Readings not tried:*", ""] + [f"- {t}" for t in r.not_tried] + [""]
+    if v.jobs:
+        out += ["*Records:* " + "; ".join(f"`{ns}` ({n:,} chunks, {t:,.0f} s)" for ns, n, t in v.jobs), ""]
+    for note in list(claim.notes) + (list(comp.notes) if comp else []):
+        out += [f"> Note: {note}", ""]
+    if claim.id in plots:
+        out += [f"![{claim.id}]({plots[claim.id]})", ""]
+    out += ["### What would change the verdict", "", claim.would_change or "(not stated)", ""]
+    return out
+
+
 def render_markdown(verdicts: Sequence[Verdict], run_info: dict[str, Any], plots: dict[str, str]) -> str:
     """The regenerated ``docs/claims.md``.
 
@@ -196,13 +256,17 @@ def render_markdown(verdicts: Sequence[Verdict], run_info: dict[str, Any], plots
         "",
     ]
     out += [f"- **{status.label}**: {text}" for status, text in VERDICT_RULES]
-    out += [f"- **Statistics.** {STATISTICS_RULE}", "",
+    out += [f"- **Statistics.** {STATISTICS_RULE}", "", "## What a row judges", "",
+            "Each row names its object; its verdict is about that object and nothing more:", ""]
+    out += [f"- **{subject.value}**: {text}" for subject, text in SUBJECT_RULES]
+    out += [f"- **Published.** {PUBLISHED_RULE}", "",
             f"Mode `{run_info.get('mode')}`; {run_info.get('records_summary', '')}", "",
-            "| verdict | claim | source | recorded compute | summary |",
-            "| --- | --- | --- | --- | --- |"]
+            "| verdict | object | claim | source | recorded compute | summary |",
+            "| --- | --- | --- | --- | --- | --- |"]
     for v in verdicts:
         summary = _short(v).replace("|", "\\|")
-        out.append(f"| **{v.status.label}** | `{v.claim.id}` | {v.claim.source} | {_compute_time(v)} | {summary} |")
+        out.append(f"| **{v.status.label}** | {v.claim.subject.value} | `{v.claim.id}` | {v.claim.source} | "
+                   f"{_compute_time(v)} | {summary} |")
     out += [
         "",
         "Reproduce: `crewcheck prove --docs docs --records-only` regenerates this file from the",
@@ -216,32 +280,5 @@ def render_markdown(verdicts: Sequence[Verdict], run_info: dict[str, Any], plots
         "",
     ]
     for v in verdicts:
-        comp = v.computation
-        out += [f"## `{v.claim.id}` — {v.status.label}", "", f"*Source:* {v.claim.source}", "",
-                f"*Statement:* {v.claim.statement}", ""]
-        if v.established is not None:
-            out += [f"*Established verdict:* {v.established.label}" + (" (changed!)" if v.changed else ""), ""]
-        if v.reason:
-            out += [f"*Reason:* {v.reason}", ""]
-        if comp is not None:
-            out += ["| value | computed | how |", "| --- | --- | --- |"]
-            for val in comp.values:
-                out.append(f"| `{val.name}` | {_md_value(val.value)} | {val.method} |")
-            out.append("")
-            if comp.evidence:
-                out += [f"*Evidence:* {comp.evidence}", ""]
-            if comp.counterexample:
-                out += [f"*Counterexample:* `{comp.counterexample}`", ""]
-            if comp.readings is not None:
-                r = comp.readings
-                out += ["*Readings tried:*", ""] + [f"- {t}" for t in r.tried] + [""]
-                if r.not_tried:
-                    out += ["*Readings not tried:*", ""] + [f"- {t}" for t in r.not_tried] + [""]
-        if v.jobs:
-            out += ["*Records:* " + "; ".join(f"`{ns}` ({n:,} chunks, {t:,.0f} s)" for ns, n, t in v.jobs), ""]
-        notes = list(v.claim.notes) + (list(comp.notes) if comp else [])
-        for note in notes:
-            out += [f"> Note: {note}", ""]
-        if v.claim.id in plots:
-            out += [f"![{v.claim.id}]({plots[v.claim.id]})", ""]
+        out += _section(v, plots)
     return "\n".join(out) + "\n"

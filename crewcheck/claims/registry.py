@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from crewcheck.claims.claim import Claim, ComputeFn
+from crewcheck.claims.claim import Claim, ComputeFn, Erratum, Subject
 from crewcheck.claims.record import load_claims_data
 from crewcheck.errors import UnknownClaimError
 
@@ -27,9 +27,14 @@ def _compute(path: str) -> ComputeFn:
 
 
 def _claim(record: dict[str, Any], notes: dict[str, str]) -> Claim:
+    erratum = record.get("erratum")
     return Claim(id=record["id"], source=record["source"], statement=record["statement"],
                  expected=record["expected"], compute=_compute(record["compute"]),
-                 notes=tuple(notes[n] for n in record.get("notes", ())))
+                 notes=tuple(notes[n] for n in record.get("notes", ())),
+                 subject=Subject(record["object"]), quote=record["quote"], requires=record.get("requires"),
+                 quantitative=record.get("quantitative", True),
+                 erratum=None if erratum is None else Erratum(erratum["contradicted_by"], erratum["intended"]),
+                 would_change=record["would_change"])
 
 
 def _load() -> tuple[Claim, ...]:

@@ -157,7 +157,7 @@ def _stage_claim(mode: Mode, half: str) -> Computation:
     values.append(Value("fixed_beside", found["fixed"], "the same fraction with the fixed round-robin "
                         "assignment (not the post's setting: there the matching is the deal's own)"))
     not_tried = ("5 players, and more than 12 tasks (the planner's matchings multiply; not run)",
-                 "the post's own bipartite-graph heuristic as coded (unpublished; ours follows its text, "
+                 "the post's own bipartite-graph heuristic as coded (not located; ours follows its text, "
                  "docs/planner.md)",
                  "the deal distribution the post used (not stated)")
     majority = found["free"]

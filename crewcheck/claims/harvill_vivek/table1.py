@@ -63,7 +63,7 @@ READINGS_RECORD = "deepsea-readings.json"
 
 NOT_TRIED: tuple[str, ...] = (
     "their simulator itself: not published; its differences from the rules as written are unknown "
-    "(our stochastic rate rises with N where theirs falls, under every reading tried)",
+    "(the shape of each reading's stochastic curve: row harvill-vivek-5.1-stochastic-peak)",
     "their MCTS implementation details beyond §3.3 (tie-breaking, what exactly a state holds, how "
     "training and evaluation deals relate)",
 )
@@ -350,3 +350,69 @@ def rtu_values(mode: Mode) -> Computation:
         return Computation(tuple(values), holds=None, readings=readings, evidence="; ".join(why))
     return Computation(tuple(values), holds=None, readings=readings,
                        evidence="every published RTU lies in our bootstrap interval")
+
+
+def shape(per_n: Mapping[int, tuple[int, int]]) -> tuple[int, bool]:
+    """The N with the highest stochastic win rate, and whether it is significantly above
+    the rate at every other N (two-sample test, Holm-corrected, at :data:`ALPHA`)."""
+    rates = {n: k / g for n, (k, g) in per_n.items()}
+    top = max(rates, key=lambda n: (rates[n], -n))
+    others = [n for n in sorted(per_n) if n != top]
+    p = holm([two_sample(*per_n[top], rates[n], per_n[n][1]).p_value for n in others])
+    return top, all(q < ALPHA for q in p)
+
+
+def stochastic_peak(mode: Mode) -> Computation:
+    """§5.1: "the stochastic win rate is highest for the 4 cards per player game", judged on
+    the shape of each reading's stochastic curve (no published rate is compared here)."""
+    all_runs, not_tried, _ = runs(mode)
+    stochastic = [r for r in all_runs if r.agent == "stochastic"]
+    tried: list[str] = []
+    reproducing: list[str] = []
+    point: list[str] = []
+    table: dict[str, str] = {}
+    for run in stochastic:
+        top, clear = shape(run.per_n)
+        rates = ", ".join(f"{run.per_n[n][0] / run.per_n[n][1]:.3f}" for n in sorted(run.per_n))
+        falls = all(run.per_n[a][0] / run.per_n[a][1] > run.per_n[b][0] / run.per_n[b][1]
+                    for a, b in zip(sorted(run.per_n), sorted(run.per_n)[1:]))
+        table[run.name] = f"N = {min(run.per_n)}..{max(run.per_n)}: {rates}; highest at N = {top}" + (
+            " (significantly above every other N)" if clear else " (not significantly above every other N)") + (
+            "; falls with N" if falls else "")
+        tried.append(f"{run.name}: {table[run.name]}")
+        point += [run.name] if top == 4 else []
+        if top == 4 and clear:
+            reproducing.append(run.name)
+    values = (Value("stochastic_shape_by_reading", table, "per reading: the stochastic agent's win rates over N, the N "
+                    f"where it is highest and whether that rate is above each other N's (two-sample test, Holm, "
+                    f"{ALPHA:.0%})"),
+              Value("peaking_at_4", reproducing, "readings whose stochastic rate is significantly highest at N = 4"))
+    readings = Readings(tried=tuple(tried), not_tried=tuple(not_tried[:1]), reproducing=tuple(reproducing),
+                        contradicted=not reproducing)
+    evidence = (f"highest at N = 4 under: {', '.join(reproducing)}" if reproducing
+                else f"no reading of {len(stochastic)} has its highest stochastic rate significantly at N = 4 "
+                f"(point estimate highest at N = 4 under: {', '.join(point) or 'none'})")
+    return Computation(values, holds=bool(reproducing), readings=readings, evidence=evidence)
+
+
+def rtu_above_half(mode: Mode) -> Computation:
+    """§5.1: "an RTU score greater than 0.5 when 4 or more cards per player are used", judged
+    on the RTU row's computation: at N = 4, 5, 6 our RTU is defined and its 95 % interval lies
+    above 0.5."""
+    comp = rtu_values(mode)
+    if comp.open_reason is not None:
+        return comp
+    rtu, intervals = comp.value("rtu"), comp.value("rtu_interval")
+    above: dict[str, str] = {}
+    for n in ("4", "5", "6"):
+        interval = intervals.get(n)
+        above[n] = ("undefined (no significant self-play gain)" if interval is None
+                    else f"{rtu[n]:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]: "
+                    + ("above 0.5" if interval[0] > 0.5 else "not above 0.5"))
+    holds = all(text.endswith(": above 0.5") for text in above.values())
+    values = (Value("rtu_from_4", above, "our RTU at N = 4, 5, 6 with its 95 % interval (the RTU row's computation)"),)
+    r = comp.readings
+    readings = None if r is None else Readings(tried=r.tried, not_tried=r.not_tried,
+                                               reproducing=r.reproducing if holds else ())
+    evidence = "; ".join(f"N = {n}: {t}" for n, t in above.items())
+    return Computation(values, holds=holds, readings=readings, evidence=evidence)
