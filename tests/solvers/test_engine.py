@@ -35,12 +35,22 @@ def _ctrl_c_on() -> None:
     started with SIGINT ignored (a background job of a non-interactive shell)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
+def _left() -> list[multiprocessing.process.BaseProcess]:
+    """The child processes of this test process but the idle spare SAT process, once no
+    spare is being made (multiprocessing reaps the dead)."""
+    if sat_process.SPARES.making:
+        return [multiprocessing.current_process()]  # not yet: a spare is on its way
+    idle = sat_process.SPARES.idle
+    return [p for p in multiprocessing.active_children() if idle is None or p is not idle.proc]
+
+
 def _no_children() -> bool:
-    """No child process of this test process is left (multiprocessing reaps the dead)."""
+    """No SAT process of this test process is left but the idle spare (which waits on its
+    pipe for the next deal and dies with this process)."""
     deadline = time.monotonic() + 5
-    while multiprocessing.active_children() and time.monotonic() < deadline:
+    while _left() and time.monotonic() < deadline:
         time.sleep(0.01)
-    return not multiprocessing.active_children()
+    return not _left()
 
 
 def test_auto_is_the_engine() -> None:
@@ -171,9 +181,10 @@ class _StallingSearch:
 
 @pytest.fixture
 def forked(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The SAT child forked from this process (whatever threads other tests left), so a
-    monkeypatched ``sat_process._solve`` is what it runs."""
+    """The SAT child forked from this process (whatever threads other tests left), never a
+    spare, so a monkeypatched ``sat_process._solve`` is what it runs."""
     monkeypatch.setattr(sat_process, "_context", lambda: multiprocessing.get_context("fork"))
+    monkeypatch.setattr(sat_process.SPARES, "enabled", False)
 
 
 @pytest.fixture

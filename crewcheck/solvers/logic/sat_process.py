@@ -105,6 +105,30 @@ def _child(instance: Instance, solver: str, conn: multiprocessing.connection.Con
         conn.close()
 
 
+def _serve(conn: multiprocessing.connection.Connection) -> None:
+    """A spare's whole life: solve every ``(instance, solver)`` it is sent, answering each
+    with one message, until the pipe closes or its parent kills it mid-solve."""
+    _die_with_parent(None)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.freeze()
+    gc.disable()  # as in _child; the garbage of a solve is collected after its answer
+    while True:
+        try:
+            instance, solver = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            msg = _solve(instance, solver)
+        except BaseException as e:  # noqa: BLE001 - reported to the parent
+            msg = ("error", f"{type(e).__name__}: {e}")
+        try:
+            conn.send(msg)
+        except OSError:
+            return
+        del instance
+        gc.collect()
+
+
 def _solve(instance: Instance, solver: str) -> tuple[Any, ...]:
     """The child's message: ``("unwinnable", stats)`` or ``("winnable", stats, plays, assignment)``."""
     return SOLVES.get(solver, _solve_cnf)(instance, solver)
@@ -178,6 +202,95 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
+class _Spare:
+    """A SAT process started ahead of its deal from the fork server (:data:`PRELOAD`
+    loaded), waiting on its pipe (:func:`_serve`)."""
+
+    def __init__(self) -> None:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(list(PRELOAD))
+        self.conn, theirs = ctx.Pipe(duplex=True)
+        self.proc = ctx.Process(target=_serve, args=(theirs,), name="crewcheck-sat", daemon=True)
+        self.proc.start()
+        theirs.close()
+
+
+class _Spares:
+    """At most one idle spare per process, made in a background thread after a SAT
+    process was used (:meth:`SatProcess.stop`) so that no deal waits for its making.
+
+    The engine's SAT side starts on every deal the search has not decided in its first
+    milliseconds; a fork of the searching process costs the search the fork itself (page
+    tables of a process holding the compiled kernel: 1-3 ms on a quiet machine, over
+    10 ms on a busy one) and the pages it then writes. A spare costs the search a pickled
+    deal through a pipe; one that answered is idle again and serves the next deal.
+    Spares are made only from a process's second SAT process on (a process that needed
+    the SAT side twice is a batch or a study), never for OR-Tools (:data:`CPSAT`: its
+    import, 0.6 s, stays loaded in forks of the parent instead), and only where the
+    platform has a fork server."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.idle: _Spare | None = None
+        self.making = False
+        self.used = 0
+        self.enabled = "forkserver" in multiprocessing.get_all_start_methods()
+
+    def take(self, solver: str) -> _Spare | None:
+        """The idle spare, if there is one for ``solver`` (it is then no longer idle)."""
+        if solver == CPSAT or not self.enabled:
+            return None
+        with self.lock:
+            spare, self.idle = self.idle, None
+        if spare is not None and not spare.proc.is_alive():
+            spare.conn.close()
+            return None
+        return spare
+
+    def give_back(self, spare: _Spare) -> None:
+        """A spare that answered and waits again."""
+        with self.lock:
+            kept = self.idle is None
+            if kept:
+                self.idle = spare
+        if not kept:  # one is idle already: this one is not needed (it ends with its pipe)
+            spare.conn.close()
+
+    def replenish(self) -> None:
+        """Start making a spare in the background, unless one is idle or being made."""
+        with self.lock:
+            self.used += 1
+            if not self.enabled or self.used < 2 or self.idle is not None or self.making:
+                return
+            self.making = True
+        threading.Thread(target=self._make, name="crewcheck-sat-spare", daemon=True).start()
+
+    def _make(self) -> None:
+        try:
+            spare: _Spare | None = _Spare()
+        except Exception:  # noqa: BLE001 - no process slots, no fork server: a fork per deal
+            spare = None
+            self.enabled = False
+        with self.lock:
+            self.making = False
+        if spare is not None:
+            self.give_back(spare)
+
+
+SPARES = _Spares()
+"""This process's spare SAT processes."""
+
+
+def _forget_spares() -> None:
+    """In a forked child: the parent's spare is the parent's (its pipe is not ours)."""
+    global SPARES
+    SPARES = _Spares()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_spares)
+
+
 class SatProcess:
     """One CDCL solve of ``instance`` in a child process; a context manager that stops it.
 
@@ -190,37 +303,51 @@ class SatProcess:
 
     def __init__(self, instance: Instance, solver: str = SOLVER) -> None:
         self.solver = solver
-        ctx = _context()
-        self._conn, sender = ctx.Pipe(duplex=False)
-        parent = os.getpid() if ctx.get_start_method() == "fork" else None
-        self._proc = ctx.Process(target=_child, args=(instance, solver, sender, parent),
-                                 name="crewcheck-sat", daemon=True)
         self.started = time.perf_counter()
-        self._proc.start()
-        sender.close()
-        _preload(solver)
+        self._spare = SPARES.take(solver)
+        self._conn: multiprocessing.connection.Connection
+        if self._spare is not None:
+            self._conn, self._proc = self._spare.conn, self._spare.proc
+            try:
+                self._conn.send((instance, solver))
+            except OSError:  # it died idle: a fork after all
+                self._conn.close()
+                self._spare = None
+        if self._spare is None:
+            ctx = _context()
+            self._conn, sender = ctx.Pipe(duplex=False)
+            parent = os.getpid() if ctx.get_start_method() == "fork" else None
+            self._proc = ctx.Process(target=_child, args=(instance, solver, sender, parent),
+                                     name="crewcheck-sat", daemon=True)
+            self._proc.start()
+            sender.close()
+            _preload(solver)
         self._answer: Answer | None = None
+        self._done = False
+        """Stopped: the child killed, or the spare handed back (its pipe no longer ours)."""
         self.error: str | None = None
         """Why the child gave no verdict (it crashed or was killed), once :meth:`answer` says so."""
 
     def ready(self) -> bool:
         """Whether the child has answered or died (never blocks)."""
-        return self._answer is not None or self.error is not None or self._conn.closed or self._conn.poll()
+        return self._answer is not None or self.error is not None or self._done or self._conn.poll()
 
     def answer(self) -> Answer | None:
         """The child's answer once :meth:`ready`; ``None`` (and :attr:`error` set) if it
         died without one, or if it is not ready yet."""
-        if self._answer is None and self.error is None and self._conn.closed:
+        if self._answer is None and self.error is None and self._done:
             self.error = "the SAT process was stopped before it answered"
         if self._answer is None and self.error is None and self._conn.poll():
             try:
                 msg = self._conn.recv()
             except (EOFError, OSError):
+                self._proc.join()  # it died: its exit code is ready at once
                 code = self._proc.exitcode
                 self.error = f"the SAT process ended without an answer (exit code {code})"
                 return None
             if msg[0] == "error":
                 self.error = f"the SAT process failed: {msg[1]}"
+                self.stop()
                 return None
             extra = {**msg[1], "sat_solver": self.solver, "sat_seconds":
                      round(time.perf_counter() - self.started, 4)}
@@ -235,7 +362,7 @@ class SatProcess:
     def wait(self, seconds: float | None = None) -> Answer:
         """Block until the child answers (or ``seconds`` pass: then UNKNOWN); a child that
         dies without an answer raises :class:`BackendError`."""
-        if not self._conn.closed:
+        if not self._done:
             self._conn.poll(seconds)
         got = self.answer()
         if got is None:
@@ -245,11 +372,23 @@ class SatProcess:
         return got
 
     def stop(self) -> None:
-        """Kill the child now (if it still runs) and reap it."""
+        """Stop the solve: a spare that has answered waits for the next deal; any other
+        child is killed now (if it still runs), reaped if it is gone already, else
+        leave it to be reaped later (``multiprocessing`` does at the next start of a child
+        and at exit), so the caller never waits for the system to tear down its memory:
+        that wait, a few milliseconds for a fork of a process holding the search,
+        charged every race its length once more."""
+        if self._done:
+            return
+        self._done = True
+        if self._spare is not None and self._answer is not None and self._proc.is_alive():
+            SPARES.give_back(self._spare)
+            return
         if self._proc.is_alive():
             self._proc.kill()
-        self._proc.join()
+        self._proc.join(0)
         self._conn.close()
+        SPARES.replenish()
 
     def __enter__(self) -> SatProcess:
         return self
