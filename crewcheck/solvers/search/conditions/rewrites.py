@@ -91,9 +91,13 @@ def winning_card_arms(instance: Instance) -> list[Instance] | None:
     the trick in progress, the deal with the condition replaced by those tasks is: a
     winning line of the deal has such cards (the first ones to win), and ends no earlier
     than the line of the choice, whose other conditions and tasks are the deal's. Under fixed assignment or with no
-    tasks (the arms are fixed), no distress signal, at most :data:`ARMS_MAX` choices.
+    tasks (the arms are fixed), no distress signal, no absolute or last (omega) token (those count every task, so a
+    task added for a chosen card would move them: ``models/counterexamples/search_arms_absolute_token.json``), at
+    most :data:`ARMS_MAX` choices.
     """
     if instance.distress is not None or not instance.conditions:
+        return None
+    if any(t.token is not None and set(t.token) != {">"} for t in instance.tasks):
         return None
     if instance.tasks and instance.rules.assignment != "fixed":
         return None
