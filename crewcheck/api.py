@@ -14,12 +14,13 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from crewcheck.errors import BackendError, CrewcheckError, IllegalPlayError, InvalidInputError, NotApplicableError
+from crewcheck.errors import BackendError, CrewcheckError, IllegalPlayError, NotApplicableError
 from crewcheck.model.instance import Instance
 from crewcheck.model.replay import replay
 from crewcheck.model.variants import Choice, variant_assignment, variants
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Answer, Budget, Result, Stats, Verdict, Witness, time_limit
+from crewcheck.solvers.logic.choices import SIGNAL_BACKENDS, decide_signal
 from crewcheck.solvers.special import CONFIRMED
 
 __all__ = ["decide", "decide_many", "choose_backend", "check_witness", "as_instance", "DealLike",
@@ -207,11 +208,6 @@ def decide(instance: DealLike, *, backend: str | None = None, budget: Budget | N
                   Stats(answer.nodes, seconds, dict(answer.extra)), answer.explanation)
 
 
-SIGNAL_BACKENDS = ("auto", "engine", "sat")
-"""Back-ends under which a deal with a distress signal is decided in one SAT call on
-the formula of every choice, the passes as variables (:func:`_decide_signal`)."""
-
-
 def _decide_variants(instance: Instance, backend: str | None, budget: Budget) -> Result:
     """A deal that leaves the crew a choice: winnable when some variant is."""
     start = time.perf_counter()
@@ -247,31 +243,21 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
 
 
 def _decide_signal(instance: Instance, budget: Budget) -> Result | None:
-    """A deal with a distress signal decided in one formula (the passes are variables);
-    ``None`` when the formula would be too large (the caller tries the passes one by one)."""
-    from crewcheck.solvers.logic.choices import decide_deal
-    from crewcheck.solvers.logic.sat import SatSolver
-
-    if unsupported_conditions(SatSolver, instance) is not None:
-        return None
+    """A deal with a distress signal decided in one formula
+    (:func:`crewcheck.solvers.logic.choices.decide_signal`), its winning line replayed;
+    ``None`` when that formula is not used."""
     start = time.perf_counter()
-    try:
-        winnable, line, extra = decide_deal(instance, budget=budget)
-    except InvalidInputError:
+    found = decide_signal(instance, budget)
+    if found is None:
         return None
+    answer, choice = found
     seconds = time.perf_counter() - start
-    extra = {**extra, "distress": "one formula"}
-    if winnable is None:
-        return Result(Verdict.UNKNOWN, None, "sat", instance.rules, Stats(0, seconds, extra))
-    if not winnable:
-        return Result(Verdict.UNWINNABLE, None, "sat", instance.rules, Stats(0, seconds, extra),
-                      "no choice of the crew, distress passes included, can be won")
-    assert line is not None
-    plays, assignment, choice = line
-    witness = check_witness(instance, instance.history + plays, assignment, "sat", choice)
-    if choice is not None:
-        extra["choice"] = choice.describe(instance)
-    return Result(Verdict.WINNABLE, witness, "sat", instance.rules, Stats(0, seconds, extra))
+    witness = None
+    if answer.verdict is Verdict.WINNABLE:
+        assert answer.plays is not None
+        witness = check_witness(instance, instance.history + answer.plays, answer.assignment, "sat", choice)
+    return Result(answer.verdict, witness, "sat", instance.rules, Stats(0, seconds, dict(answer.extra)),
+                  answer.explanation)
 
 
 def decide_many(instances: Iterable[DealLike], *, backend: str | None = None,

@@ -42,9 +42,21 @@ def test_docs_name_the_store_that_is_used() -> None:
     assert "is used (`DIR/results.jsonl`" not in agents
 
 
-def test_readme_says_how_long_the_test_suite_takes() -> None:
-    quickstart = (ROOT / "README.md").read_text().split("## Deciding a deal", 1)[0]
-    assert re.search(r"test suite .*takes about \d+ minutes", quickstart.replace("\n", " "))
+def test_readme_counts_the_tests_and_the_durations_ci_prints() -> None:
+    """The README's quickstart gives the number of test functions within a tenth of the
+    count in ``tests/``, and the number of slowest tests ``.ci/run`` prints as its
+    ``--durations``."""
+    quickstart = (ROOT / "README.md").read_text().split("## Deciding a deal", 1)[0].replace("\n", " ")
+    said = re.search(r"about ([\d,]+) test functions", quickstart)
+    assert said is not None, "README: the quickstart does not say how many test functions there are"
+    counted = sum(len(re.findall(r"^\s*(?:async )?def test_", path.read_text(encoding="utf-8"), re.M))
+                  for path in (ROOT / "tests").rglob("test_*.py"))
+    assert abs(int(said.group(1).replace(",", "")) - counted) <= counted // 10, \
+        f"README says {said.group(1)} test functions, tests/ has {counted}"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    durations = set(re.findall(r"--durations=(\d+)", ci))
+    assert len(durations) == 1, f".ci/run: expected one --durations value on its pytest lines, got {sorted(durations)}"
+    assert f"prints the {durations.pop()} slowest tests" in quickstart
 
 
 def test_no_merge_conflict_markers() -> None:

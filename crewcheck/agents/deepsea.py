@@ -40,18 +40,17 @@ Readings (:class:`DeepSeaRules`; the paper is silent)
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from crewcheck.agents.base import GameRecord
 from crewcheck.errors import IllegalPlayError, InvalidDealError, InvalidInputError
+from crewcheck.missions.deepsea import catalogue
 from crewcheck.model.cards import CLASSIC_DECK, Card, CardIndex, Deck, Mask, iter_bits
 from crewcheck.model.conditions import HOLDS, Condition, condition_from_json
 from crewcheck.model.instance import Instance, Seat
@@ -77,8 +76,7 @@ R4: CardIndex = CLASSIC_DECK.index(Card("R", 4))
 def seed_tasks() -> dict[str, dict[str, Any]]:
     """The catalogue's ``seed_004`` entries by id (``crewcheck/missions/data/deepsea_tasks.json``,
     described in ``models/deepsea/README.md``)."""
-    text = resources.files("crewcheck.missions").joinpath("data", "deepsea_tasks.json").read_text(encoding="utf-8")
-    return {t["id"]: t for t in json.loads(text)["seed_004"]}
+    return {t["id"]: t for t in catalogue()["seed_004"]}
 
 
 @dataclass(frozen=True)

@@ -91,13 +91,6 @@ def test_every_unwinnable_conformance_deal_certifies_and_checks(deal: Instance, 
     assert "s VERIFIED" in out.stdout.splitlines(), out.stdout[-500:]
 
 
-def test_drat_trim_is_run_where_installed() -> None:
-    """Says whether the outside checker took part (drat-trim is not packaged by Debian)."""
-    if _drat_trim() is None:
-        pytest.skip("drat-trim not installed (not in Debian; put it on PATH or set CREWCHECK_DRAT_TRIM "
-                    "to compare the checkers)")
-
-
 # -- damaged, foreign and forged certificates ------------------------------------------------
 @pytest.fixture(scope="module")
 def lost() -> tuple[Instance, Part, list[list[int]]]:

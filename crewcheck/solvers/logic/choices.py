@@ -35,18 +35,23 @@ from crewcheck.errors import BackendError, InvalidInputError
 from crewcheck.model.cards import CardIndex
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.model.variants import Choice, variant_assignment, variants
-from crewcheck.solvers.base import Budget, BudgetExceeded, Deadline
+from crewcheck.solvers.base import Answer, Budget, BudgetExceeded, Deadline, Verdict
 from crewcheck.solvers.logic.decode import decode, passes_of
-from crewcheck.solvers.logic.encoding import MAX_VARIABLES, encode, size_limit
+from crewcheck.solvers.logic.encoding import ENCODED_KINDS, MAX_VARIABLES, encode, size_limit
 from crewcheck.solvers.logic.formula import Constraint, Formula, Lit
 from crewcheck.solvers.logic.position import Branch, Encoding, Variables, position_of
 
-__all__ = ["encode_deal", "decode_deal", "decide_deal", "choices_of", "MAX_BRANCHES"]
+__all__ = ["encode_deal", "decode_deal", "decide_deal", "decide_signal", "choices_of", "MAX_BRANCHES",
+           "SIGNAL_BACKENDS"]
 
 MAX_BRANCHES = 1024
 """The most choices one formula holds (choose seats x recipient x split x direction)."""
 
 _DIRECTIONS = {"left": (1,), "right": (-1,), "choose": (1, -1)}
+
+SIGNAL_BACKENDS = ("auto", "engine", "sat")
+"""Back-ends under which a deal with a distress signal is decided in one SAT call on
+the formula of every choice, the passes as variables (:func:`decide_signal`)."""
 
 
 def choices_of(instance: Instance) -> Iterator[tuple[Choice, Instance]]:
@@ -146,6 +151,31 @@ def decide_deal(instance: Instance, *, budget: Budget) -> tuple[
         return False, None, stats
     assert solved.value is not None
     return True, decode_deal(enc, solved.value), stats
+
+
+def decide_signal(instance: Instance, budget: Budget) -> tuple[Answer, Choice | None] | None:
+    """A deal with a distress signal decided in one formula (the passes are variables):
+    the answer about the position after the history, and for a win the crew's choice its
+    line takes (the caller replays it); ``None`` when the formula would be too large or
+    holds a condition kind the formula does not encode (the caller tries the passes one
+    by one)."""
+    if any(c.kind not in ENCODED_KINDS for c in instance.conditions):
+        return None
+    try:
+        winnable, line, stats = decide_deal(instance, budget=budget)
+    except InvalidInputError:
+        return None
+    extra = {**stats, "distress": "one formula"}
+    if winnable is None:
+        return Answer(Verdict.UNKNOWN, extra=extra), None
+    if not winnable:
+        return Answer(Verdict.UNWINNABLE, extra=extra,
+                      explanation="no choice of the crew, distress passes included, can be won"), None
+    assert line is not None
+    plays, assignment, choice = line
+    if choice is not None:
+        extra["choice"] = choice.describe(instance)
+    return Answer(Verdict.WINNABLE, plays, assignment, 0, extra), choice
 
 
 def _empties_a_hand(instance: Instance, direction: int) -> bool:

@@ -7,6 +7,7 @@ engine still agrees with the oracle."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
@@ -348,3 +349,15 @@ def test_no_disguise_under_a_token_that_counts_every_task() -> None:
     assert SC.tasks_in_disguise(first) is None
     relative = dataclasses.replace(inst, tasks=(dataclasses.replace(inst.tasks[0], token=">"),))
     assert SC.tasks_in_disguise(relative) is not None
+
+
+def test_winning_card_arms_leave_an_absolute_token_alone() -> None:
+    """A deal whose tasks carry an absolute token is not split into arms (a task added for a
+    chosen card would come before the token's task): the counterexample hypothesis found,
+    winnable, and the search that splits from the first node says so."""
+    path = Path(__file__).resolve().parents[3] / "models" / "counterexamples" / "search_arms_absolute_token.json"
+    inst = deal_json.load(path)
+    assert SC.winning_card_arms(inst) is None
+    assert decide(inst, backend="exhaustive").verdict is Verdict.WINNABLE
+    for solver in (SearchSolver(SearchOptions(pure=True, split_nodes=1)), SearchSolver()):
+        assert solver.decide(inst, budget=Budget(seconds=60)).verdict is Verdict.WINNABLE

@@ -13,7 +13,7 @@ from crewcheck import decide, load
 from crewcheck.solvers.base import Deadline
 from crewcheck.solvers.search import driver, kernel
 
-DEALS = Path(__file__).resolve().parents[2] / "models" / "deals"
+DEALS = Path(__file__).resolve().parents[3] / "models" / "deals"
 HARD = DEALS / "classic-4p-10-tasks-tokens.json"  # search: about 0.5 s, 2.7 million nodes
 
 

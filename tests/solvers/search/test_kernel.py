@@ -15,7 +15,7 @@ from crewcheck.model.rules import order_violation
 from crewcheck.model.tasks import TOKENS, Task, token_kind
 from crewcheck.solvers.base import Budget
 from crewcheck.solvers.search import SearchOptions, SearchSolver, cuts, kernel
-from tests.solvers.twins import twin_and_compiled
+from tests.solvers.search.twins import twin_and_compiled
 from tests.strategies import instances, own_task_instances, trump_pad_instances
 
 _CODE = {"absolute": 1, "relative": 2, "last": 3}
@@ -174,7 +174,7 @@ def test_engine_search_counts_match_the_search_without_a_cancel_hook() -> None:
     pytest.importorskip("numba")
     from crewcheck.formats.deal_json import loads
 
-    deal = loads((Path(__file__).resolve().parents[2] / "tests" / "data" / "4p-fixed-k10-broadens.json")
+    deal = loads((Path(__file__).resolve().parents[3] / "tests" / "data" / "4p-fixed-k10-broadens.json")
                  .read_text(encoding="utf-8"))
     plain = SearchSolver().decide(deal, budget=Budget(nodes=600_000))
     hooked = SearchSolver().decide(deal, budget=Budget(nodes=600_000, cancel=lambda: False))

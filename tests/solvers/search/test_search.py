@@ -26,7 +26,7 @@ from crewcheck.solvers.search import SearchOptions, SearchSolver
 from tests.oracle import check_against_oracle
 from tests.strategies import instances, own_task_instances, trump_pad_instances
 
-COUNTEREXAMPLES = Path(__file__).resolve().parents[2] / "models" / "counterexamples"
+COUNTEREXAMPLES = Path(__file__).resolve().parents[3] / "models" / "counterexamples"
 
 
 @given(instances(max_players=4, max_cards=12, max_tasks=4))

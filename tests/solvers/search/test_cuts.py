@@ -23,7 +23,7 @@ from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.search import kernel
 from crewcheck.solvers.search.problem import Problem
-from tests.solvers.twins import twin_and_compiled
+from tests.solvers.search.twins import twin_and_compiled
 from tests.strategies import instances, note_deal, playouts, trump_pad_instances
 
 RULES = (
