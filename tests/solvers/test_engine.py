@@ -370,3 +370,43 @@ def test_no_process_to_be_had_leaves_the_search_alone(monkeypatch: pytest.Monkey
                                                      budget=Budget(seconds=120))
     assert result.verdict is Verdict.UNWINNABLE and result.extra["stage"] == "search"
     assert attempts == [1]
+
+
+def _wait_for_spare() -> None:
+    deadline = time.monotonic() + 30
+    while (sat_process.SPARES.making or sat_process.SPARES.idle is None) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_a_spare_sat_process_serves_deal_after_deal_and_a_stopped_one_is_replaced() -> None:
+    """From a process's second SAT process on, a spare made ahead of time takes the deal
+    through its pipe; once it has answered it serves the next deal (the same process); one
+    stopped mid-solve is killed and a new spare takes its place."""
+    if not sat_process.SPARES.enabled:
+        pytest.skip("no fork server on this platform")
+    won = load(DEALS / "classic-3p-14-13-13.json")
+    lost = load(DEALS / "classic-4p-10-tasks-tokens.json")
+    for _ in range(2):  # (forks in a fresh process: the second one asks for a spare)
+        with sat_process.SatProcess(won) as child:
+            assert child.wait().verdict is Verdict.WINNABLE
+    _wait_for_spare()
+    first = sat_process.SatProcess(lost)
+    assert first._spare is not None
+    pid = first._proc.pid
+    assert first.wait().verdict is Verdict.UNWINNABLE
+    first.stop()
+    again = sat_process.SatProcess(won)
+    assert again._proc.pid == pid  # the same spare, idle again
+    got = again.wait()
+    assert got.verdict is Verdict.WINNABLE and got.plays
+    check_witness(won, won.history + got.plays, got.assignment, "spare")
+    again.stop()
+    busy = sat_process.SatProcess(lost)
+    assert busy._proc.pid == pid
+    busy.stop()  # before it answers: killed
+    _wait_for_spare()
+    fresh = sat_process.SatProcess(won)
+    assert fresh._spare is not None and fresh._proc.pid != pid
+    assert fresh.wait().verdict is Verdict.WINNABLE
+    fresh.stop()
+    assert _no_children()
