@@ -78,7 +78,8 @@ def test_fuzz_the_bounds(seed: int) -> None:
     note(f"exit {code}; stderr {err[:500]!r}")
     assert code in DOCUMENTED[c.command], f"exit {code} is not in the README's row for {c.command}"
     assert "Traceback" not in err and "internal error" not in err and "InternalError" not in out
-    if code == 2 and not out:
+    ran = "--batch" in c.argv and "crewcheck: decided " in err  # its bad lines are in its --out file
+    if code == 2 and not out and not ran:
         assert len(err.splitlines()) == 1, err
 
 

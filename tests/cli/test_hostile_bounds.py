@@ -151,7 +151,7 @@ def test_the_budget_covers_reading_the_deal(tmp_path: Path, monkeypatch: pytest.
     from crewcheck.cli import decide as cli_decide
 
     seen: list[float | None] = []
-    load = deal_json.load
+    load = deal_json.load_with_text
 
     def slow_load(path: str) -> object:
         time.sleep(0.4)
@@ -161,7 +161,7 @@ def test_the_budget_covers_reading_the_deal(tmp_path: Path, monkeypatch: pytest.
         seen.append(kw["timeout"])  # type: ignore[arg-type]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli_decide.deal_json, "load", slow_load)
+    monkeypatch.setattr(cli_decide.deal_json, "load_with_text", slow_load)
     monkeypatch.setattr(cli_decide, "decide", spy)
     path = tmp_path / "deal.json"
     path.write_text(json.dumps(SMALL))

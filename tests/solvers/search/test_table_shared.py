@@ -71,7 +71,7 @@ def test_a_forked_child_searches_on_a_table_of_its_own() -> None:
     from crewcheck.solvers.search.driver import load_compiled
 
     load_compiled()
-    line = (Path(__file__).resolve().parents[2] / "benchmarks/corpus/4p-fixed-k12.jsonl").read_text().splitlines()[0]
+    line = (Path(__file__).resolve().parents[3] / "benchmarks/corpus/4p-fixed-k12.jsonl").read_text().splitlines()[0]
     deal = from_dict({k: v for k, v in json.loads(line).items() if k != "id"})
     parents = table(True, TABLE_BITS)
     budget = Budget(nodes=200_000)  # enough to store refutations in the table
