@@ -385,7 +385,7 @@ def _resume(out_path: Path, sources: list[str], tally: Tally) -> tuple[int, str 
                 row = json.loads(raw)
                 if not isinstance(row, dict) or not isinstance(row.get("line"), int):
                     raise ValueError("no line number")
-            except ValueError:
+            except (ValueError, RecursionError):  # (nested past the parser's depth)
                 return 0, f"line {done + 1} of {out_path} is not a result of decide --batch; not resuming"
             source = row.get("file", sources[0])
             tally.add_result(row, "stdin" if source == "-" else Path(str(source)).stem if len(sources) > 1

@@ -64,6 +64,17 @@ def test_resume_with_the_out_file_of_another_input_is_refused(tmp_path: Path) ->
     assert out.read_text() == before
 
 
+def test_resume_of_an_out_file_nested_past_the_parser_is_refused(tmp_path: Path) -> None:
+    """A record line nested deeper than the JSON parser goes (found by the fuzz test):
+    one line, exit 2, never an internal error."""
+    deals, out = tmp_path / "d.jsonl", tmp_path / "o.jsonl"
+    deals.write_text(json.dumps(SMALL) + "\n")
+    out.write_text("[" * 100_000 + "\n")
+    code, _, err = run(["decide", "--batch", str(deals), "--out", str(out), "--resume", "--no-progress"])
+    assert code == 2 and "not a result of decide --batch" in err and "internal error" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_resume_of_the_same_input_goes_on(tmp_path: Path) -> None:
     """The check lets the run's own input through: the lines decided stay, the rest follow."""
     deals = _deals([0, 1, 0])
