@@ -4,7 +4,8 @@ What it is
     1. ``search`` starts alone: most deals end within its first slice
        (:data:`SEARCH_SECONDS`), in well under a millisecond, with no second process.
     2. Once the slice is over, a child process
-       (:class:`crewcheck.solvers.logic.sat_process.SatProcess`) builds the deal's CNF and
+       (:class:`crewcheck.solvers.logic.sat_process.SatProcess`: a fork, or a spare process
+       made ahead of the deal that serves deal after deal) builds the deal's CNF and
        solves it with Glucose (OR-Tools CP-SAT on its model instead where free quotas
        nearly fill the tricks: :func:`sat_solver_for`) while the search goes on (nothing
        is restarted: the child is started from the search's ``cancel`` hook, polled

@@ -23,6 +23,13 @@ Start method
     once, :data:`PRELOAD`, and forks every child from itself) or, where there is none,
     ``spawn`` (every start imports crewcheck and PySAT afresh, a few tenths of a second).
     crewcheck's own worker processes run a single thread, so their SAT children are forks.
+    From a process's second SAT process on, the solve goes to a *spare* instead
+    (:class:`_Spares`): a process made ahead of the deal by the fork server, in a
+    background thread, that takes the deal through its pipe and, once it has answered,
+    waits for the next one; a spare stopped mid-solve is killed like a fork and a new one
+    is made. The searching process then never forks during a race (a fork of a process
+    holding the compiled kernel costs milliseconds, more on a busy machine). A stopped
+    child is never waited for: it is reaped later.
 Exact
     Yes, as the encoding: satisfiable if and only if winnable; a winning line is replayed
     by :func:`crewcheck.decide` like every back-end's.
