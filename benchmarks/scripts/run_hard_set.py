@@ -80,7 +80,7 @@ def select(pool: Path, top: int, summary: Path | None) -> int:
             "unknown": sum(r["verdict"] == "unknown" for r in rows),
             "median_s": round(quantile(secs, 0.5), 4), "p99_s": round(quantile(secs, 0.99), 4),
             "max_s": round(max(secs), 4), "threshold_s": round(secs[order[-1]], 4),
-            "sat_answered": sum(r.get("stats", {}).get("extra", {}).get("stage") == "sat" for r in rows),
+            "sat_answered": sum(r.get("stats", {}).get("stage") == "sat" for r in rows),
             "hard": [{"id": rows[i].get("id"), "seconds": secs[i], "verdict": rows[i]["verdict"]} for i in chosen],
         }
         print(f"{cell}: {len(rows)} deals, median {quantile(secs, 0.5):.4f} s, max {max(secs):.3f} s; "
@@ -112,11 +112,12 @@ def compare(peer: str, cells: Sequence[str], limit: int | None, peer_timeout: fl
 
     load_compiled()
     dejong = load_run_dejong()
-    rows_out: list[dict[str, Any]] = []
     table = ["| cell | deals | agree | ours median / p99 / max s | peer median / p99 / max s | ratio median / p99 / max "
              "| batch s (default) | peer two processes s (est.) |", "|---|---|---|---|---|---|---|---|"]
     bad = 0
     game = Path(tempfile.mkdtemp()) / "deal.game"
+    if jsonl is not None:
+        jsonl.write_text("", encoding="utf-8")
     for cell in cells:
         lines = _lines(hard_path(cell))[:limit]
         ours_all, peer_all = [], []
@@ -131,7 +132,9 @@ def compare(peer: str, cells: Sequence[str], limit: int | None, peer_timeout: fl
                 print(f"DISAGREEMENT {ident}: ours {ours['verdict']}, peer {theirs['verdict']}", file=sys.stderr)
             ours_all.append(ours)
             peer_all.append(theirs)
-            rows_out.append({"cell": cell, "id": ident, "ours": ours, "peer": theirs})
+            if jsonl is not None:  # deal by deal: a run cut short keeps what it measured
+                with jsonl.open("a", encoding="utf-8") as f:
+                    f.write(json.dumps({"cell": cell, "id": ident, "ours": ours, "peer": theirs}) + "\n")
         o = [r["seconds"] for r in ours_all]
         p = [r["seconds"] if r["seconds"] is not None else peer_timeout for r in peer_all]
         agree = sum(a["verdict"] == b["verdict"] for a, b in zip(ours_all, peer_all))
@@ -141,8 +144,6 @@ def compare(peer: str, cells: Sequence[str], limit: int | None, peer_timeout: fl
                      + " / ".join(f"{b:.4f}" for _, b in stats) + " | "
                      + " / ".join(f"{b / a:.1f}x" for a, b in stats) + f" | {batch:.2f} | {sum(p) / 2:.2f} |")
         print(table[-1], file=sys.stderr)
-    if jsonl is not None:
-        jsonl.write_text("".join(json.dumps(r) + "\n" for r in rows_out), encoding="utf-8")
     if markdown is not None:
         markdown.write_text("\n".join(table) + "\n", encoding="utf-8")
     print("\n".join(table))
