@@ -18,6 +18,7 @@ from crewcheck.model.instance import Seat
 from crewcheck.solvers.logic import encoding
 from crewcheck.solvers.logic.formula import Formula
 from crewcheck.solvers.logic.position import Position, Variables
+from crewcheck.solvers.logic.rule_clauses import card_kinds
 
 
 def _holder(pos: Position, c: CardIndex) -> Seat:
@@ -101,12 +102,7 @@ def add_play_symmetry_constraints(model: Formula, v: Variables, pos: Position) -
         return
     inst = pos.instance
     deck = inst.deck
-    kind: dict[CardIndex, object] = {}
-    task_of: dict[CardIndex, int] = {}
-    for k in pos.tasks:
-        task = inst.tasks[k]
-        kind[task.card] = ("task", k) if task.token is not None else ("seat", task.seat)
-        task_of[task.card] = k
+    kind, task_of = card_kinds(pos)
     fixed = 0
     for c in pos.fixed.values():
         fixed |= 1 << c

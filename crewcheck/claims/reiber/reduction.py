@@ -27,7 +27,7 @@ from typing import Any, Literal
 from crewcheck.api import decide
 from crewcheck.claims.claim import Computation, Mode, Value
 from crewcheck.claims.execution import run_job
-from crewcheck.claims.reiber.theorems import COR_6_4_TIMEOUT, has_hamiltonian_path
+from crewcheck.claims.reiber.theorems import COR_6_4_TIMEOUT, has_hamiltonian_path, tally_reduction
 
 __all__ = ["LEMMA_5_1_DEAL", "lines", "lemma_5_1", "owned_tasks", "cor_6_3", "variant_chunk", "cor_6_4_intended",
            "thm_6_5"]
@@ -133,25 +133,10 @@ def cor_6_3(mode: Mode) -> Computation:
 def variant_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
     """Every graph of ``params["vertices"]`` vertices of the atlas, reduced with the given
     variant, decided and compared with a brute-force Hamiltonian path."""
-    from crewcheck.solvers.special.hampath import reduce_hampath
-
     n = int(params["vertices"])
-    out: dict[str, Any] = {"checked": 0, "disagree": 0, "unknown": 0, "first": None}
-    for graph in _atlas(n, n):
-        junk: Literal["text", "figure"] = "text" if params["junk"] == "text" else "figure"
-        inst = reduce_hampath(graph, junk=junk, trumps=bool(params["trumps"]), tokens=bool(params["tokens"]))
-        verdict = decide(inst, backend="exhaustive" if inst.deck.size <= 20 else "search",
-                         timeout=float(params["timeout"])).verdict
-        if verdict.name == "UNKNOWN":
-            out["unknown"] += 1
-            continue
-        hp = has_hamiltonian_path(n, {tuple(sorted(e)) for e in graph.edges()})
-        out["checked"] += 1
-        if (verdict.name == "WINNABLE") != hp:
-            out["disagree"] += 1
-            out["first"] = out["first"] or {"edges": sorted(graph.edges()), "vertices": n,
-                                            "verdict": verdict.name, "hamiltonian_path": hp}
-    return out
+    junk: Literal["text", "figure"] = "text" if params["junk"] == "text" else "figure"
+    return tally_reduction(_atlas(n, n), n, junk, bool(params["trumps"]), bool(params["tokens"]),
+                           float(params["timeout"]))
 
 
 def _variant(mode: Mode, namespace: str, *, trumps: bool, tokens: bool, what: str) -> Computation:

@@ -27,7 +27,7 @@ from crewcheck.claims.claim import Computation, Mode, Value
 from crewcheck.claims.execution import run_job
 from crewcheck.formats.deal_json import from_dict
 from crewcheck.solvers import registry
-from crewcheck.solvers.special.hampath import BROKEN, Variant, reduce_hampath
+from crewcheck.solvers.special.hampath import BROKEN, Junk, Variant, reduce_hampath
 
 SUIT_LETTERS = "BGPY"
 
@@ -226,13 +226,19 @@ def cor_6_4_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
     import networkx as nx  # type: ignore[import-untyped, unused-ignore]
 
     n = int(params["vertices"])
+    graphs = [g for g in nx.graph_atlas_g()[1:] if g.number_of_nodes() == n]
+    return tally_reduction(graphs, n, "text", True, False, float(params["timeout"]))
+
+
+def tally_reduction(graphs: Any, n: int, junk: Junk, trumps: bool, tokens: bool, timeout: float) -> dict[str, Any]:
+    """Each graph (``n`` vertices) reduced with the variant, decided (the oracle up to 20
+    cards, else the search, ``timeout`` seconds) and compared with a brute-force
+    Hamiltonian path: the counts checked, disagreeing and undecided, and the first
+    disagreement."""
     out: dict[str, Any] = {"checked": 0, "disagree": 0, "unknown": 0, "first": None}
-    for graph in nx.graph_atlas_g()[1:]:
-        if graph.number_of_nodes() != n:
-            continue
-        inst = reduce_hampath(graph, junk="text", trumps=True, tokens=False)
-        verdict = decide(inst, backend="exhaustive" if inst.deck.size <= 20 else "search",
-                         timeout=float(params["timeout"])).verdict
+    for graph in graphs:
+        inst = reduce_hampath(graph, junk=junk, trumps=trumps, tokens=tokens)
+        verdict = decide(inst, backend="exhaustive" if inst.deck.size <= 20 else "search", timeout=timeout).verdict
         if verdict.name == "UNKNOWN":
             out["unknown"] += 1
             continue

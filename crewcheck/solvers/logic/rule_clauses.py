@@ -10,7 +10,7 @@ from crewcheck.solvers.logic.formula import Formula, Lit
 from crewcheck.solvers.logic.position import Position, Variables
 
 __all__ = [
-    "add_play_constraints", "add_symmetry_constraints", "add_lead_constraints", "add_led_suit_constraints",
+    "add_play_constraints", "card_kinds", "add_symmetry_constraints", "add_lead_constraints", "add_led_suit_constraints",
     "add_follow_suit_constraints", "add_winner_constraints", "add_task_constraints",
     "add_assignment_constraints", "add_order_constraints", "add_precedence_constraints", "add_count_constraints",
 ]
@@ -75,13 +75,11 @@ def _add_passing_constraints(model: Formula, v: Variables, pos: Position) -> Non
                 model.add_bool_or(by, enforce=[x])
 
 
-def add_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> None:
-    if pos.passing is not None:  # (the hands are not known before the passes)
-        return
+def card_kinds(pos: Position) -> tuple[dict[CardIndex, object], dict[CardIndex, int]]:
+    """What a card "is" for the rules, for the cards that are more than plain cards: a task
+    of a given seat (fixed), or a task of whoever wins it (free); a tokened task, or a card
+    a condition names, is unique (``("task", ...)``). And each task card's task."""
     inst = pos.instance
-    deck = inst.deck
-    # What a card "is" for the rules: a plain card, a task of a given seat (fixed), or a
-    # task of whoever wins it (free); a tokened task is unique.
     kind: dict[CardIndex, object] = {}
     task_of: dict[CardIndex, int] = {}
     for k in pos.tasks:
@@ -91,6 +89,15 @@ def add_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> Non
     for cond in inst.conditions:  # cards a condition tells apart are unique too
         for c in iter_bits(cond.named(inst)):
             kind[c] = ("task", -1 - c)
+    return kind, task_of
+
+
+def add_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    if pos.passing is not None:  # (the hands are not known before the passes)
+        return
+    inst = pos.instance
+    deck = inst.deck
+    kind, task_of = card_kinds(pos)
     fixed = 0
     for c in pos.fixed.values():
         fixed |= 1 << c
