@@ -42,6 +42,7 @@ import gc
 import importlib.util
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.util
 import os
 import signal
 import sys
@@ -240,6 +241,8 @@ class _Spares:
         self.lock = threading.Lock()
         self.idle: _Spare | None = None
         self.making = False
+        self.thread: threading.Thread | None = None
+        """The thread making a spare, while it runs."""
         self.used = 0
         self.enabled = "forkserver" in multiprocessing.get_all_start_methods()
 
@@ -270,7 +273,8 @@ class _Spares:
             if not self.enabled or self.used < 2 or self.idle is not None or self.making:
                 return
             self.making = True
-        threading.Thread(target=self._make, name="crewcheck-sat-spare", daemon=True).start()
+            self.thread = threading.Thread(target=self._make, name="crewcheck-sat-spare", daemon=True)
+        self.thread.start()
 
     def _make(self) -> None:
         try:
@@ -286,6 +290,19 @@ class _Spares:
 
 SPARES = _Spares()
 """This process's spare SAT processes."""
+
+
+def _finish_making() -> None:
+    """At exit (of the interpreter, or of a ``multiprocessing`` worker): let a spare that is
+    being made finish starting, so that it is stopped like any child; a process that
+    exits in the middle of the fork server's start leaves that server's child without
+    its instructions (it then prints a traceback)."""
+    thread = SPARES.thread
+    if thread is not None:
+        thread.join(10)
+
+
+multiprocessing.util.Finalize(None, _finish_making, exitpriority=100)
 
 
 def _forget_spares() -> None:
