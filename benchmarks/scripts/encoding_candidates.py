@@ -18,7 +18,7 @@ from crewcheck.model.instance import Seat
 from crewcheck.solvers.logic import encoding
 from crewcheck.solvers.logic.formula import Formula
 from crewcheck.solvers.logic.position import Position, Variables
-from crewcheck.solvers.logic.rule_clauses import card_kinds
+from crewcheck.solvers.logic.rule_clauses import card_kinds, fixed_cards
 
 
 def _holder(pos: Position, c: CardIndex) -> Seat:
@@ -103,9 +103,7 @@ def add_play_symmetry_constraints(model: Formula, v: Variables, pos: Position) -
     inst = pos.instance
     deck = inst.deck
     kind, task_of = card_kinds(pos)
-    fixed = 0
-    for c in pos.fixed.values():
-        fixed |= 1 << c
+    fixed = fixed_cards(pos)
     # Two cards of one suit, adjacent in one hand and alike, with cards of other hands
     # between them, become interchangeable once those cards are played: from then on
     # every trick compares them alike against every card left. So some winning line, if

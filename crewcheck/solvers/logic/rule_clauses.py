@@ -10,7 +10,7 @@ from crewcheck.solvers.logic.formula import Formula, Lit
 from crewcheck.solvers.logic.position import Position, Variables
 
 __all__ = [
-    "add_play_constraints", "card_kinds", "add_symmetry_constraints", "add_lead_constraints", "add_led_suit_constraints",
+    "add_play_constraints", "card_kinds", "fixed_cards", "add_symmetry_constraints", "add_lead_constraints", "add_led_suit_constraints",
     "add_follow_suit_constraints", "add_winner_constraints", "add_task_constraints",
     "add_assignment_constraints", "add_order_constraints", "add_precedence_constraints", "add_count_constraints",
 ]
@@ -92,15 +92,21 @@ def card_kinds(pos: Position) -> tuple[dict[CardIndex, object], dict[CardIndex, 
     return kind, task_of
 
 
+def fixed_cards(pos: Position) -> int:
+    """The mask of the cards already played to the trick in progress."""
+    fixed = 0
+    for c in pos.fixed.values():
+        fixed |= 1 << c
+    return fixed
+
+
 def add_symmetry_constraints(model: Formula, v: Variables, pos: Position) -> None:
     if pos.passing is not None:  # (the hands are not known before the passes)
         return
     inst = pos.instance
     deck = inst.deck
     kind, task_of = card_kinds(pos)
-    fixed = 0
-    for c in pos.fixed.values():
-        fixed |= 1 << c
+    fixed = fixed_cards(pos)
     cards = pos.cards
     # Symmetry breaking (sound, not a rule): two cards of one suit in one hand, of the same
     # kind, with no card of any other hand between them, are interchangeable (every trick

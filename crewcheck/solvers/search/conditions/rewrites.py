@@ -18,6 +18,17 @@ from crewcheck.solvers.search.conditions.table import trump_mask
 _RELATIVE = (">", ">>", ">>>", ">>>>")
 
 
+def _rewritable(instance: Instance) -> bool:
+    """Whether a rewrite of conditions into tasks keeps the deal's winning lines: it has
+    conditions, no distress signal, fixed assignment or no tasks, and no absolute or last
+    (omega) token (those count every task, so an added task would move them)."""
+    if instance.distress is not None or not instance.conditions:
+        return False
+    if any(t.token is not None and set(t.token) != {">"} for t in instance.tasks):
+        return False
+    return not (instance.tasks and instance.rules.assignment != "fixed")
+
+
 def tasks_in_disguise(instance: Instance) -> Instance | None:
     """The same deal with the conditions that are tasks in disguise written as tasks, or
     ``None`` when there is none (or the deal does not allow it).
@@ -35,11 +46,7 @@ def tasks_in_disguise(instance: Instance) -> Instance | None:
     (those count every task: a task added before or after would move it; relative tokens
     order only the tasks that carry them); the winning lines are the same.
     """
-    if instance.distress is not None or not instance.conditions:
-        return None
-    if any(t.token is not None and set(t.token) != {">"} for t in instance.tasks):
-        return None
-    if instance.tasks and instance.rules.assignment != "fixed":
+    if not _rewritable(instance):
         return None
     tasks = list(instance.tasks)
     owner = {t.card: t.seat for t in tasks}
@@ -95,11 +102,7 @@ def winning_card_arms(instance: Instance) -> list[Instance] | None:
     task added for a chosen card would move them: ``models/counterexamples/search_arms_absolute_token.json``), at
     most :data:`ARMS_MAX` choices.
     """
-    if instance.distress is not None or not instance.conditions:
-        return None
-    if any(t.token is not None and set(t.token) != {">"} for t in instance.tasks):
-        return None
-    if instance.tasks and instance.rules.assignment != "fixed":
+    if not _rewritable(instance):
         return None
     state = instance.state()
     if state.end is not None:
