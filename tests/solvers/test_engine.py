@@ -348,10 +348,11 @@ def test_loading_the_kernel_is_not_charged_to_the_budget(forked: None, monkeypat
     monkeypatch.setattr(kernel, "is_loaded", lambda: False)
     monkeypatch.setattr(engine, "load_compiled", lambda: time.sleep(1.0) or 1.0)
     monkeypatch.setattr(sat_process, "_solve", lambda instance, solver: time.sleep(600))
-    result = EngineSolver().decide(load(DEALS / "classic-4p-10-tasks-tokens.json"), budget=Budget(seconds=0.5))
+    result = EngineSolver().decide(load(DEALS / "classic-4p-10-tasks-tokens.json"), budget=Budget(seconds=2.5))
     assert result.verdict is Verdict.UNKNOWN
-    # charged, the 1 s of loading would have left the search nothing of the 0.5 s budget
-    assert len(budgets) == 1 and budgets[0].seconds is not None and budgets[0].seconds > 0.25
+    # charged, the 1 s of loading would have left the search at most 1.5 s of the 2.5 s
+    # budget (the margin is for a busy machine's overheads)
+    assert len(budgets) == 1 and budgets[0].seconds is not None and budgets[0].seconds > 1.6
     assert result.extra["kernel_load_seconds"] == 1.0
     assert _no_children()
 

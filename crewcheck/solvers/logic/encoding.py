@@ -160,12 +160,15 @@ def size_limit(instance: Instance, *, branches: int = 1) -> str | None:
     return None
 
 
-def encode(instance: Instance, *, deadline: Deadline | None = None, direction: int | None = None) -> Encoding:
+def encode(instance: Instance, *, deadline: Deadline | None = None, direction: int | None = None,
+           formula: Formula | None = None) -> Encoding:
     """The :class:`Encoding` of "the position after ``instance.history`` can be won".
 
     ``deadline``: checked while the formula is built
     (:class:`~crewcheck.solvers.base.BudgetExceeded` once expired). ``direction``: a
-    distress signal in that direction comes first (:func:`.position.position_of`). A deal
+    distress signal in that direction comes first (:func:`.position.position_of`).
+    ``formula``: an empty formula to write into instead of a new :class:`Formula` (the SAT
+    process passes a :class:`~crewcheck.solvers.logic.export.ClauseFormula`). A deal
     that leaves the crew other choices is encoded by
     :func:`crewcheck.solvers.logic.choices.encode_deal`.
 
@@ -177,7 +180,7 @@ def encode(instance: Instance, *, deadline: Deadline | None = None, direction: i
     ('play_t0_s0_c0', 1)
     """
     pos = position_of(instance, direction=direction)
-    model = Formula(deadline=deadline)
+    model = Formula(deadline=deadline) if formula is None else formula
     try:
         if deadline is not None:
             deadline.check()

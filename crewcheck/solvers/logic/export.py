@@ -24,7 +24,8 @@ References
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import itertools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -33,7 +34,7 @@ from crewcheck.solvers.base import BudgetExceeded, Deadline, discard
 from crewcheck.solvers.logic.formula import CHECK_EVERY, Constraint, Formula, IDPool, Lit
 from crewcheck.solvers.logic.position import Encoding
 
-__all__ = ["CNF", "PAIRWISE_MAX", "to_cnf", "write_dimacs", "write_smt2", "parse_model", "describe_var"]
+__all__ = ["CNF", "ClauseFormula", "PAIRWISE_MAX", "to_cnf", "write_dimacs", "write_smt2", "parse_model", "describe_var"]
 
 PAIRWISE_MAX = 6
 """At-most-one over more literals than this uses a sequential counter instead of pairs."""
@@ -72,33 +73,34 @@ def to_cnf(formula: Formula, *, assume: Iterable[Lit] = (), deadline: Deadline |
     return cnf
 
 
-def _aux(pool: IDPool) -> Lit:
-    return pool.id(("aux", pool.top + 1))
-
-
 def _expand(con: Constraint, pool: IDPool, out: list[list[Lit]]) -> None:
     neg = [-e for e in con.enforce]
     lits = list(con.lits)
     kind = con.kind
+
+    def aux() -> Lit:
+        return pool.id(("aux", pool.top + 1))
+
     if kind == "or":
         out.append(neg + lits)
     elif kind == "and":
         out.extend(neg + [lit] for lit in lits)
     elif kind == "exactly_one":
         out.append(neg + lits)
-        _at_most(lits, 1, neg, pool, out)
+        _at_most(lits, 1, neg, aux, out)
     elif kind == "at_most_one":
-        _at_most(lits, 1, neg, pool, out)
+        _at_most(lits, 1, neg, aux, out)
     elif kind == "at_most":
-        _at_most(lits, con.bound, neg, pool, out)
+        _at_most(lits, con.bound, neg, aux, out)
     elif kind == "at_least":
-        _at_most([-x for x in lits], len(lits) - con.bound, neg, pool, out)
+        _at_most([-x for x in lits], len(lits) - con.bound, neg, aux, out)
     else:  # pragma: no cover - Constraint.kind is a Literal
         raise AssertionError(kind)
 
 
-def _at_most(lits: list[Lit], k: int, neg: list[Lit], pool: IDPool, out: list[list[Lit]]) -> None:
-    """Sinz's sequential counter for sum(lits) <= k, its overflow clauses guarded by ``neg``."""
+def _at_most(lits: list[Lit], k: int, neg: list[Lit], aux: Callable[[], Lit], out: list[list[Lit]]) -> None:
+    """Sinz's sequential counter for sum(lits) <= k, its overflow clauses guarded by
+    ``neg``; ``aux()`` gives each new auxiliary variable."""
     n = len(lits)
     if k >= n:
         return
@@ -114,7 +116,7 @@ def _at_most(lits: list[Lit], k: int, neg: list[Lit], pool: IDPool, out: list[li
                 out.append(neg + [-lits[i], -lits[j]])
         return
     # s[i][j]: at least j+1 of lits[0..i] are true (forced upwards only).
-    s = [[_aux(pool) for _ in range(k)] for _ in range(n - 1)]
+    s = [[aux() for _ in range(k)] for _ in range(n - 1)]
     out.append([-lits[0], s[0][0]])
     for j in range(1, k):
         out.append([-s[0][j]])
@@ -126,6 +128,70 @@ def _at_most(lits: list[Lit], k: int, neg: list[Lit], pool: IDPool, out: list[li
             out.append([-s[i - 1][j], s[i][j]])
         out.append(neg + [-lits[i], -s[i - 1][k - 1]])
     out.append(neg + [-lits[n - 1], -s[n - 2][k - 1]])
+
+
+class ClauseFormula(Formula):
+    """A formula written straight as clauses: each constraint is expanded as it is added,
+    exactly as :func:`to_cnf` expands it, and not kept (:attr:`constraints` stays empty).
+
+    The engine's SAT process builds its CNF this way (:func:`cnf_of`): without the
+    constraint objects and their second pass the build takes about 60 % of the time.
+    :meth:`cnf` returns the clauses of ``to_cnf(formula)``, clause for clause and with the
+    same variable ids (the cardinality auxiliaries, handed out while the formula's own
+    variables are still being made, are numbered after them at the end). No deadline is
+    checked while it is built.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.clauses: list[list[Lit]] = []
+        self._spans: list[tuple[int, int]] = []
+        """The clauses holding auxiliaries (placeholder ids from :data:`_AUX`)."""
+        self._aux = itertools.count(_AUX).__next__
+
+    def add_bool_or(self, lits: Iterable[Lit], *, enforce: Iterable[Lit] = ()) -> None:
+        clause = [-e for e in enforce]
+        clause.extend(lits)
+        self.clauses.append(clause)
+
+    def add_bool_and(self, lits: Iterable[Lit], *, enforce: Iterable[Lit] = ()) -> None:
+        neg = [-e for e in enforce]
+        self.clauses.extend(neg + [lit] for lit in lits)
+
+    def add_implication(self, a: Lit, b: Lit) -> None:
+        self.clauses.append([-a, b])
+
+    def _add(self, con: Constraint) -> None:  # the cardinalities
+        first = len(self.clauses)
+        neg = [-e for e in con.enforce]
+        lits = list(con.lits)
+        if con.kind == "exactly_one":
+            self.clauses.append(neg + lits)
+            _at_most(lits, 1, neg, self._aux, self.clauses)
+        elif con.kind == "at_least":
+            _at_most([-x for x in lits], len(lits) - con.bound, neg, self._aux, self.clauses)
+        else:
+            _at_most(lits, 1 if con.kind == "at_most_one" else con.bound, neg, self._aux, self.clauses)
+        self._spans.append((first, len(self.clauses)))
+
+    def cnf(self, *, assume: Iterable[Lit] = ()) -> CNF:
+        """The clauses, auxiliaries numbered after the formula's variables, then ``assume``
+        as unit clauses; call once, when every constraint is added."""
+        pool = self.pool
+        top = pool.top
+        shift = top + 1 - _AUX
+        out = self.clauses
+        for first, end in self._spans:
+            for i in range(first, end):
+                out[i] = [x + shift if x >= _AUX else x - shift if x <= -_AUX else x for x in out[i]]
+        for j in range(self._aux() - _AUX):
+            pool.id(("aux", top + 1 + j))
+        out.extend([lit] for lit in assume)
+        return CNF(pool, out, formula_vars=top)
+
+
+_AUX = 1 << 40
+"""Where :class:`ClauseFormula`'s placeholder auxiliary ids start (above any real id)."""
 
 
 # -- writers ---------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 
 What it is
     :class:`SatProcess` starts one child process that builds the deal's CNF
-    (:func:`crewcheck.solvers.logic.encoding.encode`, expanded by
-    :func:`crewcheck.solvers.logic.export.to_cnf`, the tasks as unit clauses), solves it
+    (:func:`crewcheck.solvers.logic.encoding.encode` written straight as clauses by
+    :class:`~crewcheck.solvers.logic.export.ClauseFormula`, the clauses of
+    :func:`~crewcheck.solvers.logic.export.to_cnf`; the tasks as unit clauses), solves it
     with a CDCL solver from PySAT (:data:`SOLVER`, Glucose 4.2, by default; :data:`CPSAT`
     runs OR-Tools CP-SAT on the model instead) and sends back the verdict
     and, for a win, the decoded line. The parent polls :meth:`SatProcess.ready` (a
@@ -56,7 +57,7 @@ from crewcheck.runtime.processes import die_with_parent
 from crewcheck.solvers.base import Answer, Budget, Verdict
 from crewcheck.solvers.logic.decode import decode
 from crewcheck.solvers.logic.encoding import encode
-from crewcheck.solvers.logic.export import to_cnf
+from crewcheck.solvers.logic.export import ClauseFormula
 
 __all__ = ["SatProcess", "SOLVER", "CPSAT", "SOLVES", "PRELOAD", "available"]
 
@@ -162,8 +163,9 @@ def _solve_cnf(instance: Instance, solver: str) -> tuple[Any, ...]:
     from pysat.solvers import Solver  # type: ignore[import-untyped]  # optional: see available()
 
     t0 = time.perf_counter()
-    enc = encode(instance)
-    cnf = to_cnf(enc.formula, assume=enc.assumptions)
+    built = ClauseFormula()
+    enc = encode(instance, formula=built)
+    cnf = built.cnf(assume=enc.assumptions)
     t1 = time.perf_counter()
     stats = {"variables": cnf.nv, "clauses": len(cnf.clauses), "build_seconds": round(t1 - t0, 4)}
     with Solver(name=solver, bootstrap_with=cnf.clauses) as sat:
