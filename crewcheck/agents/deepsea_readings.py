@@ -58,6 +58,7 @@ from crewcheck.agents.deepsea_kernel import (B8, CAPTAIN, CARDS, DONE, FLAG_FORB
                                              HAND_COUNTS, HAND_EXACT, HANDS, LEADER, NINES, NINES_WON, NT,
                                              NTRICK, OWNERS, PASS_MOVE, SIZE, STEP, TIDS, TOGETHER, TRICK, TRICKS,
                                              TRICKS_WON, WON, kernel, twin)
+from crewcheck.agents.kernel import ucb_score
 from crewcheck.errors import InvalidInputError
 from crewcheck.model.cards import CLASSIC_DECK, Card, CardIndex
 from crewcheck.model.rules import trick_winner
@@ -336,8 +337,7 @@ class TableAgent:
         top = -1.0
         for a in view.legal:
             key = base | action_code(view, a)
-            n = v.get(key, 0)
-            q = w.get(key, 0) / n if n else 0.0
+            q = ucb_score(w.get(key, 0), v.get(key, 0), 1.0, 0.0, 0.0, 0.0)
             if q > top:
                 top, best = q, [a]
             elif q == top:

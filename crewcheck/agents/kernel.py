@@ -81,6 +81,35 @@ def random_bit(rs, x):
     return nth_bit(x, rng_below(rs, popcount(x)))
 
 
+UNTRIED = 1e300
+"""The UCB-1 score of an action never tried when exploring: above every other score."""
+
+
+def ucb_score(total: float, n: float, scale: float, log_parent: float, cexp: float, untried: float) -> float:
+    """UCB-1 (Auer et al. 2002): ``total / n * scale + cexp * sqrt(log_parent / n)`` for an
+    action tried ``n`` times with summed reward ``total`` under a parent whose log visit
+    count is ``log_parent``; ``untried`` when ``n == 0`` (:data:`UNTRIED` to try every
+    action first, 0.0 for a greedy pick that counts an untried action as Q = 0). With
+    ``cexp = 0`` and ``log_parent = 0`` it is the mean reward exactly."""
+    if n == 0:
+        return untried
+    return total / n * scale + cexp * math.sqrt(log_parent / n)
+
+
+def ucb_keep(candidate, score, best, best_score, ties, rs):
+    """One step of the running arg-max of a UCB-1 selection: ``(best, best_score, ties)``
+    after ``candidate`` scored ``score``; a tie is broken uniformly at random over the
+    tied candidates so far (reservoir sampling: the ``k``-th tied one replaces the pick
+    with probability ``1/k``). Start from ``(-1, -1.0, 0)``."""
+    if score > best_score:
+        return candidate, score, 1
+    if score == best_score:
+        ties += 1
+        if rng_below(rs, ties) == 0:
+            return candidate, best_score, ties
+    return best, best_score, ties
+
+
 def legal_mask(st, players, ntasks, suit_of, suit_mask):
     """Legal moves: task indices while tasks are drafted, then cards; 0 once over."""
     if st[STATUS] != RUNNING:
@@ -241,20 +270,9 @@ def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, 
                 best = -1
                 bestu = -1.0
                 ties = 0
-                for i in range(k):
-                    c = f + i
-                    if visits[c] == 0.0:
-                        u = 1e300
-                    else:
-                        u = value[c] / visits[c] * scale + cexp * math.sqrt(lnN / visits[c])
-                    if u > bestu:
-                        bestu = u
-                        best = c
-                        ties = 1
-                    elif u == bestu:
-                        ties += 1
-                        if rng_below(rs, ties) == 0:
-                            best = c
+                for c in range(f, f + k):
+                    u = ucb_score(value[c], visits[c], scale, lnN, cexp, UNTRIED)
+                    best, bestu, ties = ucb_keep(c, u, best, bestu, ties, rs)
                 node = best
             else:
                 node = f + rng_below(rs, k)
@@ -290,7 +308,7 @@ def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, 
 
 
 KERNEL_FUNCTIONS = (
-    popcount, lowbit_index, rng_next, rng_below, nth_bit, random_bit, legal_mask, to_move, apply_move,
+    popcount, lowbit_index, rng_next, rng_below, nth_bit, random_bit, ucb_score, ucb_keep, legal_mask, to_move, apply_move,
     playout, playouts, evaluate_moves, _score, mcts_iterate,
 )
 """Every function of the playout kernel, callees before callers."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -90,3 +91,60 @@ def test_draft_phase_in_kernel() -> None:
     assert int(kst[8 + 6 + 2]) == s.commander
     assert tw.legal_mask(kst, 3, 4, tb.suit_of, tb.suit_mask) == 0b1011
     assert tw.to_move(kst, 3, 4) == (s.commander + 1) % 3
+
+
+# -- UCB-1 selection, shared by every agent that picks by it ----------------------------------
+
+def _ucb_pick(mod, totals, counts, log_parent: float, cexp: float, untried: float, rs) -> int:  # type: ignore[no-untyped-def]
+    best, bestu, ties = -1, -1.0, 0
+    for j in range(len(totals)):
+        u = mod.ucb_score(totals[j], counts[j], 1.0, log_parent, cexp, untried)
+        best, bestu, ties = mod.ucb_keep(j, u, best, bestu, ties, rs)
+    return int(best)
+
+
+def test_ucb_score_by_hand() -> None:
+    """The score is the mean reward plus the exploration term; an untried action scores
+    what the caller says; with c = 0 it is the mean exactly."""
+    from crewcheck.agents.kernel import UNTRIED, ucb_score
+
+    assert ucb_score(3, 4, 1.0, math.log(10), 2 ** 0.5, UNTRIED) == 0.75 + 2 ** 0.5 * math.sqrt(math.log(10) / 4)
+    assert ucb_score(30.0, 4.0, 0.01, 0.0, 2 ** 0.5, UNTRIED) == 30.0 / 4.0 * 0.01
+    assert ucb_score(0, 0, 1.0, 1.0, 1.0, UNTRIED) == UNTRIED and ucb_score(0, 0, 1.0, 0.0, 0.0, 0.0) == 0.0
+    assert ucb_score(1, 3, 1.0, 0.0, 0.0, 0.0) == 1 / 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(counts=st.lists(st.integers(0, 6), min_size=1, max_size=8), seed=st.integers(0, 2 ** 32 - 1),
+       data=st.data(), cexp=st.sampled_from([0.0, 2 ** 0.5]))
+def test_ucb_selection_compiled_matches_twin_and_reference(counts: list[int], seed: int, data: st.DataObject,
+                                                           cexp: float) -> None:
+    """The compiled UCB-1 selection picks what its plain-Python twin picks, drawing the same
+    random numbers, and the pick is one of the best-scoring actions (untried ones first)."""
+    from crewcheck.agents.kernel import UNTRIED
+
+    totals = [data.draw(st.integers(0, n)) for n in counts]
+    parent = max(1, sum(counts))
+    log_parent = math.log(parent)
+    untried = UNTRIED if cexp > 0 else 0.0
+    picks, states = [], []
+    for mod in (kernel(), twin()):
+        rs = seed_state(seed)
+        picks.append(_ucb_pick(mod, np.array(totals, np.int64), np.array(counts, np.int64), log_parent, cexp,
+                               untried, rs))
+        states.append(int(rs[0]))
+    assert picks[0] == picks[1] and states[0] == states[1]
+    scores = [untried if n == 0 else t / n + cexp * math.sqrt(log_parent / n) for t, n in zip(totals, counts)]
+    assert scores[picks[0]] == max(scores)
+
+
+def test_ucb_ties_are_broken_uniformly() -> None:
+    """Among tied best actions each is picked about equally often (reservoir sampling)."""
+    from collections import Counter
+
+    tw = twin()
+    seen: Counter[int] = Counter()
+    rs = seed_state(7)
+    for _ in range(3000):
+        seen[_ucb_pick(tw, [0, 2, 0, 2, 2], [2, 4, 0, 4, 4], 0.0, 0.0, 0.0, rs)] += 1
+    assert set(seen) == {1, 3, 4} and min(seen.values()) > 900
