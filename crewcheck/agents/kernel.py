@@ -32,6 +32,11 @@ State layout (``st``)::
     st[8 : 8+P]      hands (card masks)
     st[8+P : 8+2P]   current trick, leader first
     st[8+2P : 8+2P+T] task owners (-1 while not taken)
+
+The game's static arrays arrive as one record ``game``
+(:class:`crewcheck.agents.fast.Tables`: players, tasks, trump suit, suit of each card, suit
+masks, task cards) and the search tree as another (:class:`Tree`): numba passes a named
+tuple as one argument, so no function takes more than nine.
 """
 
 # mypy: allow-untyped-defs, allow-untyped-calls
@@ -39,6 +44,7 @@ from __future__ import annotations
 
 import math
 from types import SimpleNamespace
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -110,8 +116,9 @@ def ucb_keep(candidate, score, best, best_score, ties, rs):
     return best, best_score, ties
 
 
-def legal_mask(st, players, ntasks, suit_of, suit_mask):
+def legal_mask(st, game):
     """Legal moves: task indices while tasks are drafted, then cards; 0 once over."""
+    players, ntasks, suit_of, suit_mask = game.players, game.ntasks, game.suit_of, game.suit_mask
     if st[STATUS] != RUNNING:
         return 0
     if st[NTAKEN] < ntasks:
@@ -132,15 +139,17 @@ def legal_mask(st, players, ntasks, suit_of, suit_mask):
     return hand
 
 
-def to_move(st, players, ntasks):
+def to_move(st, game):
     """Seat whose move it is."""
+    players, ntasks = game.players, game.ntasks
     if st[NTAKEN] < ntasks:
         return (st[COMMANDER] + st[NTAKEN]) % players
     return (st[LEADER] + st[NTRICK]) % players
 
 
-def apply_move(st, mv, players, ntasks, trump, suit_of, task_card):
+def apply_move(st, mv, game):
     """Make move ``mv`` (a task index while drafting, else a card); no legality check."""
+    players, ntasks, trump, suit_of, task_card = game.players, game.ntasks, game.trump, game.suit_of, game.task_card
     if st[NTAKEN] < ntasks:
         seat = (st[COMMANDER] + st[NTAKEN]) % players
         st[HEADER + 2 * players + mv] = seat
@@ -194,29 +203,28 @@ def apply_move(st, mv, players, ntasks, trump, suit_of, task_card):
                 break
 
 
-def playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card):
+def playout(st, rs, game):
     """Random legal moves until the game ends (mutates ``st``)."""
     while st[STATUS] == RUNNING:
-        m = legal_mask(st, players, ntasks, suit_of, suit_mask)
-        apply_move(st, random_bit(rs, m), players, ntasks, trump, suit_of, task_card)
+        m = legal_mask(st, game)
+        apply_move(st, random_bit(rs, m), game)
 
 
-def playouts(st0, n, rs, players, ntasks, trump, suit_of, suit_mask, task_card):
+def playouts(st0, n, rs, game):
     """``n`` random playouts from ``st0``: returns (wins, tasks done in total)."""
     st = st0.copy()
     wins = 0
     tasks = 0
     for _ in range(n):
         st[:] = st0
-        playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card)
+        playout(st, rs, game)
         if st[STATUS] == WON:
             wins += 1
         tasks += popcount(st[DONE])
     return wins, tasks
 
 
-def evaluate_moves(st0, moves, deals, rs, players, ntasks, trump, suit_of, suit_mask,
-                   task_card, wins, done, tricks):
+def evaluate_moves(st0, moves, deals, rs, game, wins, done, tricks):
     """For every deal (row of ``deals``: the hands to play with) and every move: make the
     move, play at random to the end and add the result to ``wins``/``done``/``tricks``
     (arrays indexed like ``moves``)."""
@@ -224,14 +232,28 @@ def evaluate_moves(st0, moves, deals, rs, players, ntasks, trump, suit_of, suit_
     for d in range(deals.shape[0]):
         for j in range(moves.shape[0]):
             st[:] = st0
-            for p in range(players):
+            for p in range(game.players):
                 st[HEADER + p] = deals[d, p]
-            apply_move(st, moves[j], players, ntasks, trump, suit_of, task_card)
-            playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card)
+            apply_move(st, moves[j], game)
+            playout(st, rs, game)
             if st[STATUS] == WON:
                 wins[j] += 1
             done[j] += popcount(st[DONE])
             tricks[j] += st[TRICKS]
+
+
+class Tree(NamedTuple):
+    """The tree of :func:`mcts_iterate`, one entry per node in each array (node 0 the root)."""
+
+    parent: Any
+    first: Any
+    """Index of the node's first child (its children are consecutive), -1 for none."""
+    nchild: Any
+    move: Any
+    """The move that leads from the parent to the node."""
+    visits: Any
+    value: Any
+    """Summed score of the playouts through the node (float64, as ``visits``)."""
 
 
 def _score(st, smart):
@@ -242,8 +264,7 @@ def _score(st, smart):
     return 0.0
 
 
-def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, visits, value,
-                 n_nodes, players, ntasks, trump, suit_of, suit_mask, task_card):
+def mcts_iterate(st0, iters, uct, smart, cexp, rs, tree, n_nodes, game):
     """Run ``iters`` tree iterations (Witteveen Alg. 5 if not ``uct``, Alg. 6 if ``uct``).
 
     Node 0 is the root (state ``st0``). Selection: a uniformly random child (PMC) or the
@@ -254,6 +275,7 @@ def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, 
     (smart), on the child and every ancestor. Returns the new node count; the arrays
     must have room for ``iters`` expansions.
     """
+    parent, first, nchild, move, visits, value = tree
     scale = 0.01 if smart else 1.0
     st = st0.copy()
     path = np.empty(256, np.int64)
@@ -276,11 +298,11 @@ def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, 
                 node = best
             else:
                 node = f + rng_below(rs, k)
-            apply_move(st, move[node], players, ntasks, trump, suit_of, task_card)
+            apply_move(st, move[node], game)
             depth += 1
             path[depth] = node
         if st[STATUS] == RUNNING:
-            m = legal_mask(st, players, ntasks, suit_of, suit_mask)
+            m = legal_mask(st, game)
             k = popcount(m)
             first[node] = n_nodes
             nchild[node] = k
@@ -296,10 +318,10 @@ def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, 
                 value[c] = 0.0
             n_nodes += k
             node = first[node] + rng_below(rs, k)
-            apply_move(st, move[node], players, ntasks, trump, suit_of, task_card)
+            apply_move(st, move[node], game)
             depth += 1
             path[depth] = node
-            playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card)
+            playout(st, rs, game)
         s = _score(st, smart)
         for i in range(depth + 1):
             visits[path[i]] += 1.0

@@ -11,6 +11,7 @@ np = pytest.importorskip("numpy")
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from crewcheck.agents.fast import Tables, kernel, pack, seed_state, twin  # noqa: E402
+from crewcheck.agents.kernel import Tree  # noqa: E402
 from crewcheck.agents.simulate import deal, setup_instance  # noqa: E402
 from crewcheck.model.cards import iter_bits  # noqa: E402
 
@@ -29,14 +30,14 @@ def test_compiled_kernel_matches_twin(deck: str, players: int) -> None:
     tb = Tables.build(s.deck, players, s.trump, s.tasks)
     for owners in ([-1] * 4, [0, 1, 2, 0]):
         st0 = pack(tb, s.hands, owners, s.commander, s.commander, (), 0, 0)
-        assert k.playouts(st0, 300, seed_state(5), *tb.args()) == t.playouts(st0, 300, seed_state(5), *tb.args())
+        assert k.playouts(st0, 300, seed_state(5), tb) == t.playouts(st0, 300, seed_state(5), tb)
     st0 = pack(tb, s.hands, [0, 1, 2, 0], s.commander, s.commander, (), 0, 0)
     moves = np.array(list(iter_bits(s.hands[s.commander]))[:4], dtype=np.int64)
     deals = np.array([s.hands] * 3, dtype=np.int64)
     res = []
     for mod in (k, t):
         w, d, tr = (np.zeros(len(moves), np.int64) for _ in range(3))
-        mod.evaluate_moves(st0, moves, deals, seed_state(9), *tb.args(), w, d, tr)
+        mod.evaluate_moves(st0, moves, deals, seed_state(9), tb, w, d, tr)
         res.append((w.tolist(), d.tolist(), tr.tolist()))
     assert res[0] == res[1]
     trees = []
@@ -44,7 +45,7 @@ def test_compiled_kernel_matches_twin(deck: str, players: int) -> None:
         cap = 1 + 50 * 20
         arrs = [np.zeros(cap, np.int64), np.full(cap, -1, np.int64), np.zeros(cap, np.int64),
                 np.zeros(cap, np.int64), np.zeros(cap), np.zeros(cap)]
-        n = mod.mcts_iterate(st0, 50, True, True, 2 ** 0.5, seed_state(3), *arrs, 1, *tb.args())
+        n = mod.mcts_iterate(st0, 50, True, True, 2 ** 0.5, seed_state(3), Tree(*arrs), 1, tb)
         trees.append((n, arrs[4][:n].tolist(), arrs[5][:n].tolist()))
     assert trees[0] == trees[1]
 
@@ -62,18 +63,17 @@ def test_kernel_rules_agree_with_state(deck: str, players: int, ntasks: int, see
     tb = Tables.build(s.deck, players, s.trump, s.tasks)
     kst = pack(tb, s.hands, owners, s.commander, s.commander, (), 0, 0)
     tw = twin()
-    args = tb.args()
     while True:
         status = int(kst[5])
         if state.is_terminal():
             assert status == (1 if state.end.won else 2)
             break
         assert status == 0
-        legal = tw.legal_mask(kst, players, ntasks, tb.suit_of, tb.suit_mask)
+        legal = tw.legal_mask(kst, tb)
         assert int(legal) == state.legal_mask()
         card = rng.choice(list(iter_bits(state.legal_mask())))
         state = state.apply(card)
-        tw.apply_move(kst, card, players, ntasks, tb.trump, tb.suit_of, tb.task_card)
+        tw.apply_move(kst, card, tb)
         assert tuple(int(h) for h in kst[8:8 + players]) == state.hands
         if not state.trick and not state.is_terminal():
             assert int(kst[1]) == state.leader
@@ -86,11 +86,11 @@ def test_draft_phase_in_kernel() -> None:
     tb = Tables.build(s.deck, 3, s.trump, s.tasks)
     kst = pack(tb, s.hands, [-1] * 4, s.commander, s.commander, (), 0, 0)
     tw = twin()
-    assert tw.legal_mask(kst, 3, 4, tb.suit_of, tb.suit_mask) == 0b1111
-    tw.apply_move(kst, 2, 3, 4, tb.trump, tb.suit_of, tb.task_card)
+    assert tw.legal_mask(kst, tb) == 0b1111
+    tw.apply_move(kst, 2, tb)
     assert int(kst[8 + 6 + 2]) == s.commander
-    assert tw.legal_mask(kst, 3, 4, tb.suit_of, tb.suit_mask) == 0b1011
-    assert tw.to_move(kst, 3, 4) == (s.commander + 1) % 3
+    assert tw.legal_mask(kst, tb) == 0b1011
+    assert tw.to_move(kst, tb) == (s.commander + 1) % 3
 
 
 # -- UCB-1 selection, shared by every agent that picks by it ----------------------------------
