@@ -37,6 +37,10 @@ Agents
 
 Every game is played by :func:`~crewcheck.agents.deepsea.play_deepsea` and judged by the rules
 engine; the kernel only plans and trains.
+
+:data:`DEEPSEA_AGENTS` is the one table of Deep Sea agents by name (these three and the
+bench's ``"mcts"``); :func:`make_deepsea_agent` builds one, and the bench and the study build
+agents only through it.
 """
 
 from __future__ import annotations
