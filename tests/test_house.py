@@ -22,12 +22,6 @@ ALLOWED_FUNCTIONS: dict[str, str] = {
                                          "(13 parameters: the position unpacked)",
     "solvers/search/cuts.py:boundary_dead": "a numba cut called in the search loop with the loop's arrays "
                                             "(16 parameters: the position unpacked)",
-    "agents/kernel.py:evaluate_moves": "the numba playout kernel: numba passes arrays, not objects",
-    "agents/kernel.py:mcts_iterate": "the numba playout kernel: numba passes arrays, not objects",
-    "claims/witteveen/exhaustive_kernel.py:solve_layout": "the numba two-player search of Witteveen's "
-                                                          "exhaustive count, one compiled loop",
-    "claims/witteveen/exhaustive_kernel.py:go_line": "a numba helper of that search, on its arrays",
-    "claims/witteveen/exhaustive_kernel.py:relaxed_go": "a numba helper of that search, on its arrays",
     "web/app.py:create_app": "Flask's application factory: the routes are closures over the app's state",
 }
 """``path:function`` (relative to ``crewcheck/``) -> why it may exceed the limits."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from crewcheck.agents.fast import Tables, pack
@@ -28,7 +26,7 @@ def kernel_position(full: bool = False):
     owners = [(s.commander + j) % 4 for j in range(NTASKS)]
     tb = Tables.build(s.deck, 4, s.trump, s.tasks)
     if full:
-        tb = replace(tb, ntasks=1, task_card=np.array([62], dtype=np.int64))
+        tb = tb._replace(ntasks=1, task_card=np.array([62], dtype=np.int64))
         owners = [0]
     st = pack(tb, s.hands, owners, s.commander, s.commander, (), 0, 0)
     return st, tb

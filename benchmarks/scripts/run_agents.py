@@ -71,11 +71,11 @@ def main() -> int:
     rows = []
     for full in (True, False):
         st, tb = kernel_position(full=full)
-        k.playouts(st, 10, seed_state(1), *tb.args())
+        k.playouts(st, 10, seed_state(1), tb)
         n = args.playouts
-        fast = best_rate(lambda: k.playouts(st, n, seed_state(1), *tb.args()), n, args.repeat)
-        slow = best_rate(lambda: tw.playouts(st, 200, seed_state(1), *tb.args()), 200, 1)
-        cpu = best_rate(lambda: k.playouts(st, n, seed_state(1), *tb.args()), n, args.repeat, time.process_time)
+        fast = best_rate(lambda: k.playouts(st, n, seed_state(1), tb), n, args.repeat)
+        slow = best_rate(lambda: tw.playouts(st, 200, seed_state(1), tb), 200, 1)
+        cpu = best_rate(lambda: k.playouts(st, n, seed_state(1), tb), n, args.repeat, time.process_time)
         label = "full random playouts (all 40 cards)" if full else "random playouts to the end of the game (4 tasks)"
         rows.append((label, f"{fast:,.0f} /s", f"{slow:,.0f} /s", f"{fast / slow:,.0f}x"))
         rows.append((label + ", per CPU second", f"{cpu:,.0f} /s", "", ""))

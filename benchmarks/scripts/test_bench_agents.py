@@ -27,15 +27,15 @@ def test_random_playouts_compiled(benchmark) -> None:
     """1000 full random playouts (all 40 cards) on the Classic deal, compiled kernel."""
     st, tb = kernel_position(full=True)
     k = kernel()
-    k.playouts(st, 1, seed_state(1), *tb.args())
+    k.playouts(st, 1, seed_state(1), tb)
     rs = seed_state(1)
-    benchmark(k.playouts, st, 1000, rs, *tb.args())
+    benchmark(k.playouts, st, 1000, rs, tb)
 
 
 def test_random_playouts_twin(benchmark) -> None:
     """10 full random playouts with the plain-Python twin (the baseline)."""
     st, tb = kernel_position(full=True)
-    benchmark(twin().playouts, st, 10, seed_state(1), *tb.args())
+    benchmark(twin().playouts, st, 10, seed_state(1), tb)
 
 
 def test_mcts_move(benchmark) -> None:

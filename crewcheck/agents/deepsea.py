@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from crewcheck.agents.base import GameRecord
+from crewcheck.agents.kernel import ucb_score
 from crewcheck.errors import IllegalPlayError, InvalidDealError, InvalidInputError
 from crewcheck.missions.deepsea import catalogue
 from crewcheck.model.cards import CLASSIC_DECK, Card, CardIndex, Deck, Mask, iter_bits
@@ -453,7 +454,8 @@ class QTable:
 class MCTSAgent:
     """Harvill & Vivek's agent: UCB-1 over the visible state, greedy (``c = 0``) in play.
 
-    ``Q(h, a) + c * sqrt(log N(h) / N(h, a))``; an action never tried scores
+    ``Q(h, a) + c * sqrt(log N(h) / N(h, a))`` (:func:`~crewcheck.agents.kernel.ucb_score`,
+    the agents' one UCB-1 score); an action never tried scores
     ``+inf`` when ``c > 0`` (training) and ``Q = 0`` when ``c = 0`` (evaluation); ties
     go to a uniformly random action. With ``path`` set, every ``(h, a)`` chosen is
     appended to it (training).
@@ -477,15 +479,10 @@ class MCTSAgent:
         best: list[int] = []
         best_score = -math.inf
         log_n = math.log(t.total[h]) if self.c > 0 and t.total.get(h, 0) > 0 else 0.0
+        untried = math.inf if self.c > 0 else 0.0
         for a in view.legal:
             code = action_code(view, a)
-            n = t.visits.get(base | code, 0)
-            if n == 0:
-                score = math.inf if self.c > 0 else 0.0
-            else:
-                score = t.wins.get(base | code, 0) / n
-                if self.c > 0:
-                    score += self.c * math.sqrt(log_n / n)
+            score = ucb_score(t.wins.get(base | code, 0), t.visits.get(base | code, 0), 1.0, log_n, self.c, untried)
             if score > best_score:
                 best_score, best = score, [a]
             elif score == best_score:

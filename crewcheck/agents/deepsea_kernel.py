@@ -48,7 +48,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from crewcheck.runtime import kernels
-from crewcheck.agents.kernel import nth_bit, random_bit, rng_below, rng_next, rng_unit
+from crewcheck.agents.kernel import UNTRIED, nth_bit, random_bit, rng_below, rng_next, rng_unit, ucb_keep, ucb_score
 from crewcheck.runtime.kernels import lowbit_index, popcount
 
 STEP, LEADER, NTRICK, STATUS, CAPTAIN, NT, TOGETHER, CARDS, FLAGS, DONE, TRICKS = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
@@ -380,18 +380,8 @@ def ds_plan(st0, k, cexp, rs, moves, visits, wins):
         ties = 0
         lnn = math.log(it) if it > 0 else 0.0
         for j in range(m):
-            if visits[j] == 0:
-                u = 1e300
-            else:
-                u = wins[j] / visits[j] + cexp * math.sqrt(lnn / visits[j])
-            if u > bestu:
-                bestu = u
-                best = j
-                ties = 1
-            elif u == bestu:
-                ties += 1
-                if rng_below(rs, ties) == 0:
-                    best = j
+            u = ucb_score(wins[j], visits[j], 1.0, lnn, cexp, UNTRIED)
+            best, bestu, ties = ucb_keep(j, u, best, bestu, ties, rs)
         st[:] = st0
         ds_determinize(st, seat, rs)
         ds_apply(st, moves[best])
@@ -466,21 +456,8 @@ def ds_choose_table(st, rs, abstraction, cexp, visits, wins, total):
         m ^= low
         mv = lowbit_index(low)
         key = base | ds_action_code(st, mv)
-        n = visits.get(key, 0)
-        if n == 0:
-            u = 1e300 if cexp > 0 else 0.0
-        else:
-            u = wins.get(key, 0) / n
-            if cexp > 0:
-                u += cexp * math.sqrt(lnn / n)
-        if u > bestu:
-            bestu = u
-            best = mv
-            ties = 1
-        elif u == bestu:
-            ties += 1
-            if rng_below(rs, ties) == 0:
-                best = mv
+        u = ucb_score(wins.get(key, 0), visits.get(key, 0), 1.0, lnn, cexp, UNTRIED if cexp > 0 else 0.0)
+        best, bestu, ties = ucb_keep(mv, u, best, bestu, ties, rs)
     return best
 
 
@@ -534,7 +511,7 @@ def ds_export(d, out):
 
 
 KERNEL_FUNCTIONS = (
-    popcount, lowbit_index, rng_next, rng_below, rng_unit, nth_bit, random_bit,
+    popcount, lowbit_index, rng_next, rng_below, rng_unit, nth_bit, random_bit, ucb_score, ucb_keep,
     ds_suit, ds_suit_mask, ds_played, ds_left, ds_to_move, ds_open_tasks, ds_task_judge, ds_judge, ds_impossible,
     ds_start_play, ds_skip_draft, ds_init, ds_legal, ds_trick_winner, ds_apply, ds_playout, ds_random_game,
     ds_hand_left, ds_determinize, ds_plan, ds_hand_code, ds_state_code, ds_action_code, ds_choose_table, ds_train,

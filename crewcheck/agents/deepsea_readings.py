@@ -37,6 +37,10 @@ Agents
 
 Every game is played by :func:`~crewcheck.agents.deepsea.play_deepsea` and judged by the rules
 engine; the kernel only plans and trains.
+
+:data:`DEEPSEA_AGENTS` is the one table of Deep Sea agents by name (these three and the
+bench's ``"mcts"``); :func:`make_deepsea_agent` builds one, and the bench and the study build
+agents only through it.
 """
 
 from __future__ import annotations
@@ -45,25 +49,27 @@ import dataclasses
 import math
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Literal
 
 import numpy as np
 
-from crewcheck.agents.deepsea import (PASS, PLAYERS, R4, TASK_IDS, DeepSeaDeal, DeepSeaRules, DeepSeaView,
-                                      action_code, deal_deepsea)
+from crewcheck.agents.deepsea import (PASS, PLAYERS, R4, TASK_IDS, DeepSeaAgent, DeepSeaDeal, DeepSeaRules,
+                                      DeepSeaView, MCTSAgent, StochasticAgent, action_code, deal_deepsea)
 from crewcheck.agents.deepsea_kernel import (B8, CAPTAIN, CARDS, DONE, FLAG_FORBID, FLAG_TOGETHER, FLAGS, G7,
                                              HAND_COUNTS, HAND_EXACT, HANDS, LEADER, NINES, NINES_WON, NT,
                                              NTRICK, OWNERS, PASS_MOVE, SIZE, STEP, TIDS, TOGETHER, TRICK, TRICKS,
                                              TRICKS_WON, WON, kernel, twin)
+from crewcheck.agents.kernel import ucb_score
 from crewcheck.errors import InvalidInputError
 from crewcheck.model.cards import CLASSIC_DECK, Card, CardIndex
 from crewcheck.model.rules import trick_winner
 
 __all__ = ["ReadingOptions", "reading_deal", "deal_row", "state_from_view", "OnlineMCTSAgent", "TableAgent",
-           "train_table", "Table", "rollouts_per_decision", "ABSTRACTIONS"]
+           "train_table", "Table", "rollouts_per_decision", "ABSTRACTIONS", "DEEPSEA_AGENTS", "DeepSeaAgentSpec",
+           "STUDY_AGENTS", "make_deepsea_agent"]
 
 ABSTRACTIONS: dict[str, int] = {"exact-hand": HAND_EXACT, "suit-counts": HAND_COUNTS}
 """Hand part of the visible state: name -> kernel code."""
@@ -72,7 +78,7 @@ _TRUMP = CLASSIC_DECK.suit_index("R")
 _CHOICES: dict[str, tuple[str, ...]] = {
     "r4_absent": ("seat0", "redeal", "highest-sub"), "hv5": ("separate", "together"),
     "captain_hv1": ("allow", "forbid"), "tasks": ("drawn", "feasible"),
-    "agent": ("stochastic", "mcts-table", "mcts-online"), "abstraction": tuple(ABSTRACTIONS),
+    "abstraction": tuple(ABSTRACTIONS),
 }
 
 
@@ -95,7 +101,7 @@ class ReadingOptions:
     """UCB-1 exploration constant (training and online planning)."""
 
     def __post_init__(self) -> None:
-        for name, allowed in _CHOICES.items():
+        for name, allowed in (*_CHOICES.items(), ("agent", STUDY_AGENTS)):
             if getattr(self, name) not in allowed:
                 raise InvalidInputError(f"{name}: expected one of {', '.join(allowed)}, got {getattr(self, name)!r}")
         if self.training < 1:
@@ -123,10 +129,8 @@ class ReadingOptions:
     def to_json(self) -> dict[str, Any]:
         """The options that apply to the agent, as a JSON object."""
         d: dict[str, Any] = {k: getattr(self, k) for k in ("r4_absent", "hv5", "captain_hv1", "tasks", "agent")}
-        if self.agent == "mcts-table":
-            d.update(abstraction=self.abstraction, training=self.training, c=round(self.c, 6))
-        elif self.agent == "mcts-online":
-            d.update(budget=self.budget, c=round(self.c, 6))
+        for k in DEEPSEA_AGENTS[self.agent].options:
+            d[k] = round(self.c, 6) if k == "c" else getattr(self, k)
         return d
 
 
@@ -337,10 +341,66 @@ class TableAgent:
         top = -1.0
         for a in view.legal:
             key = base | action_code(view, a)
-            n = v.get(key, 0)
-            q = w.get(key, 0) / n if n else 0.0
+            q = ucb_score(w.get(key, 0), v.get(key, 0), 1.0, 0.0, 0.0, 0.0)
             if q > top:
                 top, best = q, [a]
             elif q == top:
                 best.append(a)
         return best[0] if len(best) == 1 else rng.choice(best)
+
+
+# -- every Deep Sea agent by name ------------------------------------------------------------
+
+Factory = Callable[[ReadingOptions, int, Any], DeepSeaAgent]
+"""Builds an agent from the reading's options, N (cards per player) and its trained table
+(``None`` for an agent that plays from none)."""
+
+
+@dataclass(frozen=True)
+class DeepSeaAgentSpec:
+    """One entry of :data:`DEEPSEA_AGENTS`."""
+
+    build: Factory
+    options: tuple[str, ...]
+    """The fields of :class:`ReadingOptions` that apply to it (written by :meth:`ReadingOptions.to_json`)."""
+    table: Literal["", "qtable", "table"]
+    """The trained table it plays from: none (``""``), a :class:`~crewcheck.agents.deepsea.QTable`
+    of :func:`~crewcheck.agents.deepsea.train_mcts` (the bench) or a :class:`Table` of
+    :func:`train_table` (the readings study)."""
+    description: str
+
+
+DEEPSEA_AGENTS: dict[str, DeepSeaAgentSpec] = {
+    "stochastic": DeepSeaAgentSpec(
+        lambda o, n, t: StochasticAgent(), (), "", "a uniformly random valid action (the paper's baseline)"),
+    "mcts": DeepSeaAgentSpec(
+        lambda o, n, t: MCTSAgent(t), (), "qtable",
+        "the paper's Q-table over the visible state, trained in Python by UCB-1 self-play, played greedily "
+        "(the bench)"),
+    "mcts-table": DeepSeaAgentSpec(
+        lambda o, n, t: TableAgent(t, o.flags), ("abstraction", "training", "c"), "table",
+        "the paper's Q-table trained in the numba kernel, over the exact hand or suit counts, played greedily"),
+    "mcts-online": DeepSeaAgentSpec(
+        lambda o, n, t: OnlineMCTSAgent(rollouts_per_decision(o, n), o.c, o.flags), ("budget", "c"), "",
+        "MCTS as online planning: determinized flat UCB-1 with random rollouts at every decision"),
+}
+"""Every Deep Sea agent by name: how to build it, the table it plays from, what it is (add
+an agent here)."""
+
+STUDY_AGENTS: tuple[str, ...] = tuple(n for n, s in DEEPSEA_AGENTS.items() if s.table != "qtable")
+"""The agents a reading (:attr:`ReadingOptions.agent`) may name: those the study trains or
+needs no table for."""
+
+
+def make_deepsea_agent(name: str, options: ReadingOptions | None = None, cards: int = 3,
+                       table: Any = None) -> DeepSeaAgent:
+    """The Deep Sea agent ``name`` (:data:`DEEPSEA_AGENTS`) for ``options`` at N = ``cards``,
+    playing from ``table`` if it plays from one."""
+    spec = DEEPSEA_AGENTS.get(name)
+    if spec is None:
+        raise InvalidInputError(f"unknown Deep Sea agent {name!r}; available: {', '.join(DEEPSEA_AGENTS)}",
+                                field="agent")
+    if spec.table and table is None:
+        raise InvalidInputError(f"the Deep Sea agent {name!r} plays from a trained table; none given",
+                                field="table")
+    return spec.build(options if options is not None else ReadingOptions(), cards, table)

@@ -9,9 +9,8 @@ compare the compiled kernel with (both built by :mod:`crewcheck.runtime.kernels`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -39,9 +38,9 @@ def is_compiled(k: SimpleNamespace) -> bool:
     return k.playouts is not twin().playouts
 
 
-@dataclass(frozen=True)
-class Tables:
-    """Static arrays of one game for the kernel."""
+class Tables(NamedTuple):
+    """Static arrays of one game: the record every function of the kernel takes as ``game``
+    (a named tuple, which numba passes as one argument)."""
 
     players: int
     ntasks: int
@@ -59,10 +58,6 @@ class Tables:
                    np.array(deck.suit_of_table, dtype=np.int64),
                    np.array(deck.suit_masks, dtype=np.int64),
                    np.array(task_cards, dtype=np.int64))
-
-    def args(self) -> tuple[Any, ...]:
-        """The trailing kernel arguments (players, ntasks, trump, suit_of, suit_mask, task_card)."""
-        return (self.players, self.ntasks, self.trump, self.suit_of, self.suit_mask, self.task_card)
 
 
 def pack(tables: Tables, hands: Sequence[int], owners: Sequence[int], commander: int,

@@ -32,6 +32,11 @@ State layout (``st``)::
     st[8 : 8+P]      hands (card masks)
     st[8+P : 8+2P]   current trick, leader first
     st[8+2P : 8+2P+T] task owners (-1 while not taken)
+
+The game's static arrays arrive as one record ``game``
+(:class:`crewcheck.agents.fast.Tables`: players, tasks, trump suit, suit of each card, suit
+masks, task cards) and the search tree as another (:class:`Tree`): numba passes a named
+tuple as one argument, so no function takes more than nine.
 """
 
 # mypy: allow-untyped-defs, allow-untyped-calls
@@ -39,6 +44,7 @@ from __future__ import annotations
 
 import math
 from types import SimpleNamespace
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -81,8 +87,38 @@ def random_bit(rs, x):
     return nth_bit(x, rng_below(rs, popcount(x)))
 
 
-def legal_mask(st, players, ntasks, suit_of, suit_mask):
+UNTRIED = 1e300
+"""The UCB-1 score of an action never tried when exploring: above every other score."""
+
+
+def ucb_score(total: float, n: float, scale: float, log_parent: float, cexp: float, untried: float) -> float:
+    """UCB-1 (Auer et al. 2002): ``total / n * scale + cexp * sqrt(log_parent / n)`` for an
+    action tried ``n`` times with summed reward ``total`` under a parent whose log visit
+    count is ``log_parent``; ``untried`` when ``n == 0`` (:data:`UNTRIED` to try every
+    action first, 0.0 for a greedy pick that counts an untried action as Q = 0). With
+    ``cexp = 0`` and ``log_parent = 0`` it is the mean reward exactly."""
+    if n == 0:
+        return untried
+    return total / n * scale + cexp * math.sqrt(log_parent / n)
+
+
+def ucb_keep(candidate, score, best, best_score, ties, rs):
+    """One step of the running arg-max of a UCB-1 selection: ``(best, best_score, ties)``
+    after ``candidate`` scored ``score``; a tie is broken uniformly at random over the
+    tied candidates so far (reservoir sampling: the ``k``-th tied one replaces the pick
+    with probability ``1/k``). Start from ``(-1, -1.0, 0)``."""
+    if score > best_score:
+        return candidate, score, 1
+    if score == best_score:
+        ties += 1
+        if rng_below(rs, ties) == 0:
+            return candidate, best_score, ties
+    return best, best_score, ties
+
+
+def legal_mask(st, game):
     """Legal moves: task indices while tasks are drafted, then cards; 0 once over."""
+    players, ntasks, suit_of, suit_mask = game.players, game.ntasks, game.suit_of, game.suit_mask
     if st[STATUS] != RUNNING:
         return 0
     if st[NTAKEN] < ntasks:
@@ -103,15 +139,17 @@ def legal_mask(st, players, ntasks, suit_of, suit_mask):
     return hand
 
 
-def to_move(st, players, ntasks):
+def to_move(st, game):
     """Seat whose move it is."""
+    players, ntasks = game.players, game.ntasks
     if st[NTAKEN] < ntasks:
         return (st[COMMANDER] + st[NTAKEN]) % players
     return (st[LEADER] + st[NTRICK]) % players
 
 
-def apply_move(st, mv, players, ntasks, trump, suit_of, task_card):
+def apply_move(st, mv, game):
     """Make move ``mv`` (a task index while drafting, else a card); no legality check."""
+    players, ntasks, trump, suit_of, task_card = game.players, game.ntasks, game.trump, game.suit_of, game.task_card
     if st[NTAKEN] < ntasks:
         seat = (st[COMMANDER] + st[NTAKEN]) % players
         st[HEADER + 2 * players + mv] = seat
@@ -165,29 +203,28 @@ def apply_move(st, mv, players, ntasks, trump, suit_of, task_card):
                 break
 
 
-def playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card):
+def playout(st, rs, game):
     """Random legal moves until the game ends (mutates ``st``)."""
     while st[STATUS] == RUNNING:
-        m = legal_mask(st, players, ntasks, suit_of, suit_mask)
-        apply_move(st, random_bit(rs, m), players, ntasks, trump, suit_of, task_card)
+        m = legal_mask(st, game)
+        apply_move(st, random_bit(rs, m), game)
 
 
-def playouts(st0, n, rs, players, ntasks, trump, suit_of, suit_mask, task_card):
+def playouts(st0, n, rs, game):
     """``n`` random playouts from ``st0``: returns (wins, tasks done in total)."""
     st = st0.copy()
     wins = 0
     tasks = 0
     for _ in range(n):
         st[:] = st0
-        playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card)
+        playout(st, rs, game)
         if st[STATUS] == WON:
             wins += 1
         tasks += popcount(st[DONE])
     return wins, tasks
 
 
-def evaluate_moves(st0, moves, deals, rs, players, ntasks, trump, suit_of, suit_mask,
-                   task_card, wins, done, tricks):
+def evaluate_moves(st0, moves, deals, rs, game, wins, done, tricks):
     """For every deal (row of ``deals``: the hands to play with) and every move: make the
     move, play at random to the end and add the result to ``wins``/``done``/``tricks``
     (arrays indexed like ``moves``)."""
@@ -195,14 +232,28 @@ def evaluate_moves(st0, moves, deals, rs, players, ntasks, trump, suit_of, suit_
     for d in range(deals.shape[0]):
         for j in range(moves.shape[0]):
             st[:] = st0
-            for p in range(players):
+            for p in range(game.players):
                 st[HEADER + p] = deals[d, p]
-            apply_move(st, moves[j], players, ntasks, trump, suit_of, task_card)
-            playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card)
+            apply_move(st, moves[j], game)
+            playout(st, rs, game)
             if st[STATUS] == WON:
                 wins[j] += 1
             done[j] += popcount(st[DONE])
             tricks[j] += st[TRICKS]
+
+
+class Tree(NamedTuple):
+    """The tree of :func:`mcts_iterate`, one entry per node in each array (node 0 the root)."""
+
+    parent: Any
+    first: Any
+    """Index of the node's first child (its children are consecutive), -1 for none."""
+    nchild: Any
+    move: Any
+    """The move that leads from the parent to the node."""
+    visits: Any
+    value: Any
+    """Summed score of the playouts through the node (float64, as ``visits``)."""
 
 
 def _score(st, smart):
@@ -213,8 +264,7 @@ def _score(st, smart):
     return 0.0
 
 
-def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, visits, value,
-                 n_nodes, players, ntasks, trump, suit_of, suit_mask, task_card):
+def mcts_iterate(st0, iters, uct, smart, cexp, rs, tree, n_nodes, game):
     """Run ``iters`` tree iterations (Witteveen Alg. 5 if not ``uct``, Alg. 6 if ``uct``).
 
     Node 0 is the root (state ``st0``). Selection: a uniformly random child (PMC) or the
@@ -225,6 +275,7 @@ def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, 
     (smart), on the child and every ancestor. Returns the new node count; the arrays
     must have room for ``iters`` expansions.
     """
+    parent, first, nchild, move, visits, value = tree
     scale = 0.01 if smart else 1.0
     st = st0.copy()
     path = np.empty(256, np.int64)
@@ -241,28 +292,17 @@ def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, 
                 best = -1
                 bestu = -1.0
                 ties = 0
-                for i in range(k):
-                    c = f + i
-                    if visits[c] == 0.0:
-                        u = 1e300
-                    else:
-                        u = value[c] / visits[c] * scale + cexp * math.sqrt(lnN / visits[c])
-                    if u > bestu:
-                        bestu = u
-                        best = c
-                        ties = 1
-                    elif u == bestu:
-                        ties += 1
-                        if rng_below(rs, ties) == 0:
-                            best = c
+                for c in range(f, f + k):
+                    u = ucb_score(value[c], visits[c], scale, lnN, cexp, UNTRIED)
+                    best, bestu, ties = ucb_keep(c, u, best, bestu, ties, rs)
                 node = best
             else:
                 node = f + rng_below(rs, k)
-            apply_move(st, move[node], players, ntasks, trump, suit_of, task_card)
+            apply_move(st, move[node], game)
             depth += 1
             path[depth] = node
         if st[STATUS] == RUNNING:
-            m = legal_mask(st, players, ntasks, suit_of, suit_mask)
+            m = legal_mask(st, game)
             k = popcount(m)
             first[node] = n_nodes
             nchild[node] = k
@@ -278,10 +318,10 @@ def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, 
                 value[c] = 0.0
             n_nodes += k
             node = first[node] + rng_below(rs, k)
-            apply_move(st, move[node], players, ntasks, trump, suit_of, task_card)
+            apply_move(st, move[node], game)
             depth += 1
             path[depth] = node
-            playout(st, rs, players, ntasks, trump, suit_of, suit_mask, task_card)
+            playout(st, rs, game)
         s = _score(st, smart)
         for i in range(depth + 1):
             visits[path[i]] += 1.0
@@ -290,7 +330,7 @@ def mcts_iterate(st0, iters, uct, smart, cexp, rs, parent, first, nchild, move, 
 
 
 KERNEL_FUNCTIONS = (
-    popcount, lowbit_index, rng_next, rng_below, nth_bit, random_bit, legal_mask, to_move, apply_move,
+    popcount, lowbit_index, rng_next, rng_below, nth_bit, random_bit, ucb_score, ucb_keep, legal_mask, to_move, apply_move,
     playout, playouts, evaluate_moves, _score, mcts_iterate,
 )
 """Every function of the playout kernel, callees before callers."""

@@ -31,6 +31,7 @@ import numpy as np
 
 from crewcheck.agents.base import Observation
 from crewcheck.agents.fast import Tables, kernel, pack, seed_state
+from crewcheck.agents.kernel import Tree
 from crewcheck.errors import InvalidInputError
 from crewcheck.model.cards import CardIndex
 
@@ -49,22 +50,16 @@ def state_of(view: Observation, tables: Tables, hands: tuple[int, ...]) -> Any:
 
 @dataclass
 class _Tree:
-    parent: Any
-    first: Any
-    nchild: Any
-    move: Any
-    visits: Any
-    value: Any
+    arrays: Tree
     nodes: int = 1
 
     @classmethod
     def empty(cls, cap: int) -> _Tree:
-        t = cls(np.zeros(cap, np.int64), np.full(cap, -1, np.int64), np.zeros(cap, np.int64),
-                np.zeros(cap, np.int64), np.zeros(cap, np.float64), np.zeros(cap, np.float64))
-        return t
+        return cls(Tree(np.zeros(cap, np.int64), np.full(cap, -1, np.int64), np.zeros(cap, np.int64),
+                        np.zeros(cap, np.int64), np.zeros(cap, np.float64), np.zeros(cap, np.float64)))
 
     def ensure(self, cap: int) -> None:
-        n = len(self.parent)
+        n = len(self.arrays.parent)
         if cap <= n:
             return
         new = max(cap, 2 * n)
@@ -74,12 +69,7 @@ class _Tree:
             b[:n] = a
             return b
 
-        self.parent = grow(self.parent, 0)
-        self.first = grow(self.first, -1)
-        self.nchild = grow(self.nchild, 0)
-        self.move = grow(self.move, 0)
-        self.visits = grow(self.visits, 0)
-        self.value = grow(self.value, 0)
+        self.arrays = Tree(*(grow(a, -1 if name == "first" else 0) for name, a in zip(Tree._fields, self.arrays)))
 
 
 @dataclass(frozen=True)
@@ -114,13 +104,11 @@ class TreeSearchAgent:
         st = state_of(view, tables, view.deal)
         rs = seed_state(rng.getrandbits(32))
         branch = max(tables.ntasks, max(h.bit_count() for h in view.deal)) + 1
-        args = tables.args()
         done = 0
         if self.iterations is not None:
             tree = _Tree.empty(1 + self.iterations * branch)
             tree.nodes = k.mcts_iterate(st, self.iterations, self.uct, self.smart, self.exploration, rs,
-                                        tree.parent, tree.first, tree.nchild, tree.move, tree.visits,
-                                        tree.value, tree.nodes, *args)
+                                        tree.arrays, tree.nodes, tables)
             done = self.iterations
         else:
             assert self.seconds is not None
@@ -129,14 +117,14 @@ class TreeSearchAgent:
             while True:
                 tree.ensure(tree.nodes + self.chunk * branch)
                 tree.nodes = k.mcts_iterate(st, self.chunk, self.uct, self.smart, self.exploration, rs,
-                                            tree.parent, tree.first, tree.nchild, tree.move, tree.visits,
-                                            tree.value, tree.nodes, *args)
+                                            tree.arrays, tree.nodes, tables)
                 done += self.chunk
                 if time.perf_counter() >= deadline:
                     break
-        f, n = int(tree.first[0]), int(tree.nchild[0])
-        moves = [int(m) for m in tree.move[f:f + n]]
-        return moves, tree.visits[f:f + n].copy(), tree.value[f:f + n].copy(), done
+        t = tree.arrays
+        f, n = int(t.first[0]), int(t.nchild[0])
+        moves = [int(m) for m in t.move[f:f + n]]
+        return moves, t.visits[f:f + n].copy(), t.value[f:f + n].copy(), done
 
     def choose(self, view: Observation, rng: random.Random) -> CardIndex:
         legal = view.legal()

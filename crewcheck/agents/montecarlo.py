@@ -111,7 +111,6 @@ class MonteCarloAgent:
         tricks = np.zeros(len(legal), np.int64)
         rs = seed_state(rng.getrandbits(32))
         st = state_of(view, tables, view.deal or tuple([view.hand] * view.players))
-        args = tables.args()
         n = 0
         deadline = None if self.seconds is None or self.playouts is not None else \
             time.perf_counter() + self.seconds * len(legal)
@@ -121,7 +120,7 @@ class MonteCarloAgent:
                 break
             deals = np.array([sample_deal(view, self.mode, rng, self.determinizer) for _ in range(size)],
                              dtype=np.int64)
-            k.evaluate_moves(st, moves, deals, rs, *args, wins, done, tricks)
+            k.evaluate_moves(st, moves, deals, rs, tables, wins, done, tricks)
             n += size
             if deadline is not None and time.perf_counter() >= deadline:
                 break

@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from crewcheck.agents.deepsea import (PLAYERS, DeepSeaAgent, DeepSeaRules, MCTSAgent, NoisyAgent, QTable,
-                                      StochasticAgent, assignments, build_instance, deal_deepsea, play_deepsea,
-                                      rtu, train_mcts)
+                                      assignments, build_instance, deal_deepsea, play_deepsea, rtu, train_mcts)
+from crewcheck.agents.deepsea_readings import make_deepsea_agent
 from crewcheck.experiments.results import ResultsStore, SharedStore
 from crewcheck.experiments.bench import progress_bar
 
@@ -136,20 +136,29 @@ def _table(path: str) -> QTable:
     return QTable.load(path)
 
 
-def _agents(setting: str, table: QTable | None, i: int) -> tuple[DeepSeaAgent, ...]:
-    if setting == "stochastic":
-        return (StochasticAgent(),) * PLAYERS
-    assert table is not None
-    best = MCTSAgent(table)
-    if setting in ("mcts", "mcts-seen"):
-        return (best,) * PLAYERS
-    reading, r = setting.split("@")
-    mate = NoisyAgent(best, float(r))
-    if reading == "all":
-        return (mate,) * PLAYERS
-    seats: list[DeepSeaAgent] = [mate] * PLAYERS
+def _one_seat(best: DeepSeaAgent, r: float, i: int) -> tuple[DeepSeaAgent, ...]:
+    """The agent in seat ``i mod 4``, three teammates of reliability ``r``."""
+    seats: list[DeepSeaAgent] = [NoisyAgent(best, r)] * PLAYERS
     seats[i % PLAYERS] = best
     return tuple(seats)
+
+
+SEATINGS: dict[str, tuple[str, Callable[[DeepSeaAgent, float, int], tuple[DeepSeaAgent, ...]]]] = {
+    "stochastic": ("stochastic", lambda agent, r, i: (agent,) * PLAYERS),
+    "mcts": ("mcts", lambda agent, r, i: (agent,) * PLAYERS),
+    "mcts-seen": ("mcts", lambda agent, r, i: (agent,) * PLAYERS),
+    "teammates": ("mcts", _one_seat),
+    "all": ("mcts", lambda agent, r, i: (NoisyAgent(agent, r),) * PLAYERS),
+}
+"""Each setting (``reading@r`` for the sweep) -> the agent of
+:data:`~crewcheck.agents.deepsea_readings.DEEPSEA_AGENTS` it plays and the seats of game ``i``
+(from the agent, ``r`` and ``i``)."""
+
+
+def _agents(setting: str, table: QTable | None, i: int) -> tuple[DeepSeaAgent, ...]:
+    name, _, r = setting.partition("@")
+    agent, seat = SEATINGS[name]
+    return seat(make_deepsea_agent(agent, table=table), float(r or 1), i)
 
 
 def train_job(cfg: DeepSeaConfig, out: str, n: int) -> dict[str, Any]:

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crewcheck.agents.deepsea import DeepSeaAgent, StochasticAgent, play_deepsea
+from crewcheck.agents.deepsea import DeepSeaAgent, play_deepsea
 from crewcheck.experiments.deepsea_bench import published
-from crewcheck.agents.deepsea_readings import (OnlineMCTSAgent, ReadingOptions, Table, TableAgent, reading_deal,
-                                               rollouts_per_decision, train_table)
+from crewcheck.agents.deepsea_readings import (DEEPSEA_AGENTS, ReadingOptions, Table, make_deepsea_agent,
+                                               reading_deal, rollouts_per_decision, train_table)
 from crewcheck.errors import InvalidInputError
 
 __all__ = ["SCHEMA", "Reading", "READINGS", "NOT_TRIED", "CARDS", "default_record_path", "run_study", "build_record", "readings_table",
@@ -39,6 +39,16 @@ __all__ = ["SCHEMA", "Reading", "READINGS", "NOT_TRIED", "CARDS", "default_recor
 SCHEMA = "crewcheck.deepsea-readings/1"
 CARDS: tuple[int, ...] = (3, 4, 5, 6)
 TRAINING_SEEDS: tuple[int, ...] = (0, 1, 2)
+
+
+def _trained(o: ReadingOptions) -> bool:
+    """Whether the reading's agent plays from a table the study trains."""
+    return DEEPSEA_AGENTS[o.agent].table == "table"
+
+
+def _plans(o: ReadingOptions) -> bool:
+    """Whether the reading's agent plans online (spends a rollout budget)."""
+    return "budget" in DEEPSEA_AGENTS[o.agent].options
 
 
 @dataclass(frozen=True)
@@ -61,7 +71,7 @@ class Reading:
 
 def _r(name: str, description: str, games: int, chunk: int, **options: Any) -> Reading:
     opts = ReadingOptions(**options)
-    return Reading(name, description, opts, games, chunk, TRAINING_SEEDS if opts.agent == "mcts-table" else (0,))
+    return Reading(name, description, opts, games, chunk, TRAINING_SEEDS if _trained(opts) else (0,))
 
 
 _FEAS = {"tasks": "feasible"}
@@ -159,14 +169,11 @@ def _key(reading: Reading, seed: int, n: int, chunk: int, games: int) -> str:
     return f"{reading.name}|s{seed}|N{n}|{start}-{min(games, start + reading.chunk)}"
 
 
-def _agent(reading: Reading, out: str, seed: int, n: int) -> tuple[DeepSeaAgent, Any]:
+def _agent(reading: Reading, out: str, seed: int, n: int) -> DeepSeaAgent:
     o = reading.options
-    if o.agent == "stochastic":
-        return StochasticAgent(), None
-    if o.agent == "mcts-online":
-        ag = OnlineMCTSAgent(rollouts_per_decision(o, n), o.c, o.flags)
-        return ag, ag
-    return TableAgent(Table.load(str(_table_path(out, reading, seed, n))), o.flags), None
+    table = Table.load(str(_table_path(out, reading, seed, n))) if _trained(o) else None
+    return make_deepsea_agent(o.agent, o, n, table)
+
 
 
 def table_job(reading: Reading, out: str, seed: int, n: int) -> dict[str, Any]:
@@ -185,7 +192,7 @@ def table_job(reading: Reading, out: str, seed: int, n: int) -> dict[str, Any]:
 def games_job(reading: Reading, out: str, seed: int, n: int, chunk: int, games: int) -> dict[str, Any]:
     start = time.perf_counter()
     size = reading.chunk
-    agent, online = _agent(reading, out, seed, n)
+    agent = _agent(reading, out, seed, n)
     wins = lost = played = 0
     for i in range(chunk * size, min(games, (chunk + 1) * size)):
         key = f"0:{n}:{i}"
@@ -195,7 +202,7 @@ def games_job(reading: Reading, out: str, seed: int, n: int, chunk: int, games: 
         played += 1
     return {"key": _key(reading, seed, n, chunk, games), "kind": "games", "reading": reading.name, "seed": seed, "n": n,
             "chunk": chunk, "games": played, "wins": wins, "lost_at_start": lost,
-            "rollouts": None if online is None else online.rollouts,
+            "rollouts": getattr(agent, "rollouts", None) if _plans(reading.options) else None,
             "seconds": round(time.perf_counter() - start, 3)}
 
 
@@ -233,7 +240,7 @@ def build_record(store: dict[str, dict[str, Any]], readings: Sequence[Reading], 
                 got = [store.get(_key(reading, seed, n, c, games)) for c in range(nchunks)]
                 done = [g for g in got if g is not None]
                 complete = complete and len(done) == nchunks
-                if reading.agent == "mcts-table":
+                if _trained(reading.options):
                     t = store.get(f"table|{_table_path('.', reading, seed, n).name}")
                     complete = complete and t is not None
                     seconds += t["seconds"] if t else 0.0
@@ -241,7 +248,7 @@ def build_record(store: dict[str, dict[str, Any]], readings: Sequence[Reading], 
                     continue
                 cell = {"games": sum(g["games"] for g in done), "wins": sum(g["wins"] for g in done),
                         "lost_at_start": sum(g["lost_at_start"] for g in done)}
-                if reading.agent == "mcts-online":
+                if _plans(reading.options):
                     cell["rollouts_per_game"] = round(sum(g["rollouts"] for g in done) / cell["games"], 1)
                 per_n[str(n)] = cell
                 seconds += sum(g["seconds"] for g in done)
@@ -249,10 +256,10 @@ def build_record(store: dict[str, dict[str, Any]], readings: Sequence[Reading], 
             entry: dict[str, Any] = {
                 "name": reading.name, "description": reading.description, "options": o.to_json(),
                 "agent": o.agent, "seed": seed,
-                "training_rollouts": o.training if o.agent == "mcts-table" else None,
+                "training_rollouts": o.training if _trained(o) else None,
                 "rollouts_per_decision": ({str(n): rollouts_per_decision(o, n) for n in CARDS}
-                                          if o.agent == "mcts-online" else None),
-                "budget": o.budget if o.agent == "mcts-online" else None,
+                                          if _plans(o) else None),
+                "budget": o.budget if _plans(o) else None,
                 "games_planned": games, "per_n": per_n, "seconds": round(seconds, 1), "complete": complete}
             entries.append(entry)
     pub = published()
@@ -287,11 +294,11 @@ def _jobs(readings: Sequence[Reading], out: str, store: dict[str, dict[str, Any]
     second: list[tuple[Any, ...]] = []
     for reading in readings:
         tables = first
-        games = second if reading.agent == "mcts-table" else first
+        games = second if _trained(reading.options) else first
         g = _games(reading, scale)
         nchunks = (g + reading.chunk - 1) // reading.chunk
         for seed in reading.seeds:
-            if reading.agent == "mcts-table":
+            if _trained(reading.options):
                 for n in CARDS:
                     if f"table|{_table_path(out, reading, seed, n).name}" not in store:
                         tables.append(("table", reading, out, seed, n))
@@ -333,7 +340,7 @@ def run_study(out: str, record_path: Path, readings: Sequence[Reading] = READING
     tables_done = {k for k in store if k.startswith("table|")}
 
     def ready(job: tuple[Any, ...]) -> bool:
-        if job[0] != "games" or job[1].agent != "mcts-table":
+        if job[0] != "games" or not _trained(job[1].options):
             return True
         _, reading, _, seed, n = job[:5]
         return f"table|{_table_path(out, reading, seed, n).name}" in tables_done

@@ -6,14 +6,15 @@ import json
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
 import pytest
 
 from crewcheck.agents.deepsea import (PASS, R4, TASK_IDS, DeepSeaRules, DeepSeaView, deal_deepsea, play_deepsea,
-                                      task_options)
+                                      task_options, train_mcts)
 from crewcheck.experiments.deepsea_bench import published
-from crewcheck.agents.deepsea_readings import (OnlineMCTSAgent, ReadingOptions, Table, TableAgent, reading_deal,
+from crewcheck.agents.deepsea_readings import (DEEPSEA_AGENTS, STUDY_AGENTS, DeepSeaAgentSpec, OnlineMCTSAgent,
+                                               ReadingOptions, Table, TableAgent, make_deepsea_agent, reading_deal,
                                                rollouts_per_decision, state_from_view, train_table)
 from crewcheck.experiments.deepsea_study import SCHEMA, Reading, build_record, main, readings_table, run_study
 from crewcheck.errors import InvalidInputError
@@ -191,3 +192,67 @@ def test_cli_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert main(["--table", "--record", str(tmp_path / "none.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("error:") == 3 and "Traceback" not in err
+
+
+# -- the table of Deep Sea agents -------------------------------------------------------------
+
+def _table_for(spec: DeepSeaAgentSpec) -> Any:
+    if spec.table == "qtable":
+        return train_mcts(3, 50, seed=0)
+    if spec.table == "table":
+        return train_table(3, ReadingOptions(agent="mcts-table", training=50), 0)
+    return None
+
+
+@pytest.mark.parametrize("name", list(DEEPSEA_AGENTS))
+def test_every_deepsea_agent_builds_by_name_and_plays(name: str) -> None:
+    """Each row of the table builds the agent of that name, which plays a whole game (only
+    valid actions: play_deepsea raises on any other) and plays it again the same for the seed."""
+    spec = DEEPSEA_AGENTS[name]
+    assert len(spec.description.split()) >= 5
+    opts = ReadingOptions(budget="decision:5")
+    table = _table_for(spec)
+    agent = make_deepsea_agent(name, opts, 3, table)
+    assert agent.name == name
+    games = [play_deepsea(deal_deepsea(3, i), agent, seed=i) for i in range(3)]
+    again = make_deepsea_agent(name, opts, 3, table)
+    assert [play_deepsea(deal_deepsea(3, i), again, seed=i) for i in range(3)] == games
+
+
+def test_an_unknown_or_tableless_deepsea_agent_is_named() -> None:
+    """An unknown name is a one-line error naming the field and the agents there are; an
+    agent that plays from a table needs one."""
+    with pytest.raises(InvalidInputError) as e:
+        make_deepsea_agent("mcts-greedy")
+    assert e.value.field == "agent" and "\n" not in str(e.value)
+    assert str(e.value).startswith("agent: unknown Deep Sea agent 'mcts-greedy'; available: stochastic, mcts")
+    with pytest.raises(InvalidInputError) as e:
+        make_deepsea_agent("mcts-table")
+    assert e.value.field == "table"
+
+
+def test_a_reading_names_an_agent_of_the_table() -> None:
+    """ReadingOptions.agent takes exactly the agents the study can train or needs no table
+    for (its type says the same), and writes the options that apply to the agent."""
+    assert get_args(get_type_hints(ReadingOptions)["agent"]) == STUDY_AGENTS
+    assert set(STUDY_AGENTS) == {"stochastic", "mcts-table", "mcts-online"}
+    with pytest.raises(InvalidInputError, match="^agent: expected one of stochastic, mcts-table, mcts-online"):
+        ReadingOptions(agent="mcts")  # type: ignore[arg-type]
+    assert list(ReadingOptions(agent="mcts-table").to_json())[5:] == ["abstraction", "training", "c"]
+    assert list(ReadingOptions(agent="mcts-online").to_json())[5:] == ["budget", "c"]
+    assert list(ReadingOptions().to_json())[5:] == []
+
+
+def test_every_bench_setting_seats_agents_of_the_table() -> None:
+    """Every setting the bench plays has a row of SEATINGS; the sweep's settings seat the
+    agent and its teammates of reliability r as the setting says."""
+    from crewcheck.experiments.deepsea_bench import SEATINGS, DeepSeaConfig, _agents, settings
+
+    table = train_mcts(3, 20, seed=0)
+    for s in settings(DeepSeaConfig(r_step=0.5)):
+        assert SEATINGS[s.partition("@")[0]][0] in DEEPSEA_AGENTS
+        assert len(_agents(s, table, 0)) == 4
+    assert [a.name for a in _agents("stochastic", None, 1)] == ["stochastic"] * 4
+    assert [a.name for a in _agents("mcts-seen", table, 1)] == ["mcts"] * 4
+    assert [a.name for a in _agents("teammates@0.5", table, 6)] == ["mcts@r=0.5"] * 2 + ["mcts"] + ["mcts@r=0.5"]
+    assert [a.name for a in _agents("all@0.2", table, 6)] == ["mcts@r=0.2"] * 4

@@ -105,7 +105,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -171,8 +171,63 @@ def kernel(compiled: bool | None = None) -> Any:
     return _compiled() if compiled else twin(ek.KERNEL_FUNCTIONS)
 
 
+class Memo(NamedTuple):
+    """An open-addressing memo of the kernel: keys, the game stamp of each slot (a slot of
+    another game is empty, so a new game needs no clearing), ``state = [stamp, count]``:
+    the current game and its entries."""
+
+    keys: np.ndarray
+    stamps: np.ndarray
+    state: np.ndarray
+
+
+class Stacks(NamedTuple):
+    """Per-depth scratch of the kernel's two searches (row ``d``: depth ``d``)."""
+
+    buf: np.ndarray
+    """Candidate leads and follows (both searches)."""
+    st: np.ndarray
+    """The exact search's explicit stack (:func:`.exhaustive_kernel.go_line`)."""
+    cnts: np.ndarray
+    """The relaxed game's card counts of the other suits."""
+    kids: np.ndarray
+    """The relaxed game's moves (:func:`.exhaustive_kernel.relaxed_moves`)."""
+    rst: np.ndarray
+    """The relaxed search's stack: (key, moves, next move)."""
+
+
+class Line(NamedTuple):
+    """A winning line: ``path[i] = (leader, led card, followed card)``, ``plen[0]`` tricks."""
+
+    path: np.ndarray
+    plen: np.ndarray
+
+
+class LineStore(NamedTuple):
+    """The lines found so far, each as player 1's holdings of the three other suits it
+    replays on (``lines[k, s, h]``), the third suit's also as bit words; ``scratch``: one
+    line's holdings before they are stored."""
+
+    lines: np.ndarray
+    words: np.ndarray
+    scratch: np.ndarray
+
+
+class Tally(NamedTuple):
+    """What one layout adds up: games and losing games by class, the statistics, and the
+    losing triples when ``record`` has rows (``nrecord[0]`` written)."""
+
+    tot: np.ndarray
+    lose: np.ndarray
+    stats: np.ndarray
+    record: np.ndarray
+    nrecord: np.ndarray
+
+
 class Workspace:
-    """Buffers of one solver process: memo tables, line store, tallies."""
+    """Buffers of one solver process: memo tables, line store, tallies (the kernel takes
+    them as the records :class:`Memo`, :class:`Stacks`, :class:`Line`, :class:`LineStore`
+    and :class:`Tally`; numba passes a named tuple as one argument)."""
 
     def __init__(self, values: int, *, memo_bits: int = MEMO_BITS, relaxed_bits: int = RELAXED_MEMO_BITS,
                  max_lines: int = MAX_LINES, record: int = 0) -> None:
@@ -205,6 +260,20 @@ class Workspace:
         self.record = np.zeros((record, 3), dtype=np.int64)
         self.nrecord = np.zeros(1, dtype=np.int64)
 
+    def concrete(self) -> Memo:
+        """The exact search's memo."""
+        return Memo(self.keys, self.stamps, self.memo)
+
+    def relaxed(self) -> Memo:
+        """The relaxed game's memo."""
+        return Memo(self.rkeys, self.rstamps, self.rmemo)
+
+    def stacks(self) -> Stacks:
+        return Stacks(self.buf, self.st, self.cnts, self.kids, self.rst)
+
+    def line(self) -> Line:
+        return Line(self.path, self.plen)
+
     def new_tallies(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         shape = (self.values + 1, self.values + 1, 2, 2, 2)
         return np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64), np.zeros(ek.N_STATS, dtype=np.int64)
@@ -214,10 +283,9 @@ def solve_layout(ws: Workspace, task_value: int, h0: int, fns: Any) -> dict[str,
     """Decide every game of one layout; return its tallies (see :func:`summarise`)."""
     tot, lose, stats = ws.new_tallies()
     ws.nrecord[0] = 0
-    fns.solve_layout(task_value - 1, h0, ws.values, ws.tables, ws.pairs, ws.keys, ws.stamps, ws.memo, ws.rkeys,
-                     ws.rstamps, ws.rmemo, ws.buf, ws.cnts, ws.path, ws.plen, ws.st, ws.kids, ws.rst, ws.lines,
-                     ws.words, ws.scratch,
-                     ws.popwords, tot, lose, stats, ws.record, ws.nrecord)
+    fns.solve_layout(task_value - 1, h0, ws.values, ws.tables, ws.pairs, ws.popwords, ws.concrete(), ws.relaxed(),
+                     ws.stacks(), ws.line(), LineStore(ws.lines, ws.words, ws.scratch),
+                     Tally(tot, lose, stats, ws.record, ws.nrecord))
     if stats[ek.STAT_ERRORS]:
         raise RuntimeError(f"a winning line does not replay on its own game (layout tv={task_value}, h0={h0})")
     return {"tot": tot, "lose": lose, "stats": stats, "losers": [tuple(int(x) for x in r)

@@ -46,16 +46,20 @@ N_STATS = 9
 
 
 # -- exact search of one game, with the winning line -----------------------------------------
-def go_line(h1: Any, h2: Any, leader: int, task: int, values: int, tables: Any, keys: Any, stamps: Any,
-            stamp: int, count: Any, buf: Any, depth: int, path: Any, plen: Any, st: Any) -> bool:
-    """Whether player 1 can win the task from this position; on success ``path[i] = (leader,
-    led card, followed card)`` for the tricks ``i >= depth`` of one winning line and
-    ``plen[0]`` is the line's length. Memo: positions shown losing (canonical keys).
+def go_line(h1: Any, h2: Any, leader: int, task: int, values: int, tables: Any, memo: Any, stamp: int,
+            stacks: Any, depth: int, line: Any) -> bool:
+    """Whether player 1 can win the task from this position; on success ``line.path[i] =
+    (leader, led card, followed card)`` for the tricks ``i >= depth`` of one winning line and
+    ``line.plen[0]`` is the line's length. ``memo`` (:class:`~.exhaustive.Memo`, game
+    ``stamp``): positions shown losing (canonical keys).
 
     The depth-first search of :func:`crewcheck.claims.witteveen.kernel.go` (same moves,
-    same order), written with an explicit stack (``st[d]``: the position, its key, and the
-    indices of the next lead and follow to try) instead of recursion.
+    same order), written with an explicit stack (``stacks.st[d]``: the position, its key,
+    and the indices of the next lead and follow to try) instead of recursion.
     """
+    keys, stamps, count = memo.keys, memo.stamps, memo.state[1:2]
+    buf, st = stacks.buf, stacks.st
+    path, plen = line.path, line.plen
     base = depth
     d = depth
     st[d, 0] = h1
@@ -294,15 +298,17 @@ def relaxed_moves(m1: Any, m2: Any, cnt: Any, leader: int, tval: int, values: in
     return n
 
 
-def relaxed_go(m1: Any, m2: Any, leader: int, tval: int, values: int, tables: Any, rkeys: Any, rstamps: Any,
-               stamp: int, rcount: Any, cnts: Any, buf: Any, kids: Any, rst: Any) -> bool:
+def relaxed_go(m1: Any, m2: Any, leader: int, tval: int, values: int, tables: Any, rmemo: Any, stamp: int,
+               stacks: Any) -> bool:
     """Whether player 1 can win the relaxed game (:func:`relaxed_moves`) from the position
-    with the card counts ``cnts[0]``.
+    with the card counts ``stacks.cnts[0]``.
 
-    Depth-first with an explicit stack: ``kids[d]`` holds the moves of the position at
-    depth ``d`` and ``rst[d] = (key, moves, next move)``. Every position met is memoised
-    (won or lost) under :func:`relaxed_key`.
+    Depth-first with an explicit stack: ``stacks.kids[d]`` holds the moves of the position
+    at depth ``d`` and ``stacks.rst[d] = (key, moves, next move)``. Every position met is
+    memoised (won or lost) in ``rmemo`` (game ``stamp``) under :func:`relaxed_key`.
     """
+    rkeys, rstamps, rcount = rmemo.keys, rmemo.stamps, rmemo.state[1:2]
+    cnts, buf, kids, rst = stacks.cnts, stacks.buf, stacks.kids, stacks.rst
     d = 0
     st_m1 = m1
     st_m2 = m2
@@ -463,37 +469,84 @@ def add_line(path: Any, plen: int, values: int, pairs: Any, lines: Any, words: A
     return added
 
 
-def solve_layout(tval: int, h0: int, values: int, tables: Any, pairs: Any, keys: Any, stamps: Any, memo: Any,
-                 rkeys: Any, rstamps: Any, rmemo: Any, buf: Any, cnts: Any, path: Any, plen: Any, st: Any,
-                 kids: Any, rst: Any, lines: Any, words: Any, scratch: Any, popwords: Any, tot: Any, lose: Any,
-                 stats: Any, record: Any, nrecord: Any) -> None:
+def add_games(cell: Any, rest: int, eq_in: int, d_in: int, eq_down: bool, mult_rest: int, mult_eq: int) -> None:
+    """Add the games of one pair ``(h1, h2)`` to ``cell`` (the tally's two entries by
+    ``down3``): ``rest`` triples of weight ``mult_rest``, the triple ``h3 == h2`` if valid
+    (``eq_in``; weight ``mult_eq``, a down-set when ``eq_down``) and the down-set ``h3`` if
+    valid and not ``h2`` (``d_in``)."""
+    cell[0] += mult_rest * rest
+    if eq_in != 0:
+        cell[1 if eq_down else 0] += mult_eq
+    if d_in != 0:
+        cell[1] += mult_rest
+
+
+def record_loser(h1: int, h2: int, h3: Any, tally: Any) -> None:
+    """Write the losing triple into ``tally.record`` (counted as an overflow once it is full)."""
+    record, nrecord = tally.record, tally.nrecord
+    if nrecord[0] < record.shape[0]:
+        record[nrecord[0], 0] = h1
+        record[nrecord[0], 1] = h2
+        record[nrecord[0], 2] = h3
+        nrecord[0] += 1
+    elif record.shape[0] > 0:
+        tally.stats[STAT_RECORD_OVERFLOW] += 1
+
+
+def relaxed_class(k1: int, k2: int, k3: int, h0full: Any, tval: int, values: int, tables: Any, rmemo: Any,
+                  rstamp: int, stacks: Any) -> tuple[int, int]:
+    """Whether the relaxed game proves every game with these card counts in the other suits
+    losing (``(1, stamp)``, else ``(0, stamp)``); ``stamp`` is the relaxed memo's game,
+    moved on when the memo is 70 % full."""
+    rcount = rmemo.state[1:2]
+    full = (np.int64(1) << values) - 1
+    ka = min(k1, k2, k3)
+    kc = max(k1, k2, k3)
+    kb = k1 + k2 + k3 - ka - kc
+    cnt = stacks.cnts[0]
+    cnt[0] = ka
+    cnt[1] = values - ka
+    cnt[2] = kb
+    cnt[3] = values - kb
+    cnt[4] = kc
+    cnt[5] = values - kc
+    if rcount[0] * 10 > rmemo.keys.size * 7:
+        rstamp += 1
+        rcount[0] = 0
+    won = relaxed_go(h0full, full ^ h0full, 0, tval, values, tables, rmemo, rstamp, stacks)
+    return (0 if won else 1), rstamp
+
+
+def solve_layout(tval: int, h0: int, values: int, tables: Any, pairs: Any, popwords: Any, memo: Any, rmemo: Any,
+                 stacks: Any, line: Any, store: Any, tally: Any) -> None:
     """Decide every game of one layout (task at value index `tval` of suit 0, player 1's
     task-suit holding `h0`), adding to the tallies.
 
     Games are the sorted triples ``h1 <= h2 <= h3`` of player 1's other holdings (weight
-    6, 3 or 1: the orders of the suits that give distinct games). ``tot`` and ``lose``
-    are indexed ``[|h1|, |h2|, down1, down2, down3]`` (``down``: player 1 holds the lowest
-    cards of the suit) and count games, weighted. ``memo = [stamp, count]`` of the
-    concrete memo (``keys``, ``stamps``), ``rmemo`` likewise for the relaxed memo.
-    ``popwords[k]``: the holdings of ``k`` cards as a word set. When ``record`` has rows,
-    every losing triple is written there (``nrecord[0]`` of them).
+    6, 3 or 1: the orders of the suits that give distinct games). ``tally.tot`` and
+    ``tally.lose`` are indexed ``[|h1|, |h2|, down1, down2, down3]`` (``down``: player 1
+    holds the lowest cards of the suit) and count games, weighted. ``memo`` and ``rmemo``:
+    the concrete and the relaxed memo (:class:`~.exhaustive.Memo`). ``popwords[k]``: the
+    holdings of ``k`` cards as a word set. ``store``: the winning lines found (their
+    holding sets). When ``tally.record`` has rows, every losing triple is written there
+    (``tally.nrecord[0]`` of them). The records are those of :mod:`~.exhaustive`.
     """
+    lines, words, scratch = store.lines, store.words, store.scratch
+    tot, lose, stats = tally.tot, tally.lose, tally.stats
+    path, plen = line.path, line.plen
     size = 1 << values
     nwords = words.shape[1]
     need = 2 * values - popcount(h0)
-    full = (np.int64(1) << values) - 1
-    task = tval
-    h0full = h0 & full
+    h0full = h0 & ((np.int64(1) << values) - 1)
     deck = (np.int64(1) << (4 * values)) - 1
     nlines = np.zeros(1, dtype=np.int64)
     relaxed = np.full((values + 1, values + 1), -1, dtype=np.int64)
     active = np.zeros(lines.shape[0], dtype=np.int64)
     valid = np.zeros(nwords, dtype=np.int64)
     cover = np.zeros(nwords, dtype=np.int64)
-    stamp = memo[0]
-    count = memo[1:2]
-    rstamp = rmemo[0]
-    rcount = rmemo[1:2]
+    stamp = memo.state[0]
+    count = memo.state[1:2]
+    rstamp = rmemo.state[0]
     for h1 in range(size):
         k1 = popcount(h1)
         if k1 > need:
@@ -538,53 +591,25 @@ def solve_layout(tval: int, h0: int, values: int, tables: Any, pairs: Any, keys:
             d_in = 0
             if dbit != h2:
                 d_in = (valid[dbit // WORD_BITS] >> (dbit % WORD_BITS)) & 1 if dbit >= h2 else 0
-            tot[k1, k2, down1, down2, 0] += mult_rest * (nv - eq_in - d_in)
-            if eq_in != 0:
-                tot[k1, k2, down1, down2, 1 if h2 == dbit else 0] += mult_eq
-            if d_in != 0:
-                tot[k1, k2, down1, down2, 1] += mult_rest
+            add_games(tot[k1, k2, down1, down2], nv - eq_in - d_in, eq_in, d_in, h2 == dbit, mult_rest, mult_eq)
             # Count classes the relaxed game proves losing: every game of the pair loses.
             r = relaxed[k1, k2]
             if r < 0:
-                ka = min(k1, k2, k3)
-                kc = max(k1, k2, k3)
-                kb = k1 + k2 + k3 - ka - kc
-                cnt = cnts[0]
-                cnt[0] = ka
-                cnt[1] = values - ka
-                cnt[2] = kb
-                cnt[3] = values - kb
-                cnt[4] = kc
-                cnt[5] = values - kc
-                if rcount[0] * 10 > rkeys.size * 7:
-                    rstamp += 1
-                    rcount[0] = 0
-                won = relaxed_go(h0full, full ^ h0full, 0, tval, values, tables, rkeys, rstamps, rstamp, rcount,
-                                 cnts, buf, kids, rst)
-                r = 0 if won else 1
+                r, rstamp = relaxed_class(k1, k2, k3, h0full, tval, values, tables, rmemo, rstamp, stacks)
                 relaxed[k1, k2] = r
                 relaxed[k2, k1] = r
                 stats[STAT_RELAXED_SEARCHES] += 1
                 stats[STAT_RELAXED_LOSING] += r
             if r == 1:
-                lose[k1, k2, down1, down2, 0] += mult_rest * (nv - eq_in - d_in)
-                if eq_in != 0:
-                    lose[k1, k2, down1, down2, 1 if h2 == dbit else 0] += mult_eq
-                if d_in != 0:
-                    lose[k1, k2, down1, down2, 1] += mult_rest
-                if record.shape[0] > 0:
+                add_games(lose[k1, k2, down1, down2], nv - eq_in - d_in, eq_in, d_in, h2 == dbit, mult_rest,
+                          mult_eq)
+                if tally.record.shape[0] > 0:
                     for w in range(nwords):
                         m = valid[w]
                         while m != 0:
                             low = m & -m
                             m ^= low
-                            if nrecord[0] < record.shape[0]:
-                                record[nrecord[0], 0] = h1
-                                record[nrecord[0], 1] = h2
-                                record[nrecord[0], 2] = w * WORD_BITS + lowbit_index(low)
-                                nrecord[0] += 1
-                            else:
-                                stats[STAT_RECORD_OVERFLOW] += 1
+                            record_loser(h1, h2, w * WORD_BITS + lowbit_index(low), tally)
                 continue
             # Cover by the stored lines; decide the rest by search.
             for w in range(nwords):
@@ -610,13 +635,12 @@ def solve_layout(tval: int, h0: int, values: int, tables: Any, pairs: Any, keys:
                         continue  # covered by a line found for an earlier h3
                     hand1 = h0full | (np.int64(h1) << values) | (np.int64(h2) << (2 * values)) \
                         | (np.int64(h3) << (3 * values))
-                    if count[0] * 10 > keys.size * 7:
+                    if count[0] * 10 > memo.keys.size * 7:
                         stamp += 1
                         count[0] = 0
                     stats[STAT_KERNEL_CALLS] += 1
                     plen[0] = 0
-                    if go_line(hand1, deck ^ hand1, 0, task, values, tables, keys, stamps, stamp, count, buf, 0,
-                               path, plen, st):
+                    if go_line(hand1, deck ^ hand1, 0, tval, values, tables, memo, stamp, stacks, 0, line):
                         before = nlines[0]
                         add_line(path, plen[0], values, pairs, lines, words, nlines, scratch)
                         if nlines[0] == before:
@@ -638,17 +662,12 @@ def solve_layout(tval: int, h0: int, values: int, tables: Any, pairs: Any, keys:
                         stats[STAT_KERNEL_LOSSES] += 1
                         mult = mult_eq if h3 == h2 else mult_rest
                         lose[k1, k2, down1, down2, 1 if h3 == dbit else 0] += mult
-                        if nrecord[0] < record.shape[0]:
-                            record[nrecord[0], 0] = h1
-                            record[nrecord[0], 1] = h2
-                            record[nrecord[0], 2] = h3
-                            nrecord[0] += 1
-                        elif record.shape[0] > 0:
-                            stats[STAT_RECORD_OVERFLOW] += 1
-    memo[0] = stamp
-    rmemo[0] = rstamp
+                        record_loser(h1, h2, h3, tally)
+    memo.state[0] = stamp
+    rmemo.state[0] = rstamp
 
 
 KERNEL_FUNCTIONS = (lowbit_index, highbit_index, popcount, key_of, lookup, insert, candidates, go_line,
-                    relaxed_key, rlookup, rinsert, relaxed_moves, relaxed_go, line_holdings, add_line, solve_layout)
+                    relaxed_key, rlookup, rinsert, relaxed_moves, relaxed_go, line_holdings, add_line, add_games,
+                    record_loser, relaxed_class, solve_layout)
 """Every function of the kernel, callees before callers."""

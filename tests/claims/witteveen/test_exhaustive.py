@@ -230,8 +230,8 @@ def test_lines_replay_on_every_accepted_holding() -> None:
         tv = rng.randrange(1, 10)
         ws.plen[0] = 0
         ws.memo[0] += 1
-        if not fns.go_line(hand, full ^ hand, 0, tv - 1, n, ws.tables, ws.keys, ws.stamps, int(ws.memo[0]),
-                           ws.memo[1:2], ws.buf, 0, ws.path, ws.plen, ws.st):
+        if not fns.go_line(hand, full ^ hand, 0, tv - 1, n, ws.tables, ws.concrete(), int(ws.memo[0]), ws.stacks(), 0,
+                           ws.line()):
             continue
         path = [tuple(int(x) for x in ws.path[i]) for i in range(int(ws.plen[0]))]
         assert _replay(hand, full ^ hand, [(c, d) for _, c, d in path], tv - 1, n)
