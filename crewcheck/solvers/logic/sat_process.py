@@ -53,7 +53,7 @@ from typing import Any
 
 from crewcheck.errors import BackendError
 from crewcheck.model.instance import Instance
-from crewcheck.runtime.processes import die_with_parent
+from crewcheck.runtime.processes import die_with_parent, start_without_main
 from crewcheck.solvers.base import Answer, Budget, Verdict
 from crewcheck.solvers.logic.decode import decode
 from crewcheck.solvers.logic.encoding import encode
@@ -221,7 +221,7 @@ class _Spare:
         ctx.set_forkserver_preload(list(PRELOAD))
         self.conn, theirs = ctx.Pipe(duplex=True)
         self.proc = ctx.Process(target=_serve, args=(theirs,), name="crewcheck-sat", daemon=True)
-        self.proc.start()
+        start_without_main(self.proc)
         theirs.close()
 
 
@@ -345,7 +345,7 @@ class SatProcess:
             parent = os.getpid() if ctx.get_start_method() == "fork" else None
             self._proc = ctx.Process(target=_child, args=(instance, solver, sender, parent),
                                      name="crewcheck-sat", daemon=True)
-            self._proc.start()
+            start_without_main(self._proc)
             sender.close()
             _preload(solver)
         self._answer: Answer | None = None
