@@ -28,8 +28,8 @@ another site cannot send without the browser asking this server first):
 ``GET /api/jobs/ID``, ``POST /api/jobs/ID/cancel``
     Poll (state, seconds, progress, then the result as the command line's ``--json``
     writes it, with the board's words for it: ``explain``,
-    :func:`crewcheck.web.words.explain_analysis`, and the verdict of each of the crew's
-    options, :func:`crewcheck.web.choices.decision_options`) and cancel.
+    :func:`crewcheck.web.words.explain_analysis`, and before the first card the crew's
+    choices its winning line makes, :func:`crewcheck.web.choices.engine_setup`) and cancel.
 
 Jobs belong to a page: its cookie and the tab named by the ``X-Crewcheck-Tab`` header (a
 fresh id per page load), so two tabs of one browser each keep their own job.
@@ -63,7 +63,7 @@ from crewcheck.reports.errors import error_object, error_to_dict, internal_error
 from crewcheck.reports.results import analysis_to_dict, result_to_dict, review_to_dict, summary
 from crewcheck.solvers.base import Budget
 from crewcheck.web import forms
-from crewcheck.web.choices import decision_options
+from crewcheck.web.choices import engine_setup, setup_step
 from crewcheck.web.games import mission_list, new_game
 from crewcheck.web.jobs import Busy, Jobs, QueueFull, Work
 from crewcheck.web.words import Streaming, explain_analysis, words
@@ -76,7 +76,7 @@ MAX_EXAMPLE_NAME = 100
 """The longest example name looked up (longer ones are no example: 404)."""
 COOKIE = "crewcheck_client"
 STATIC = Path(__file__).resolve().parent / "static"
-KINDS = ("decide", "analyse", "review")
+KINDS = ("decide", "analyse", "review", "setup")
 TAB_HEADER = "X-Crewcheck-Tab"
 """The header naming the page's tab (letters and digits): jobs are per cookie and tab."""
 
@@ -250,10 +250,11 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
             instance, mode = forms.load(data)
             if "history" in data:
                 instance = forms.with_history(instance, data["history"])
+            picks = _picks(data) if kind == "setup" else None
         except CrewcheckError as e:
             return fail(e, mode=mode)
         try:
-            job = runner.submit(client(), kind, _work(kind, instance, timeout), replace=replace)
+            job = runner.submit(client(), kind, _work(kind, instance, timeout, picks), replace=replace)
         except Busy as e:
             return jsonify({"error": error_object("Busy", str(e), input_error=False, input=None, job=e.job.id)}), 409
         except QueueFull as e:
@@ -293,11 +294,30 @@ def _options(app: Flask) -> tuple[Response, int]:
     return response, 204
 
 
-def _work(kind: str, instance: Instance, timeout: float | None) -> Work:
-    """The job for ``kind``: the same library calls as the command line, same JSON."""
+def _picks(data: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
+    """A set-up job's ``"picks"`` (choice kind -> option value) and ``"draft"`` (task
+    cards in the order taken), checked for their shape (:func:`setup_step` checks them
+    against the options)."""
+    picks = data.get("picks", {})
+    if not isinstance(picks, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in picks.items()):
+        raise InvalidInputError("expected an object of option values (strings)", field="picks")
+    draft = data.get("draft", [])
+    if not isinstance(draft, list) or not all(isinstance(c, str) for c in draft):
+        raise InvalidInputError("expected a list of task cards", field="draft")
+    return picks, draft
+
+
+def _work(kind: str, instance: Instance, timeout: float | None,
+          picks: tuple[dict[str, str], list[str]] | None = None) -> Work:
+    """The job for ``kind``: the same library calls as the command line, same JSON (the
+    set-up: :func:`crewcheck.web.choices.setup_step` after ``picks``)."""
 
     def run(cancelled: Any, progress: Any) -> dict[str, Any]:
         layout = forms.layout(instance)
+        if kind == "setup":
+            chosen, draft = picks or ({}, [])
+            step = setup_step(instance, chosen, draft, timeout=timeout, cancelled=cancelled, progress=progress)
+            return {"setup": step, "layout": layout}
         if kind == "decide":
             progress(0, 1, "the position")
             result = decide(instance, budget=Budget(seconds=timeout, cancel=cancelled))
@@ -305,7 +325,7 @@ def _work(kind: str, instance: Instance, timeout: float | None) -> Work:
         if kind == "analyse":
             stream = Streaming(instance, progress)
             a = analyse(instance, timeout=timeout, cancel=cancelled, progress=stream.progress, decided=stream.decided)
-            explain = {**explain_analysis(a), "options": decision_options(instance, timeout, cancelled)}
+            explain = {**explain_analysis(a), "setup": engine_setup(instance, a.position.witness)}
             return {"analyse": analysis_to_dict(a), "explain": explain, "layout": layout}
         r = review(instance, timeout=timeout, cancel=cancelled, progress=progress)
         return {"review": {**review_to_dict(r), "summary": summary(r), "words": words(summary(r))},

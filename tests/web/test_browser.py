@@ -14,6 +14,7 @@ browser. ``CREWCHECK_CHROMIUM`` and ``CREWCHECK_CHROMEDRIVER`` point to other bi
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -373,7 +374,7 @@ def test_cancel_shows_stopped_and_analyse_again(server, browser, monkeypatch):
 
     from crewcheck.web import forms
 
-    def slow(kind, instance, timeout):
+    def slow(kind, instance, timeout, picks=None):
         def run(cancelled, progress):
             first = forms.layout(instance)["legal"][0]
             progress(0, 3, "the position", partial={"position": None, "cards": {}})
@@ -456,56 +457,75 @@ def test_the_phone_layout_keeps_the_verdict_undo_and_redo_in_reach(server, brows
         browser.set_window_size(*DESKTOP)
 
 
-def _draft(browser: Any, seat: int | None) -> None:
-    """Give every open task to ``seat`` (from 0; ``None``: keep the winning line's seats)
-    on the board and play with those seats."""
+def _setup(browser: Any, step: str) -> tuple[str, dict[str, tuple[str, str, bool]]]:
+    """Wait for the set-up step ``step`` with every option decided: its title and each
+    option's value -> (verdict, label, marked as the engine's line)."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
 
-    if seat is not None:
-        for select in browser.find_elements(By.CSS_SELECTOR, ".draft-box select"):
-            Select(select).select_by_value(str(seat))
-    browser.find_element(By.ID, "play-draft").click()
+    def ready(b: Any) -> Any:
+        found = b.find_elements(By.CSS_SELECTOR, f'.setup-box .setup-option[data-step="{step}"]')
+        return found if found and all(x.get_attribute("data-verdict") in VERDICTS for x in found) else False
+
+    options = _wait(browser, ready, 60)
+    title = browser.find_element(By.CSS_SELECTOR, ".setup-box .setup-title").text
+    return title, {o.get_attribute("data-value"): (o.get_attribute("data-verdict"), o.text,
+                                                  "engine" in o.get_attribute("class").split()) for o in options}
 
 
-def test_the_crew_chooses_who_takes_the_tasks_on_the_board(server, browser):
-    """Mission 1: the draft on the board, the commander (seat 2) offered B6 by the winning
-    line and the seats that draft nothing unable to; played with that draft the deal is
-    winnable. Mission 28 as a commander's decision: every task to seat 3 loses, every
-    task to seat 1 wins, the commander cannot take them, and they go to one seat."""
+def _pick(browser: Any, step: str, value: str) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
+
+    browser.find_element(By.CSS_SELECTOR, f'.setup-option[data-step="{step}"][data-value=\'{value}\']').click()
+
+
+def test_the_crew_makes_its_choices_on_the_board(server, browser):
+    """The set-up as a phase of the game. Mission 8: the draft card by card, the
+    commander (seat 2) first, then seat 3 and seat 4, each pick's options decided and the
+    engine's marked; the game is then played with those seats. Mission 28 as a
+    commander's decision: every task to seat 3 loses, to seat 1 wins, the commander is no
+    option. Mission 5: the sick crew member is picked on the board."""
+    from selenium.webdriver.common.by import By
 
     browser.set_window_size(*DESKTOP)
-    browser.get(server + MISSION_ONE)
+    browser.get(server + "?game=mission&mission=8&players=4&seed=0")
     _settled(browser, 0)
-    select = browser.find_element(By.CSS_SELECTOR, '.draft-box select[data-task="B6"]')
-    options = {o.get_attribute("value"): (o.text, o.is_enabled()) for o in select.find_elements(By.TAG_NAME, "option")}
-    assert select.get_attribute("value") == "1" and options["1"] == ("seat 2 ✓ (winning line)", True), options
-    assert not any(enabled for value, (_, enabled) in options.items() if value != "1"), options
-    _draft(browser, None)
-    _wait(browser, lambda b: b.find_element(By.ID, "title").text == "mission-01-4p-seed0-chosen")
+    assert "engine chooses" in browser.find_element(By.CSS_SELECTOR, ".setup-engine").text
+    picked = []
+    for seat in (2, 3, 4):
+        title, options = _setup(browser, "draft")
+        assert title == f"The draft: seat {seat} takes a task", title
+        assert len(options) == 4 - seat + 1 and not set(options) & set(picked), options
+        assert sum(engine for _, _, engine in options.values()) == 1, options  # the engine's line marked
+        card = next(v for v, (verdict, _, engine) in options.items() if engine)
+        assert options[card][0] == "winnable"
+        picked.append(card)
+        _pick(browser, "draft", card)
+    _wait(browser, lambda b: b.find_element(By.ID, "title").text == "mission-08-4p-seed0-chosen")
     _settled(browser, 0)
     assert browser.find_element(By.ID, "position").text.startswith("✓ Winnable")
-    assert browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="1"] .task[data-task="B6"]')
-    assert not browser.find_elements(By.CSS_SELECTOR, ".draft-box")
+    for seat, card in zip((1, 2, 3), picked):
+        assert browser.find_element(By.CSS_SELECTOR, f'.seat[data-seat="{seat}"] .task[data-task="{card}"]')
+    assert not browser.find_elements(By.CSS_SELECTOR, ".setup-box")
 
     decision = "?game=mission&mission=28&players=4&seed=0&assignment=decision"
     for seat, verdict in ((2, "✗ Cannot be won"), (0, "✓ Winnable")):
         browser.get(server + decision)
-        _settled(browser, 0)
-        option = browser.find_element(By.CSS_SELECTOR, f'.draft-box select option[value="{seat}"]').text
-        assert option.startswith(f"seat {seat + 1} {verdict[0]}"), option  # each option decided before it is chosen
-        _draft(browser, seat)
+        title, options = _setup(browser, "recipient")
+        assert title == "The commander decides who takes every task"
+        assert sorted(options) == ["0", "2", "3"]  # the commander (seat 2) is no option
+        assert options[str(seat)][0] == ("unwinnable" if seat == 2 else "winnable"), options
+        _pick(browser, "recipient", str(seat))
         _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
         _settled(browser, 0)
         assert browser.find_element(By.ID, "position").text.startswith(verdict), (seat, verdict)
-    browser.get(server + decision)
+
+    browser.get(server + "?game=mission&mission=5&players=4&seed=0")
+    title, options = _setup(browser, "seats")
+    assert title == "The commander picks a crew member" and len(options) == 3
+    value, (_, label, _) = sorted(options.items())[0]
+    assert "the chosen crew member is seat" in label
+    _pick(browser, "seats", value)
+    _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
     _settled(browser, 0)
-    selects = browser.find_elements(By.CSS_SELECTOR, ".draft-box select")
-    assert len(selects) > 1 and not selects[0].find_element(By.CSS_SELECTOR, 'option[value="1"]').is_enabled()
-    Select(selects[0]).select_by_value("0")  # the tasks split between two seats: not a decision
-    Select(selects[1]).select_by_value("2")
-    browser.find_element(By.ID, "play-draft").click()
-    error = _wait(browser, lambda b: b.find_element(By.CSS_SELECTOR, '.error[data-for="draft"]').text or False, 5)
-    assert error == "the commander gives every task to one crew member other than the commander"
+    seat = json.loads(value)[0][1] + 1
+    assert f"Seat {seat} wins no trick." in browser.find_element(By.ID, "rules").text

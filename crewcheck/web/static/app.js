@@ -25,6 +25,7 @@ const S = {
   stopped: null,     // the key of the position whose analysis was stopped
   explain: new Map(),   // history key -> the board's words for its analysis
   partial: null,     // {key, position, cards}: the verdicts found so far by the running analysis
+  setup: { picks: {}, draft: [], step: null },  // the crew's choices made on the board before the first card
 };
 
 // one job per tab: the server keys jobs by the cookie and this id
@@ -160,6 +161,7 @@ async function fileGame(deal, history, push) {
 }
 
 async function start(history, future, push) {
+  S.setup = { picks: {}, draft: [], step: null };
   S.verdicts.clear();
   S.explain.clear();
   S.reviews.clear();
@@ -226,6 +228,7 @@ async function go(history, future, push) {
     showThinking("deciding every card", 0);
     poll(S.job, seq, 30);
   } else if (S.pending) ask("analyse", history, seq);  // no room for a job just now: ask again
+  else if (setupWanted()) askSetup();
   else stopThinking();
   return true;
 }
@@ -236,30 +239,44 @@ function play(card) {
   go([...S.history, card], future, true);
 }
 
-function draftError(seats) {
-  // the rules of the choice: a drafted seat takes its quota, the commander's decision gives every
-  // task to one crew member other than the commander, a distribution leaves nobody 2 tasks ahead
-  const L = S.layout;
-  const counts = Array(L.players).fill(0);
-  for (const s of Object.values(seats)) counts[s] += 1;
-  for (const t of L.tasks) if (t.seat !== null) counts[t.seat] += 1;
-  if (L.deal.assignment === "free" && L.quota && counts.some((n, s) => n !== L.quota[s]))
-    return `each seat drafts its share of the tasks: ${L.quota.map((n, s) => `${seatName(s)} ${n}`).join(", ")}`;
-  if (L.deal.assignment === "decision" && (new Set(Object.values(seats)).size > 1 || seats[Object.keys(seats)[0]] === L.commander))
-    return "the commander gives every task to one crew member other than the commander";
-  if (L.deal.assignment === "distribution" && Math.max(...counts) - Math.min(...counts) > 1)
-    return "nobody may hold 2 tasks more than another";
-  return null;
+// -- the set-up: the crew's choices before the first card, one step at a time --------
+function setupWanted() {
+  return S.layout && S.layout.setup && !S.history.length && !S.layout.over && !S.setup.step && !S.job;
 }
 
-async function playDraft(seats) {
-  const error = draftError(seats);
-  if (error) { $('.error[data-for="draft"]').textContent = error; return; }
-  const deal = { ...S.base, assignment: "fixed", tasks: S.base.tasks.map((t) => (t.card in seats ? { ...t, seat: seats[t.card] } : t)) };
-  delete deal.quota;
+async function askSetup() {
+  const seq = S.seq;
+  showThinking("deciding each option", 0);
+  const { status, data } = await call("POST", "/api/jobs", { kind: "setup", deal: S.base, history: [],
+                                                              picks: S.setup.picks, draft: S.setup.draft, replace: true });
+  if (seq !== S.seq) return;
+  if (status === 429) { setTimeout(() => { if (seq === S.seq) askSetup(); }, 300); return; }
+  if (status !== 202) { stopThinking(); showError({ ...data.error, input: "setup" }); return; }
+  S.job = { id: data.id, key: "", kind: "setup" };
+  poll(S.job, seq, 30);
+}
+
+function pickSetup(step, value) {
+  // a choice made on the board: the next step is asked for, with each of its options decided
+  if (step === "draft") S.setup.draft = [...S.setup.draft, value];
+  else S.setup.picks = { ...S.setup.picks, [step]: value };
+  S.setup.step = null;
+  draw();
+  askSetup();
+}
+
+function resetSetup() {
+  S.setup = { picks: {}, draft: [], step: null };
+  draw();
+  if (!S.job) askSetup();
+}
+
+async function playSetup(setup) {
+  // every choice made: the deal with them made is the game played on
+  const deal = { ...setup.deal };
   const named = S.meta.name || "deal";
   deal.name = `${named}-chosen`;
-  deal.comment = `${S.meta.comment || named} Tasks as chosen on the board: ${Object.entries(seats).map(([c, s]) => `${c} to ${seatName(s)}`).join(", ")}.`;
+  deal.comment = `${S.meta.comment || named} Chosen on the board: ${setup.made.join("; ")}.`;
   await fileGame(deal, [], true);
 }
 
@@ -293,7 +310,8 @@ async function poll(job, seq, delay) {
     const p = data.progress;
     const now = p.what ? ` (${seatWords(p.what)})` : "";
     const step = p.total > 1 ? `, ${p.done} of ${p.total} decisions done${now}` : now;
-    showThinking(job.kind === "review" ? "reviewing the game" : "deciding every card", data.elapsed, step);
+    showThinking({ review: "reviewing the game", setup: "deciding each option" }[job.kind] || "deciding every card",
+                 data.elapsed, step);
     if (job.kind === "analyse" && data.partial && job.key === key(S.history)) {
       // each card's verdict as it is found
       const seen = S.partial && S.partial.key === job.key ? Object.keys(S.partial.cards).length : -1;
@@ -307,10 +325,18 @@ async function poll(job, seq, delay) {
   S.job = null;
   stopThinking();
   if (data.state !== "done" || (job.kind === "analyse" && S.pending === job.key)) S.pending = null;
-  if (data.state === "error") { showError(data.error); draw(); return; }
+  if (data.state === "error") { showError(job.kind === "setup" ? { ...data.error, input: "setup" } : data.error); draw(); return; }
   if (data.state === "cancelled") {
-    if (job.kind === "analyse") S.stopped = job.key;
+    if (job.kind === "setup") S.setup.step = { stopped: true, made: [] };
+    else if (job.kind === "analyse") S.stopped = job.key;
     else S.stopped = `review:${job.key}`;
+    draw();
+    return;
+  }
+  if (job.kind === "setup") {
+    const setup = data.result.setup;
+    if (setup && setup.deal) { playSetup(setup); return; }
+    S.setup.step = setup;
     draw();
     return;
   }
@@ -318,6 +344,7 @@ async function poll(job, seq, delay) {
     S.verdicts.set(job.key, data.result.analyse);
     S.explain.set(job.key, data.result.explain);
     if (job.key === key(S.history)) draw();
+    if (job.key === "" && setupWanted()) askSetup();
   }
   else {
     S.reviews.set(job.key, data.result.review);

@@ -142,40 +142,67 @@ function trickBox() {
     box.append(el("div", { class: "open-tasks" }, label,
       ...open.map((t) => el("span", { class: "draft", "data-task": t.card }, taskChip(t), draftNote(t)))));
   }
-  const draft = draftBox();
-  if (draft && !L.over) box.append(draft);
+  const setup = setupBox();
+  if (setup) box.append(setup);
   return box;
 }
 
-// the crew's choice of who takes the tasks, made on the board before the first card: one
-// seat per task (the winning line's by default), each option marked ✓ when some winning
-// line gives the task to that seat; "Play with these seats" deals the game with them fixed
-function draftBox() {
+// the set-up as a phase of the game: the crew's choices before the first card (the chosen
+// crew member, the tokens, the commander's decision or distribution, the hand-over, then the
+// draft card by card, the commander first), one step at a time, each option with its verdict
+// and the one the engine's winning line makes marked; until the player picks, the engine chooses
+function engineSetup() {
+  const words = S.explain.get("");
+  const line = words && words.setup;
+  if (!line) return null;
+  const same = Object.entries(S.setup.picks).every(([k, v]) => line.picks[k] === v)
+    && S.setup.draft.every((c, i) => line.draft[i] === c);
+  return same ? line : null;
+}
+
+function setupBox() {
   const L = S.layout;
-  const open = L.tasks.filter((t) => t.seat === null);
-  if (S.history.length || !open.length || !["free", "decision", "distribution"].includes(L.deal.assignment)) return null;
-  const a = S.verdicts.get(key(S.history));
-  const words = S.explain.get(key(S.history));
-  const box = el("div", { class: "draft-box" }, el("div", { class: "small", text: "Choose who takes each task:" }));
-  for (const t of open) {
-    // free: the seats some winning line gives the task; the commander's decision: each option decided
-    const options = words && words.options ? words.options.filter((o) => o.verdict === "winnable").map((o) => o.seat) : null;
-    const seats = a && a.tasks ? (a.tasks.find((x) => x.card === t.card) || {}).seats : options;
-    const line = words && words.takes ? words.takes[t.card] : undefined;
-    const select = el("select", { name: t.card, "data-task": t.card, "aria-label": `who takes ${t.card}` });
-    for (let s = 0; s < L.players; s++) {
-      const mark = seats ? (seats.includes(s) ? " ✓" : " ✗") : "";
-      const none = (L.quota && L.quota[s] === 0) || (L.deal.assignment === "decision" && s === L.commander);
-      select.append(el("option", { value: String(s), disabled: none,
-        text: `${seatName(s)}${mark}${s === line ? " (winning line)" : ""}${none ? " (takes no task)" : ""}` }));
+  if (S.history.length || !L.setup || L.over) return null;
+  const step = S.setup.step;
+  const box = el("div", { class: "setup-box", role: "group", "aria-label": "the crew's choices before the first card" },
+                 el("div", { class: "small setup-head", text: "Set-up: the crew's choices before the first card" }));
+  const made = step && step.made ? step.made : [];
+  if (made.length) box.append(el("div", { class: "small setup-made", text: `Chosen: ${made.join("; ")}.` }));
+  if (!step) box.append(el("div", { class: "small", text: "Deciding each option…" }));
+  else if (step.stopped) {
+    const again = el("button", { type: "button", id: "setup-again", text: "Decide the options again" });
+    again.addEventListener("click", () => { S.setup.step = null; draw(); askSetup(); });
+    box.append(el("div", { class: "small", text: "Stopped: the options were not decided. " }, again));
+  } else {
+    const line = engineSetup();
+    const engine = !line ? undefined : step.step === "draft" ? line.draft[S.setup.draft.length] : line.picks[step.step];
+    box.append(el("div", { class: "setup-title", text: step.title }));
+    const options = el("div", { class: "setup-options" });
+    for (const o of step.options) {
+      const mine = o.value === engine;
+      const says = { winnable: "some way on from it wins", unwinnable: "loses whatever follows", unknown: "not decided" }[o.verdict];
+      const b = el("button", { type: "button", class: `setup-option v-${o.verdict}${mine ? " engine" : ""}`,
+                               "data-step": step.step, "data-value": o.value, "data-verdict": o.verdict,
+                               title: `${o.label}: ${says}${mine ? " (the engine's winning line)" : ""}` },
+                   el("span", { class: "mark", text: `${MARK[o.verdict]} `, "aria-hidden": "true" }),
+                   step.step === "draft" ? cardFace(o.label) : o.label, mine ? el("span", { class: "tag", text: "engine's line" }) : null);
+      b.addEventListener("click", () => pickSetup(step.step, o.value));
+      options.append(b);
     }
-    const first = line !== undefined ? line : [...Array(L.players).keys()].find((s) => !select.options[s].disabled);
-    select.value = String(first === undefined ? 0 : first);
-    box.append(el("label", {}, cardFace(t.card), " ", select));
+    box.append(options);
   }
-  const go = el("button", { type: "button", id: "play-draft", text: "Play with these seats" });
-  go.addEventListener("click", () => playDraft(Object.fromEntries($$(".draft-box select").map((x) => [x.name, Number(x.value)]))));
-  box.append(go, el("div", { class: "error", "data-for": "draft", role: "alert" }));
+  const words = S.explain.get("");
+  const choice = words && words.choice ? `its line: ${words.choice}` : "";
+  const takes = words && words.takes ? Object.entries(words.takes).map(([c, s]) => `${seatName(s)} takes ${c}`).join(", ") : "";
+  const engineText = [choice, takes].filter(Boolean).join("; ");
+  box.append(el("div", { class: "small setup-engine" }, "Until you choose, the engine chooses" +
+    (engineText ? ` (${engineText})` : "") + " and the cards' verdicts are for its best choice. "));
+  if (made.length || S.setup.draft.length || Object.keys(S.setup.picks).length) {
+    const restart = el("button", { type: "button", id: "setup-reset", text: "Choose again" });
+    restart.addEventListener("click", resetSetup);
+    box.append(restart);
+  }
+  box.append(el("div", { class: "error", "data-for": "setup", role: "alert" }));
   return box;
 }
 
