@@ -254,7 +254,8 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
         except CrewcheckError as e:
             return fail(e, mode=mode)
         try:
-            job = runner.submit(client(), kind, _work(kind, instance, timeout, picks), replace=replace)
+            work = _setup_work(instance, timeout, picks) if picks is not None else _work(kind, instance, timeout)
+            job = runner.submit(client(), kind, work, replace=replace)
         except Busy as e:
             return jsonify({"error": error_object("Busy", str(e), input_error=False, input=None, job=e.job.id)}), 409
         except QueueFull as e:
@@ -307,17 +308,22 @@ def _picks(data: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
     return picks, draft
 
 
-def _work(kind: str, instance: Instance, timeout: float | None,
-          picks: tuple[dict[str, str], list[str]] | None = None) -> Work:
-    """The job for ``kind``: the same library calls as the command line, same JSON (the
-    set-up: :func:`crewcheck.web.choices.setup_step` after ``picks``)."""
+def _setup_work(instance: Instance, timeout: float | None, picks: tuple[dict[str, str], list[str]]) -> Work:
+    """The set-up job: the next crew choice after ``picks`` with each option's verdict
+    (:func:`crewcheck.web.choices.setup_step`)."""
+
+    def run(cancelled: Any, progress: Any) -> dict[str, Any]:
+        step = setup_step(instance, *picks, timeout=timeout, cancelled=cancelled, progress=progress)
+        return {"setup": step, "layout": forms.layout(instance)}
+
+    return run
+
+
+def _work(kind: str, instance: Instance, timeout: float | None) -> Work:
+    """The job for ``kind``: the same library calls as the command line, same JSON."""
 
     def run(cancelled: Any, progress: Any) -> dict[str, Any]:
         layout = forms.layout(instance)
-        if kind == "setup":
-            chosen, draft = picks or ({}, [])
-            step = setup_step(instance, chosen, draft, timeout=timeout, cancelled=cancelled, progress=progress)
-            return {"setup": step, "layout": layout}
         if kind == "decide":
             progress(0, 1, "the position")
             result = decide(instance, budget=Budget(seconds=timeout, cancel=cancelled))

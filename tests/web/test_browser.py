@@ -374,7 +374,7 @@ def test_cancel_shows_stopped_and_analyse_again(server, browser, monkeypatch):
 
     from crewcheck.web import forms
 
-    def slow(kind, instance, timeout, picks=None):
+    def slow(kind, instance, timeout):
         def run(cancelled, progress):
             first = forms.layout(instance)["legal"][0]
             progress(0, 3, "the position", partial={"position": None, "cards": {}})
