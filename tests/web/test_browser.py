@@ -529,3 +529,57 @@ def test_the_crew_makes_its_choices_on_the_board(server, browser):
     _settled(browser, 0)
     seat = json.loads(value)[0][1] + 1
     assert f"Seat {seat} wins no trick." in browser.find_element(By.ID, "rules").text
+
+
+def test_a_different_card_after_undo_keeps_the_old_line_as_a_variation(server, browser):
+    """Mission 1 after four cards: three taken back and another card played; the cards
+    taken back stay in the move list as a variation from card 2, and a click on its
+    last card goes back to that line, the new card then being the variation."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    line = ["G5", "G6", "G9", "G2"]
+    browser.get(server + MISSION_ONE + "&play=" + ",".join(line))
+    _settled(browser, 4)
+    assert not browser.find_element(By.ID, "variations-head").is_displayed()
+    for n in (3, 2, 1):
+        browser.find_element(By.ID, "undo").click()
+        cards = _settled(browser, n)
+    other = sorted(c for c in cards if c != "G6")[0]
+    browser.find_element(By.CSS_SELECTOR, f'#table button.card[data-card="{other}"]').click()
+    _settled(browser, 2)
+    assert _played(browser) == ["G5", other]
+    kept = browser.find_element(By.CSS_SELECTOR, "#variations .variation")
+    assert kept.get_attribute("data-from") == "1" and "from card 2 (trick 1)" in kept.text
+    assert [b.text for b in kept.find_elements(By.CSS_SELECTOR, "button.move")] == ["G6", "G9", "G2"]
+    assert browser.find_element(By.ID, "variations-head").is_displayed()
+    kept.find_elements(By.CSS_SELECTOR, "button.move")[-1].click()
+    _settled(browser, 4)
+    assert _played(browser) == line
+    swapped = browser.find_elements(By.CSS_SELECTOR, "#variations .variation")
+    assert len(swapped) == 1 and [b.text for b in swapped[0].find_elements(By.CSS_SELECTOR, "button.move")] == [other]
+
+
+def test_practice_hides_the_verdicts_until_a_card_is_played(server, browser):
+    """Practice mode: the legal cards show no verdict and the winning card cannot be
+    asked for; once a card is played, its verdict (the one the board gives it outside
+    practice) and its reason are shown."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + MISSION_ONE + "&play=G5,G6,G9,G2")
+    cards = _settled(browser, 4)
+    browser.find_element(By.ID, "practice").click()
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#table button.card")
+    assert buttons and {b.get_attribute("data-verdict") for b in buttons} == {"hidden"}
+    assert all(not b.find_element(By.CLASS_NAME, "mark").text for b in buttons)
+    assert browser.find_element(By.ID, "position").text.startswith("Practice. Trick 2")
+    assert not browser.find_element(By.ID, "hint").is_enabled() and not browser.find_element(By.ID, "line").is_enabled()
+    assert not browser.find_element(By.ID, "reasons").is_displayed()
+    assert not browser.find_element(By.ID, "practice-result").is_displayed()
+    browser.find_element(By.CSS_SELECTOR, '#table button.card[data-card="B6"]').click()
+    result = _wait(browser, lambda b: b.find_element(By.ID, "practice-result").text or False, 30)
+    assert cards["B6"] == "unwinnable" and result.startswith("Your last card, B6: ✗"), result
+    assert "loses" in result
+    browser.find_element(By.ID, "practice").click()  # practice off: the verdicts again
+    assert not browser.find_element(By.ID, "practice-result").is_displayed()

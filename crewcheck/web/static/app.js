@@ -26,6 +26,7 @@ const S = {
   explain: new Map(),   // history key -> the board's words for its analysis
   partial: null,     // {key, position, cards}: the verdicts found so far by the running analysis
   setup: { picks: {}, draft: [], step: null },  // the crew's choices made on the board before the first card
+  variations: [],    // other lines of this game (full card lists), kept when a different card was played
 };
 
 // one job per tab: the server keys jobs by the cookie and this id
@@ -47,9 +48,9 @@ function el(tag, attrs, ...children) {
 
 const key = (cards) => cards.join(" ");
 const suitOf = (card) => card.replace(/[0-9]+$/, "");
-const MARK = { winnable: "✓", unwinnable: "✗", unknown: "?", thinking: "…" };
+const MARK = { winnable: "✓", unwinnable: "✗", unknown: "?", thinking: "…", hidden: "" };
 const SAYS = { winnable: "keeps the game winnable", unwinnable: "the game can no longer be won after it",
-               unknown: "not decided", thinking: "being decided" };
+               unknown: "not decided", thinking: "being decided", hidden: "hidden until you play (practice)" };
 
 async function call(method, url, body) {
   let response;
@@ -162,6 +163,7 @@ async function fileGame(deal, history, push) {
 
 async function start(history, future, push) {
   S.setup = { picks: {}, draft: [], step: null };
+  S.variations = [];
   S.verdicts.clear();
   S.explain.clear();
   S.reviews.clear();
@@ -235,8 +237,23 @@ async function go(history, future, push) {
 
 function play(card) {
   if (!S.layout || !S.layout.legal.includes(card)) return;
+  // another card than the one taken back: the line it leaves is kept as a variation
+  if (S.future.length && S.future[0] !== card) keepVariation(timeline());
   const future = S.future[0] === card ? S.future.slice(1) : [];
   go([...S.history, card], future, true);
+}
+
+// -- variations: the lines left when another card was played, kept as in a game record ---
+function keepVariation(line) {
+  if (line.length && !S.variations.some((v) => key(v) === key(line))) S.variations.push(line);
+}
+
+function enterVariation(line, n) {
+  // the position after card n of a variation; the line left becomes a variation in turn
+  const here = timeline();
+  S.variations = S.variations.filter((v) => key(v) !== key(line));
+  keepVariation(here);
+  go(line.slice(0, n), line.slice(n), true);
 }
 
 // -- the set-up: the crew's choices before the first card, one step at a time --------
@@ -498,6 +515,7 @@ function wire() {
   $("#line").addEventListener("click", () => {
     const line = winningLine();
     if (!line.length) return;
+    if (S.future.length && key(S.future) !== key(line)) keepVariation(timeline());
     S.future = line;
     jump(S.history.length + 1);
   });
@@ -505,6 +523,7 @@ function wire() {
   $("#cancel").addEventListener("click", cancel);
   $("#again").addEventListener("click", analyseAgain);
   $("#download").addEventListener("click", download);
+  $("#practice").addEventListener("change", draw);
   $("#copy-link").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(location.href); $("#copy-link").textContent = "Link copied"; }
     catch (e) { window.prompt("The link to this position:", location.href); }

@@ -55,8 +55,8 @@ function scoreLine(seat) {
 }
 
 function showReason(card) {
-  const why = reasonOf(card);
-  const v = verdictOf(card);
+  const why = practising() ? null : reasonOf(card);
+  const v = practising() ? "hidden" : verdictOf(card);
   $("#card-reason").className = `small v-${v}`;
   $("#card-reason").textContent = why ? `${MARK[v]} ${card}: ${why}` : `${card}: ${SAYS[v]}`;
 }
@@ -79,8 +79,8 @@ function seatBox(seat) {
       const legal = L.legal.includes(c.card);
       const task = taskCards.has(c.card) ? "★" : "";
       if (legal) {
-        const v = verdictOf(c.card);
-        const why = reasonOf(c.card);
+        const v = practising() ? "hidden" : verdictOf(c.card);
+        const why = practising() ? null : reasonOf(c.card);
         const says = why || SAYS[v];
         const b = el("button", { type: "button", class: `card suit-${suitOf(c.card)} v-${v}`, "data-card": c.card,
                                  "data-verdict": v, "data-reason": why || "",
@@ -236,11 +236,39 @@ function drawRules() {
   $("#rules").replaceChildren(...lines);
 }
 
+// practice: the cards' verdicts hidden until a card is played, then that card's verdict
+// (from the analysis of the position it was played in) and its reason
+function practising() { return $("#practice").checked; }
+
+function drawPractice() {
+  const box = $("#practice-result");
+  box.hidden = !practising() || !S.history.length;
+  if (box.hidden) return;
+  const before = S.history.slice(0, -1);
+  const card = S.history[S.history.length - 1];
+  const a = S.verdicts.get(key(before));
+  const words = S.explain.get(key(before));
+  const i = a ? a.cards.findIndex((x) => x.cards.includes(card)) : -1;
+  if (i < 0) { box.hidden = true; return; }  // played where no verdict was asked for
+  const v = a.cards[i].verdict;
+  box.className = `v-${v}`;
+  box.dataset.verdict = v;
+  box.textContent = `Your last card, ${card}: ${MARK[v]} ${v === "winnable" ? "it kept the game winnable"
+    : v === "unwinnable" ? "the game could no longer be won after it" : "not decided"}` + (words ? ` (${words.cards[i]})` : "");
+}
+
 function drawPosition() {
   const L = S.layout;
   const p = $("#position");
   const a = S.verdicts.get(key(S.history));
   const words = S.explain.get(key(S.history));
+  drawPractice();
+  if (practising() && !L.over) {
+    const who = L.to_play === null ? "any seat leads" : `${seatName(L.to_play)} to play`;
+    p.className = "";
+    p.textContent = `Practice. Trick ${L.trick}, ${who}: choose a card; its verdict shows once it is played.`;
+    return;
+  }
   if (L.over) {
     p.className = L.won ? "v-winnable" : "v-unwinnable";
     p.textContent = `${L.won ? "✓ Won" : "✗ Lost"}: ${L.over_words || L.over.replace(/^(won|lost): /, "")}`;
@@ -275,7 +303,8 @@ function drawReasons() {
   list.replaceChildren();
   $("#card-reason").textContent = "";
   $("#choice").textContent = words && words.choice && !S.layout.over ? `The winning line's choice: ${words.choice}` : "";
-  $("#reasons").hidden = !a || !words || !!S.layout.over;
+  $("#reasons").hidden = !a || !words || !!S.layout.over || practising();
+  if (practising()) { $("#choice").textContent = ""; return; }
   if (!a || !words) return;
   a.cards.forEach((c, i) => list.append(el("li", { class: `v-${c.verdict}`, "data-cards": c.cards.join(" ") },
     `${MARK[c.verdict]} ${c.cards.join(" = ")}: ${words.cards[i]}`)));
@@ -329,6 +358,28 @@ function drawMoves() {
     if (!all.length) break;
   }
   if (!all.length) list.replaceChildren(el("li", { class: "small", text: "no card played yet" }));
+  drawVariations(all);
+}
+
+function drawVariations(all) {
+  // each other line of the game from the card where it leaves this one, its cards to jump to
+  const box = $("#variations");
+  box.replaceChildren();
+  for (const line of S.variations) {
+    let n = 0;
+    while (n < line.length && n < all.length && line[n] === all[n]) n++;
+    if (n === line.length) continue;  // nothing this line does not already show
+    const item = el("li", { class: "variation", "data-from": String(n) },
+                    el("span", { class: "small", text: `from card ${n + 1} (trick ${Math.floor(n / S.layout.players) + 1}): ` }));
+    line.slice(n).forEach((c, i) => {
+      const b = el("button", { type: "button", class: "move", "data-index": String(n + i),
+                               title: `the position after ${c} in this variation` }, cardFace(c));
+      b.addEventListener("click", () => enterVariation(line, n + i + 1));
+      item.append(b);
+    });
+    box.append(item);
+  }
+  $("#variations-head").hidden = !box.children.length;
 }
 
 function drawReview() {
@@ -346,7 +397,7 @@ function drawButtons() {
   const line = a && a.position.next && a.position.next.length ? a.position.next : null;
   $("#undo").disabled = $("#start").disabled = S.history.length === 0;
   $("#redo").disabled = $("#end").disabled = S.future.length === 0;
-  $("#hint").disabled = $("#line").disabled = !line || !!S.layout.over;
+  $("#hint").disabled = $("#line").disabled = !line || !!S.layout.over || practising();
   $("#review").disabled = timeline().length === 0;
   $("#review").textContent = `Review the game (${timeline().length} cards)`;
 }
