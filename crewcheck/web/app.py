@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,7 @@ from crewcheck.reports.results import analysis_to_dict, result_to_dict, review_t
 from crewcheck.solvers.base import Budget
 from crewcheck.web import forms
 from crewcheck.web.choices import engine_setup, setup_step
+from crewcheck.web.draw import draw_step, drawable
 from crewcheck.web.games import mission_list, new_game
 from crewcheck.web.jobs import Busy, Jobs, QueueFull, Work
 from crewcheck.web.words import Streaming, explain_analysis, words
@@ -76,7 +78,7 @@ MAX_EXAMPLE_NAME = 100
 """The longest example name looked up (longer ones are no example: 404)."""
 COOKIE = "crewcheck_client"
 STATIC = Path(__file__).resolve().parent / "static"
-KINDS = ("decide", "analyse", "review", "setup")
+KINDS = ("decide", "analyse", "review", "setup", "draw")
 TAB_HEADER = "X-Crewcheck-Tab"
 """The header naming the page's tab (letters and digits): jobs are per cookie and tab."""
 
@@ -250,11 +252,10 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
             instance, mode = forms.load(data)
             if "history" in data:
                 instance = forms.with_history(instance, data["history"])
-            picks = _picks(data) if kind == "setup" else None
+            work = _STEP_WORK[kind](instance, timeout, data) if kind in _STEP_WORK else _work(kind, instance, timeout)
         except CrewcheckError as e:
             return fail(e, mode=mode)
         try:
-            work = _setup_work(instance, timeout, picks) if picks is not None else _work(kind, instance, timeout)
             job = runner.submit(client(), kind, work, replace=replace)
         except Busy as e:
             return jsonify({"error": error_object("Busy", str(e), input_error=False, input=None, job=e.job.id)}), 409
@@ -295,28 +296,52 @@ def _options(app: Flask) -> tuple[Response, int]:
     return response, 204
 
 
-def _picks(data: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
-    """A set-up job's ``"picks"`` (choice kind -> option value) and ``"draft"`` (task
-    cards in the order taken), checked for their shape (:func:`setup_step` checks them
-    against the options)."""
-    picks = data.get("picks", {})
-    if not isinstance(picks, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in picks.items()):
-        raise InvalidInputError("expected an object of option values (strings)", field="picks")
-    draft = data.get("draft", [])
-    if not isinstance(draft, list) or not all(isinstance(c, str) for c in draft):
-        raise InvalidInputError("expected a list of task cards", field="draft")
-    return picks, draft
+def _strings(data: dict[str, Any], name: str, default: Any, shape: type) -> Any:
+    """``data[name]``: a list of strings or an object of strings (``shape``), else an
+    error naming the field."""
+    value = data.get(name, default)
+    items = value.values() if isinstance(value, dict) else value
+    if not isinstance(value, shape) or not all(isinstance(x, str) for x in items) or (
+            isinstance(value, dict) and not all(isinstance(k, str) for k in value)):
+        what = "a list of card names" if shape is list else "an object of option values (strings)"
+        raise InvalidInputError(f"expected {what}", field=name)
+    return value
 
 
-def _setup_work(instance: Instance, timeout: float | None, picks: tuple[dict[str, str], list[str]]) -> Work:
-    """The set-up job: the next crew choice after ``picks`` with each option's verdict
-    (:func:`crewcheck.web.choices.setup_step`)."""
+def _setup_work(instance: Instance, timeout: float | None, data: dict[str, Any]) -> Work:
+    """The set-up job: the next crew choice after the request's ``"picks"`` (choice kind
+    -> option value) and ``"draft"`` (task cards in the order taken), with each option's
+    verdict (:func:`crewcheck.web.choices.setup_step`)."""
+    picks = _strings(data, "picks", {}, dict)
+    draft = _strings(data, "draft", [], list)
 
     def run(cancelled: Any, progress: Any) -> dict[str, Any]:
-        step = setup_step(instance, *picks, timeout=timeout, cancelled=cancelled, progress=progress)
+        step = setup_step(instance, picks, draft, timeout=timeout, cancelled=cancelled, progress=progress)
         return {"setup": step, "layout": forms.layout(instance)}
 
     return run
+
+
+def _draw_work(instance: Instance, timeout: float | None, data: dict[str, Any]) -> Work:
+    """Mission 12's draw after the first trick: the request's ``"draw"`` (the card each
+    seat gives to the next) with each seat's options decided (:func:`crewcheck.web.draw.draw_step`)."""
+    cards = _strings(data, "draw", [], list)
+    why = drawable(instance)
+    if why is not None:
+        raise InvalidInputError(why, field="history")
+
+    def run(cancelled: Any, progress: Any) -> dict[str, Any]:
+        step = draw_step(instance, cards, timeout=timeout, cancelled=cancelled, progress=progress)
+        return {"draw": step, "layout": forms.layout(instance)}
+
+    return run
+
+
+_STEP_WORK: dict[str, Callable[[Instance, float | None, dict[str, Any]], Work]] = {
+    "setup": _setup_work,
+    "draw": _draw_work,
+}
+"""Job kind -> the work of a step of the game's set-up (it reads more of the request)."""
 
 
 def _work(kind: str, instance: Instance, timeout: float | None) -> Work:

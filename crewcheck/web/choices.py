@@ -118,7 +118,7 @@ CHOICE_KINDS: dict[str, ChoiceKind] = {
         "The commander distributes the tasks",
         lambda i: i.rules.assignment == "distribution",
         lambda c, i, v: None if c.quota is None else list(c.quota),
-        lambda i, q: "tasks per seat: " + ", ".join(f"seat {s + 1} {n}" for s, n in enumerate(q))),
+        lambda i, q: ", ".join(f"seat {s + 1} takes {n or 'none'}" for s, n in enumerate(q))),
     "handover": ChoiceKind(
         "A crew member may hand one task to another",
         lambda i: bool(i.handover and i.tasks),

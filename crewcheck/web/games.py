@@ -32,6 +32,9 @@ READING_NOTES = {
 }
 """Where the rule's words and the reference reading differ, the note the page shows (the
 missions' ``readings``: :data:`crewcheck.missions.logbook.READINGS`)."""
+DRAW_MISSION = 12
+"""The mission whose rule draws a card from the right-hand neighbour after the first
+trick: the board offers the draw there (:mod:`crewcheck.web.draw`)."""
 MAX_SEED = 2**53 - 1
 """The largest seed accepted (the largest integer a page's JavaScript keeps exactly)."""
 
@@ -71,7 +74,7 @@ def _mission(body: Mapping[str, Any]) -> dict[str, Any]:
     if reading and number == 46 and players != 3:
         reading = None  # the readings agree with four or five players
     return {"deal": deal, "title": title, "rule": m.special_rule, "notes": not_modelled(m, players),
-            "reading": reading,
+            "reading": reading, "draw": number == DRAW_MISSION,
             "params": {"game": "mission", "mission": number, "players": players, "seed": seed,
                        "assignment": assignment or ""}}
 
@@ -137,7 +140,8 @@ def new_game(body: Mapping[str, Any]) -> dict[str, Any]:
     """The game ``body`` asks for: ``{"deal": <deal-file dict>, "title", "rule" (the
     special rule in words, or ``None``), "notes" (rules the deal leaves out), for a
     mission "reading" (:data:`READING_NOTES`: how the board reads a rule whose words read
-    otherwise, or ``None``), "params"
+    otherwise, or ``None``) and "draw" (whether the draw of :data:`DRAW_MISSION` follows
+    the first trick), "params"
     (the parameters as dealt, defaults filled in: the query of a link to this game)}``,
     and for Deep Sea ``"options"`` (each way the task phase can hand the tasks out;
     ``owners`` picks one)."""

@@ -583,3 +583,49 @@ def test_practice_hides_the_verdicts_until_a_card_is_played(server, browser):
     assert "loses" in result
     browser.find_element(By.ID, "practice").click()  # practice off: the verdicts again
     assert not browser.find_element(By.ID, "practice-result").is_displayed()
+
+
+def test_mission_twelve_draw_picked_or_randomised_on_the_board(server, browser):
+    """Mission 12: the draft made on the board (the engine's picks), the first trick
+    played, then the draw: each seat's cards with their verdicts, a card picked for seat
+    1, then randomised; played on, the board deals the game after the draw."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + "?game=mission&mission=12&players=4&seed=0")
+    _settled(browser, 0)
+    for _ in range(4):
+        _, options = _setup(browser, "draft")
+        _pick(browser, "draft", next(v for v, (_, _, engine) in options.items() if engine))
+    _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
+    for n in range(4):
+        cards = _settled(browser, n)
+        card = sorted(c for c, v in cards.items() if v == "winnable")[0]
+        browser.find_element(By.CSS_SELECTOR, f'#table button.card[data-card="{card}"]').click()
+    _settled(browser, 4)
+
+    def drawn(b: Any) -> Any:
+        selects = b.find_elements(By.CSS_SELECTOR, ".draw-box select")
+        return selects if len(selects) == 4 else False
+
+    selects = _wait(browser, drawn, 60)
+    counts = [len(s.find_elements(By.TAG_NAME, "option")) for s in selects]
+    assert counts == [9, 9, 9, 9], counts
+    marks = {o.get_attribute("data-verdict") for s in selects for o in s.find_elements(By.TAG_NAME, "option")}
+    assert marks <= VERDICTS and marks, marks
+    first = selects[0].find_elements(By.TAG_NAME, "option")
+    pick, expected = next((o.get_attribute("value"), o.get_attribute("data-verdict")) for o in first
+                          if not o.is_selected())
+    Select(selects[0]).select_by_value(pick)
+    _wait(browser, lambda b: (drawn(b) and drawn(b)[0].get_attribute("value") == pick
+                              and b.find_elements(By.ID, "draw-play")), 60)
+    verdict = browser.find_element(By.CSS_SELECTOR, ".draw-verdict").get_attribute("data-verdict")
+    assert verdict == expected, (verdict, expected)
+    browser.find_element(By.ID, "draw-random").click()
+    _wait(browser, lambda b: b.find_elements(By.ID, "draw-play"), 60)
+    browser.find_element(By.ID, "draw-play").click()
+    _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-drawn"))
+    _settled(browser, 0)
+    hands = browser.execute_script("return S.layout.seats.map((s) => s.suits.flatMap((x) => x.cards).length)")
+    assert hands == [9, 9, 9, 9], hands

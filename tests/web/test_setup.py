@@ -149,3 +149,40 @@ def test_a_setup_job_through_the_server():
         time.sleep(0.05)
     assert got["state"] == "done" and got["result"]["setup"]["deal"]["tasks"][0]["seat"] == 1
     app.extensions["crewcheck_jobs"].shutdown()
+
+
+def test_mission_twelves_draw_each_card_decided_then_played_on():
+    """Mission 12, drafted and after its first trick: each seat's cards offered with
+    the verdict of the draw with that card; the deal after the draw has the first trick's
+    cards gone, each drawn card in the next seat's hand, the trick's winner to lead. The
+    draw is refused before the first trick ends, and a card the seat does not hold."""
+    from crewcheck.model.cards import iter_bits
+    from crewcheck.model.variants import play_state
+    from crewcheck.web.draw import draw_step
+
+    assert new_game({"game": "mission", "mission": 12})["draw"] and not new_game({"game": "mission"})["draw"]
+    instance = deal(12)
+    got, picks = step(instance), []
+    while got["deal"] is None:
+        picks.append(got["options"][0]["value"])
+        got = step(instance, draft=picks)
+    fixed = deal_json.from_dict(got["deal"])
+    trick = list(decide(fixed).witness.plays[:4])
+    position = fixed.with_history(trick)
+    hands = play_state(position).hands
+    cards = [str(position.card(next(iter_bits(h)))) for h in hands]
+    answer = draw_step(position, cards, timeout=60, cancelled=lambda: False, progress=lambda *a: None)
+    assert [x["card"] for x in answer["seats"]] == cards
+    assert [len(x["options"]) for x in answer["seats"]] == [h.bit_count() for h in hands]
+    after = deal_json.from_dict(answer["deal"])
+    assert answer["verdict"] == decide(after).verdict.value
+    for s, card in enumerate(cards):
+        held = {str(after.card(c)) for c in iter_bits(after.hands[(s + 1) % 4])}
+        assert card in held
+    assert not {str(fixed.card(c)) for c in trick} & {str(c) for c in after.deck.cards}
+    with pytest.raises(InvalidInputError) as e:
+        draw_step(fixed.with_history(trick[:3]), cards, timeout=60, cancelled=lambda: False, progress=print)
+    assert e.value.field == "history"
+    with pytest.raises(InvalidInputError) as e:
+        draw_step(position, [cards[1], *cards[1:]], timeout=60, cancelled=lambda: False, progress=print)
+    assert e.value.field == "draw[0]"

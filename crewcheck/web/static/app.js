@@ -27,6 +27,7 @@ const S = {
   partial: null,     // {key, position, cards}: the verdicts found so far by the running analysis
   setup: { picks: {}, draft: [], step: null },  // the crew's choices made on the board before the first card
   variations: [],    // other lines of this game (full card lists), kept when a different card was played
+  draw: null,        // mission 12's draw after the first trick: {key, cards, step}
 };
 
 // one job per tab: the server keys jobs by the cookie and this id
@@ -164,6 +165,7 @@ async function fileGame(deal, history, push) {
 async function start(history, future, push) {
   S.setup = { picks: {}, draft: [], step: null };
   S.variations = [];
+  S.draw = null;
   S.verdicts.clear();
   S.explain.clear();
   S.reviews.clear();
@@ -231,6 +233,7 @@ async function go(history, future, push) {
     poll(S.job, seq, 30);
   } else if (S.pending) ask("analyse", history, seq);  // no room for a job just now: ask again
   else if (setupWanted()) askSetup();
+  else if (drawWanted() && !(S.draw && S.draw.key === key(history))) askDraw(randomDraw());
   else stopThinking();
   return true;
 }
@@ -292,8 +295,50 @@ async function playSetup(setup) {
   // every choice made: the deal with them made is the game played on
   const deal = { ...setup.deal };
   const named = S.meta.name || "deal";
+  const draws = hasDraw();
   deal.name = `${named}-chosen`;
   deal.comment = `${S.meta.comment || named} Chosen on the board: ${setup.made.join("; ")}.`;
+  await fileGame(deal, [], true);
+  S.meta.draw = draws;
+}
+
+// -- mission 12's draw: right after the first trick each seat draws a card from the crew
+// member to its right; the player picks the cards (each option decided) or randomises them
+function hasDraw() { return S.game ? !!S.game.draw : !!S.meta.draw; }
+
+function drawWanted() {
+  const L = S.layout;
+  return !!L && hasDraw() && S.history.length === L.players && !L.over;
+}
+
+function randomDraw() {
+  // one card of each seat's hand, uniformly (the card goes to the next seat)
+  return S.layout.seats.map((seat) => {
+    const held = seat.suits.flatMap((x) => x.cards.filter((c) => c.held).map((c) => c.card));
+    return held[Math.floor(Math.random() * held.length)];
+  });
+}
+
+async function askDraw(cards) {
+  const seq = S.seq;
+  S.draw = { key: key(S.history), cards, step: null };
+  draw();
+  showThinking("deciding each card of the draw", 0);
+  const { status, data } = await call("POST", "/api/jobs", { kind: "draw", deal: S.base, history: S.history,
+                                                              draw: cards, replace: true });
+  if (seq !== S.seq) return;
+  if (status === 429) { setTimeout(() => { if (seq === S.seq) askDraw(cards); }, 300); return; }
+  if (status !== 202) { stopThinking(); S.draw.error = data.error.line || data.error.message; draw(); return; }
+  S.job = { id: data.id, key: key(S.history), kind: "draw" };
+  poll(S.job, seq, 30);
+}
+
+async function playDraw(step) {
+  const deal = { ...step.deal };
+  const named = S.meta.name || (S.game ? S.game.title : "deal");
+  deal.name = `${fileName()}-drawn`;
+  deal.comment = `${S.meta.comment || named} After the first trick (${S.history.join(" ")}), the draw: ` +
+    step.seats.map((x) => `seat ${x.to + 1} draws ${x.card} from seat ${x.seat + 1}`).join(", ") + ".";
   await fileGame(deal, [], true);
 }
 
@@ -327,7 +372,8 @@ async function poll(job, seq, delay) {
     const p = data.progress;
     const now = p.what ? ` (${seatWords(p.what)})` : "";
     const step = p.total > 1 ? `, ${p.done} of ${p.total} decisions done${now}` : now;
-    showThinking({ review: "reviewing the game", setup: "deciding each option" }[job.kind] || "deciding every card",
+    showThinking({ review: "reviewing the game", setup: "deciding each option", draw: "deciding each card of the draw" }[job.kind]
+                 || "deciding every card",
                  data.elapsed, step);
     if (job.kind === "analyse" && data.partial && job.key === key(S.history)) {
       // each card's verdict as it is found
@@ -342,12 +388,18 @@ async function poll(job, seq, delay) {
   S.job = null;
   stopThinking();
   if (data.state !== "done" || (job.kind === "analyse" && S.pending === job.key)) S.pending = null;
+  if (data.state === "error" && job.kind === "draw" && S.draw) { S.draw.error = data.error.line || data.error.message; draw(); return; }
   if (data.state === "error") { showError(job.kind === "setup" ? { ...data.error, input: "setup" } : data.error); draw(); return; }
   if (data.state === "cancelled") {
     if (job.kind === "setup") S.setup.step = { stopped: true, made: [] };
+    else if (job.kind === "draw") S.draw = null;
     else if (job.kind === "analyse") S.stopped = job.key;
     else S.stopped = `review:${job.key}`;
     draw();
+    return;
+  }
+  if (job.kind === "draw") {
+    if (S.draw && S.draw.key === job.key) { S.draw.step = data.result.draw; draw(); }
     return;
   }
   if (job.kind === "setup") {
@@ -362,6 +414,7 @@ async function poll(job, seq, delay) {
     S.explain.set(job.key, data.result.explain);
     if (job.key === key(S.history)) draw();
     if (job.key === "" && setupWanted()) askSetup();
+    if (job.key === key(S.history) && drawWanted() && !(S.draw && S.draw.key === job.key)) askDraw(randomDraw());
   }
   else {
     S.reviews.set(job.key, data.result.review);

@@ -144,6 +144,8 @@ function trickBox() {
   }
   const setup = setupBox();
   if (setup) box.append(setup);
+  const drawn = drawBox();
+  if (drawn) box.append(drawn);
   return box;
 }
 
@@ -203,6 +205,34 @@ function setupBox() {
     box.append(restart);
   }
   box.append(el("div", { class: "error", "data-for": "setup", role: "alert" }));
+  return box;
+}
+
+// mission 12's draw after the first trick: the card each seat draws from the seat to its right,
+// each option with the verdict of the draw with that card, randomise, then play on after it
+function drawBox() {
+  if (!drawWanted()) return null;
+  const d = S.draw && S.draw.key === key(S.history) ? S.draw : null;
+  const box = el("div", { class: "draw-box setup-box", role: "group", "aria-label": "mission 12's draw" },
+    el("div", { class: "setup-title", text: "The draw: each seat draws a card from the crew member to its right" }),
+    el("div", { class: "small", text: "Pick the cards or randomise them; the cards' verdicts above leave the draw out." }));
+  if (d && d.error) { box.append(el("div", { class: "error draw-error", role: "alert", text: d.error })); return box; }
+  if (!d || !d.step) { box.append(el("div", { class: "small", text: "Deciding each card of the draw…" })); return box; }
+  const step = d.step;
+  for (const x of step.seats) {
+    const select = el("select", { "data-seat": String(x.seat), "aria-label": `the card ${seatName(x.to)} draws from ${seatName(x.seat)}` });
+    for (const o of x.options) select.append(el("option", { value: o.value, "data-verdict": o.verdict, text: `${o.value} ${MARK[o.verdict]}` }));
+    select.value = x.card;
+    select.addEventListener("change", () => askDraw(step.seats.map((y) => y.seat === x.seat ? select.value : y.card)));
+    box.append(el("label", {}, `${seatName(x.to)} draws from ${seatName(x.seat)}: `, select));
+  }
+  box.append(el("div", { class: `draw-verdict v-${step.verdict}`, "data-verdict": step.verdict,
+    text: `${MARK[step.verdict]} This draw ${step.verdict === "winnable" ? "can be won" : step.verdict === "unwinnable" ? "cannot be won" : "is not decided"}.` }));
+  const random = el("button", { type: "button", id: "draw-random", text: "Randomise" });
+  random.addEventListener("click", () => askDraw(randomDraw()));
+  const play = el("button", { type: "button", id: "draw-play", text: "Play on after this draw", disabled: !step.deal });
+  play.addEventListener("click", () => playDraw(step));
+  box.append(el("div", { class: "buttons" }, random, play));
   return box;
 }
 
