@@ -155,7 +155,7 @@ def draft_verdicts(instance: Instance, taken: Mapping[int, Seat], seat: Seat, ca
     too_big = sat_process.available() or size_limit(instance)
     if too_big is not None:
         raise NotApplicableError(too_big)
-    from pysat.solvers import Solver  # type: ignore[import-untyped]
+    from pysat.solvers import Solver
 
     out = {k: Verdict.UNKNOWN for k in candidates}
     cnf, v = _owner_formula(instance)

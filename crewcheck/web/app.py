@@ -58,6 +58,7 @@ from crewcheck.api import decide
 from crewcheck.errors import CrewcheckError, InvalidInputError
 from crewcheck.formats.reading import decode, parse_json, read_bytes, short_repr
 from crewcheck.model.instance import Instance
+from crewcheck.model.variants import play_state
 from crewcheck.analysis.analyse import analyse
 from crewcheck.analysis.review import review
 from crewcheck.reports.errors import error_object, error_to_dict, internal_error_to_dict
@@ -253,6 +254,8 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
             if "history" in data:
                 instance = forms.with_history(instance, data["history"])
             work = _STEP_WORK[kind](instance, timeout, data) if kind in _STEP_WORK else _work(kind, instance, timeout)
+            if kind == "analyse" and "compare" in data:
+                work = _compared(work, _other(data), timeout)
         except CrewcheckError as e:
             return fail(e, mode=mode)
         try:
@@ -333,6 +336,33 @@ def _draw_work(instance: Instance, timeout: float | None, data: dict[str, Any]) 
     def run(cancelled: Any, progress: Any) -> dict[str, Any]:
         step = draw_step(instance, cards, timeout=timeout, cancelled=cancelled, progress=progress)
         return {"draw": step, "layout": forms.layout(instance)}
+
+    return run
+
+
+def _other(data: dict[str, Any]) -> Instance:
+    """The request's ``"compare"`` deal (another reading of the same game) at its
+    ``"history"``."""
+    try:
+        other, _ = forms.load({"deal": data["compare"]})
+        return forms.with_history(other, data["history"]) if "history" in data else other
+    except CrewcheckError as e:
+        raise InvalidInputError(getattr(e, "reason", str(e)), field="compare") from None
+
+
+def _compared(work: Work, other: Instance, timeout: float | None) -> Work:
+    """``work`` (an analysis) with ``"compare"``: the verdict of the same position under
+    another reading of the rule, and its reason in the board's words."""
+
+    def run(cancelled: Any, progress: Any) -> dict[str, Any]:
+        out = work(cancelled, progress)
+        end = play_state(other).end
+        if end is not None:
+            verdict, why = ("winnable" if end.won else "unwinnable"), words(end.describe(other))
+        else:
+            result = decide(other, budget=Budget(seconds=timeout, cancel=cancelled))
+            verdict, why = result.verdict.value, words(result.explanation)
+        return {**out, "compare": {"verdict": verdict, "reason": why}}
 
     return run
 

@@ -72,7 +72,7 @@ def draw_step(instance: Instance, draw: Sequence[str], *, timeout: float | None,
             raise InvalidInputError(f"{text!r} is not in seat {s + 1}'s hand", field=f"draw[{s}]")
         picked.append(card)
     budget = Budget(seconds=timeout, cancel=cancelled)
-    seats = []
+    seats: list[dict[str, Any]] = []
     total = sum(len(h) for h in hands)
     done = 0
     for s in range(p):

@@ -629,3 +629,30 @@ def test_mission_twelve_draw_picked_or_randomised_on_the_board(server, browser):
     _settled(browser, 0)
     hands = browser.execute_script("return S.layout.seats.map((s) => s.suits.flatMap((x) => x.cards).length)")
     assert hands == [9, 9, 9, 9], hands
+
+
+def test_the_two_readings_of_a_rule_side_by_side(server, browser):
+    """Mission 46 with three players, whose rule reads otherwise word for word: the
+    board's verdict and the other reading's side by side, and a button that plays the
+    game under the other reading (in the address too), the first reading then beside it."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + "?game=mission&mission=46&players=3&seed=0")
+    _settled(browser, 0)
+
+    def rows(b: Any) -> Any:
+        got = {k: tuple(v) for k, v in b.execute_script(
+            "const out = {}; for (const r of document.querySelectorAll('.readings .reading-row'))"
+            " out[r.dataset.reading] = [r.dataset.verdict, r.textContent]; return out").items()}
+        return got if len(got) == 2 and all(v for v, _ in got.values()) else False
+
+    got = _wait(browser, rows, 60)
+    assert got["reference"][1].startswith("This board (as Board Game Arena reads it): ✓"), got
+    assert got["literal"][1].startswith("Read word for word: ✓"), got
+    browser.find_element(By.ID, "reading-switch").click()
+    _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("the rule word for word"))
+    assert "reading=literal" in browser.current_url
+    got = _wait(browser, rows, 60)
+    assert got["literal"][1].startswith("This board (word for word):"), got
+    assert got["reference"][1].startswith("Read as Board Game Arena reads it:"), got

@@ -186,3 +186,38 @@ def test_mission_twelves_draw_each_card_decided_then_played_on():
     with pytest.raises(InvalidInputError) as e:
         draw_step(position, [cards[1], *cards[1:]], timeout=60, cancelled=lambda: False, progress=print)
     assert e.value.field == "draw[0]"
+
+
+def _finished(client, job: str) -> dict:
+    import time
+
+    for _ in range(1200):
+        got = client.get(f"/api/jobs/{job}").get_json()
+        if got["state"] not in ("queued", "running"):
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"job {job} still running")
+
+
+def test_the_other_reading_is_decided_beside_the_board():
+    """Mission 46 with 3 players offers the other reading's deal; an analysis asked with
+    ``compare`` also decides the same position under it (here a deal the other rule
+    makes unwinnable), and a compare deal that cannot be loaded is a 400 naming it."""
+    game = new_game({"game": "mission", "mission": 46, "players": 3, "seed": 0})
+    assert game["read"] == "reference" and game["other"]["reading"] == "literal"
+    assert game["other"]["deal"]["conditions"] != game["deal"]["conditions"]
+    literal = new_game({"game": "mission", "mission": 46, "players": 3, "seed": 0, "reading": "literal"})
+    assert literal["other"]["reading"] == "reference" and literal["params"]["reading"] == "literal"
+    assert literal["deal"]["conditions"] == game["other"]["deal"]["conditions"]
+    assert new_game({"game": "mission", "mission": 46, "players": 4, "seed": 0})["other"] is None
+    app = create_app(jobs=Jobs(1))
+    client = app.test_client()
+    mine = {"hands": [["B1", "B3"], ["B2", "B4"]], "lead": 0, "tasks": [{"card": "B3", "seat": 0}]}
+    other = {**mine, "tasks": [{"card": "B4", "seat": 0}]}
+    r = client.post("/api/jobs", json={"kind": "analyse", "deal": mine, "compare": other, "history": []})
+    got = _finished(client, r.get_json()["id"])
+    assert got["result"]["analyse"]["verdict"] == "winnable"
+    assert got["result"]["compare"]["verdict"] == "unwinnable"
+    r = client.post("/api/jobs", json={"kind": "analyse", "deal": mine, "compare": {"hands": []}, "history": []})
+    assert r.status_code == 400 and r.get_json()["error"]["field"] == "compare"
+    app.extensions["crewcheck_jobs"].shutdown()

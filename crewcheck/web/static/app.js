@@ -28,6 +28,7 @@ const S = {
   setup: { picks: {}, draft: [], step: null },  // the crew's choices made on the board before the first card
   variations: [],    // other lines of this game (full card lists), kept when a different card was played
   draw: null,        // mission 12's draw after the first trick: {key, cards, step}
+  compare: new Map(),   // history key -> the other reading's verdict of the position (where the readings differ)
 };
 
 // one job per tab: the server keys jobs by the cookie and this id
@@ -166,6 +167,7 @@ async function start(history, future, push) {
   S.setup = { picks: {}, draft: [], step: null };
   S.variations = [];
   S.draw = null;
+  S.compare.clear();
   S.verdicts.clear();
   S.explain.clear();
   S.reviews.clear();
@@ -207,7 +209,8 @@ async function go(history, future, push) {
   // whose verdicts are known (or a server with no room for a job) is only laid out
   const seq = ++S.seq;
   const asking = !S.verdicts.has(key(history));
-  let got = asking ? await call("POST", "/api/jobs", { kind: "analyse", deal: S.base, history, replace: true })
+  let got = asking ? await call("POST", "/api/jobs", { kind: "analyse", deal: S.base, history, replace: true,
+                                                      ...compareWith() })
     : null;
   if (!got || got.status === 429) got = await call("POST", "/api/deal", { deal: S.base, history });
   const { status, data } = got;
@@ -304,6 +307,10 @@ async function playSetup(setup) {
 
 // -- mission 12's draw: right after the first trick each seat draws a card from the crew
 // member to its right; the player picks the cards (each option decided) or randomises them
+// where the reference reading and the literal one differ, the other reading's deal is
+// decided with every position too, and shown beside the board's verdict
+function compareWith() { return S.game && S.game.other ? { compare: S.game.other.deal } : {}; }
+
 function hasDraw() { return S.game ? !!S.game.draw : !!S.meta.draw; }
 
 function drawWanted() {
@@ -356,7 +363,8 @@ function jump(n) {
 async function ask(kind, history, seq) {
   const what = kind === "review" ? "reviewing the game" : "deciding every card";
   showThinking(what, 0);
-  const { status, data } = await call("POST", "/api/jobs", { kind, deal: S.base, history, replace: true });
+  const { status, data } = await call("POST", "/api/jobs", { kind, deal: S.base, history, replace: true,
+                                                              ...(kind === "analyse" ? compareWith() : {}) });
   if (seq !== S.seq && kind !== "review") return;
   if (status === 429) { setTimeout(() => { if (seq === S.seq) ask(kind, history, seq); }, 300); return; }
   if (status !== 202) { stopThinking(); S.pending = null; showError(data.error); draw(); return; }
@@ -412,6 +420,7 @@ async function poll(job, seq, delay) {
   if (job.kind === "analyse") {
     S.verdicts.set(job.key, data.result.analyse);
     S.explain.set(job.key, data.result.explain);
+    if (data.result.compare) S.compare.set(job.key, data.result.compare);
     if (job.key === key(S.history)) draw();
     if (job.key === "" && setupWanted()) askSetup();
     if (job.key === key(S.history) && drawWanted() && !(S.draw && S.draw.key === job.key)) askDraw(randomDraw());

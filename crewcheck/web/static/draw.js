@@ -261,6 +261,7 @@ function drawRules() {
     (L.deal.lead === "rocket" ? `; the commander (${seatName(L.first_leader)}, holding the top rocket) leads` : "") }));
   if (game && game.rule) lines.push(el("p", { class: "rule", text: game.rule }));
   if (game && game.reading) lines.push(el("p", { class: "small reading", text: `Note: ${game.reading}` }));
+  if (game && game.other) lines.push(readingsBox(game));
   if (L.conditions.length) lines.push(el("ul", { class: "conditions" }, ...L.conditions.map((c) => el("li", { text: c }))));
   if (game && game.notes.length) lines.push(el("p", { class: "small", text: `Not modelled: ${game.notes.join("; ")}` }));
   $("#rules").replaceChildren(...lines);
@@ -285,6 +286,23 @@ function drawPractice() {
   box.dataset.verdict = v;
   box.textContent = `Your last card, ${card}: ${MARK[v]} ${v === "winnable" ? "it kept the game winnable"
     : v === "unwinnable" ? "the game could no longer be won after it" : "not decided"}` + (words ? ` (${words.cards[i]})` : "");
+}
+
+// the reference reading and the literal one side by side: the other reading's verdict of this
+// position, and a button to play the game under it
+function readingsBox(game) {
+  const here = S.compare.get(key(S.history));
+  const mine = S.verdicts.get(key(S.history));
+  const says = (v) => v === "winnable" ? "✓ can be won" : v === "unwinnable" ? "✗ cannot be won" : "? not decided";
+  const board = S.layout.over ? (S.layout.won ? "winnable" : "unwinnable") : mine ? mine.verdict : null;
+  const switchTo = el("button", { type: "button", id: "reading-switch", text: `Play the rule ${game.other.label}` });
+  switchTo.addEventListener("click", () => newGame({ ...game.params, reading: game.other.reading }, S.history, [], true));
+  return el("div", { class: "readings small", "data-reading": game.read },
+    el("div", { class: "reading-row", "data-reading": game.read, "data-verdict": board || "" },
+       `This board (${game.read === "literal" ? "word for word" : "as Board Game Arena reads it"}): ${board ? says(board) : "…"}`),
+    el("div", { class: "reading-row", "data-reading": game.other.reading, "data-verdict": here ? here.verdict : "" },
+       `Read ${game.other.label}: ${here ? says(here.verdict) + (here.reason && here.verdict === "unwinnable" ? ` (${here.reason})` : "") : "…"}`),
+    switchTo);
 }
 
 function drawPosition() {
