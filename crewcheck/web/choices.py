@@ -250,7 +250,7 @@ def engine_setup(instance: Instance, witness: Witness | None) -> dict[str, Any] 
     option values: ``{"picks": {kind: value}, "draft": [task cards in draft order]}``
     (the draft only when the line gives every task a seat); ``None`` without a line or
     without a set-up."""
-    if witness is None or not has_setup(instance):
+    if witness is None or not has_setup(instance) or count_variants(instance) > MAX_SETUP_VARIANTS:
         return None
     choice = witness.choice or Choice()
     seats = witness.assignment

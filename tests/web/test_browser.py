@@ -656,3 +656,16 @@ def test_the_two_readings_of_a_rule_side_by_side(server, browser):
     got = _wait(browser, rows, 60)
     assert got["literal"][1].startswith("This board (word for word):"), got
     assert got["reference"][1].startswith("Read as Board Game Arena reads it:"), got
+
+
+def test_a_set_up_step_that_fails_says_why_in_the_set_up_box(server, browser):
+    """A pick that is no option of its step (the commander under a commander's
+    decision): the server's one-line error, naming the pick, in the set-up box."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + "?game=mission&mission=28&players=4&seed=0&assignment=decision")
+    _setup(browser, "recipient")
+    browser.execute_script("S.setup.picks = {recipient: '1'}; S.setup.step = null; askSetup()")
+    error = _wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, ".setup-box .setup-error") or False, 30)[0]
+    assert error.text == "picks.recipient: '1' is not an option of this step", error.text

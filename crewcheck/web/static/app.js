@@ -274,7 +274,7 @@ async function askSetup() {
                                                               picks: S.setup.picks, draft: S.setup.draft, replace: true });
   if (seq !== S.seq) return;
   if (status === 429) { setTimeout(() => { if (seq === S.seq) askSetup(); }, 300); return; }
-  if (status !== 202) { stopThinking(); showError({ ...data.error, input: "setup" }); return; }
+  if (status !== 202) { stopThinking(); S.setup.step = { error: data.error.line || data.error.message, made: [] }; draw(); return; }
   S.job = { id: data.id, key: "", kind: "setup" };
   poll(S.job, seq, 30);
 }
@@ -397,7 +397,8 @@ async function poll(job, seq, delay) {
   stopThinking();
   if (data.state !== "done" || (job.kind === "analyse" && S.pending === job.key)) S.pending = null;
   if (data.state === "error" && job.kind === "draw" && S.draw) { S.draw.error = data.error.line || data.error.message; draw(); return; }
-  if (data.state === "error") { showError(job.kind === "setup" ? { ...data.error, input: "setup" } : data.error); draw(); return; }
+  if (data.state === "error" && job.kind === "setup") { S.setup.step = { error: data.error.line || data.error.message, made: [] }; draw(); return; }
+  if (data.state === "error") { showError(data.error); draw(); return; }
   if (data.state === "cancelled") {
     if (job.kind === "setup") S.setup.step = { stopped: true, made: [] };
     else if (job.kind === "draw") S.draw = null;

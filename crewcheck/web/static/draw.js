@@ -171,6 +171,7 @@ function setupBox() {
   const made = step && step.made ? step.made : [];
   if (made.length) box.append(el("div", { class: "small setup-made", text: `Chosen: ${made.join("; ")}.` }));
   if (!step) box.append(el("div", { class: "small", text: "Deciding each option…" }));
+  else if (step.error) box.append(el("div", { class: "error setup-error", role: "alert", text: step.error }));
   else if (step.stopped) {
     const again = el("button", { type: "button", id: "setup-again", text: "Decide the options again" });
     again.addEventListener("click", () => { S.setup.step = null; draw(); askSetup(); });
@@ -204,7 +205,6 @@ function setupBox() {
     restart.addEventListener("click", resetSetup);
     box.append(restart);
   }
-  box.append(el("div", { class: "error", "data-for": "setup", role: "alert" }));
   return box;
 }
 
