@@ -459,7 +459,7 @@ def test_the_phone_layout_keeps_the_verdict_undo_and_redo_in_reach(server, brows
 
 def _setup(browser: Any, step: str) -> tuple[str, dict[str, tuple[str, str, bool]]]:
     """Wait for the set-up step ``step`` with every option decided: its title and each
-    option's value -> (verdict, label, marked as the engine's line)."""
+    option's value -> (verdict, its words, marked as the engine's line)."""
     from selenium.webdriver.common.by import By
 
     def ready(b: Any) -> Any:
@@ -468,7 +468,7 @@ def _setup(browser: Any, step: str) -> tuple[str, dict[str, tuple[str, str, bool
 
     options = _wait(browser, ready, 60)
     title = browser.find_element(By.CSS_SELECTOR, ".setup-box .setup-title").text
-    return title, {o.get_attribute("data-value"): (o.get_attribute("data-verdict"), o.text,
+    return title, {o.get_attribute("data-value"): (o.get_attribute("data-verdict"), o.get_attribute("data-label"),
                                                   "engine" in o.get_attribute("class").split()) for o in options}
 
 
@@ -669,3 +669,29 @@ def test_a_set_up_step_that_fails_says_why_in_the_set_up_box(server, browser):
     browser.execute_script("S.setup.picks = {recipient: '1'}; S.setup.step = null; askSetup()")
     error = _wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, ".setup-box .setup-error") or False, 30)[0]
     assert error.text == "picks.recipient: '1' is not an option of this step", error.text
+
+
+def test_the_token_swap_and_the_hand_over_on_the_board(server, browser):
+    """Mission 23: "the tokens stay" and one option per swap, each decided; a swap
+    picked is listed as chosen and the draft follows, the commander first. Mission 30
+    with five players: the hand-over, "no hand-over" first."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + "?game=mission&mission=23&players=4&seed=0")
+    title, options = _setup(browser, "token_move")
+    assert title == "The crew may move the task tokens" and options["null"][1] == "the tokens stay where they are"
+    swap, (verdict, label, _) = next((v, o) for v, o in options.items() if v != "null" and o[0] == "winnable")
+    assert "swaps the tokens of" in label
+    _pick(browser, "token_move", swap)
+    made = _wait(browser, lambda b: b.find_element(By.CSS_SELECTOR, ".setup-made").text or False, 10)
+    assert made == f"Chosen: {label}.", made
+    title, options = _setup(browser, "draft")
+    assert title == "The draft: seat 2 takes a task" and len(options) == 5
+    assert browser.find_element(By.CSS_SELECTOR, ".setup-made").text == made
+
+    browser.get(server + "?game=mission&mission=30&players=5&seed=0")
+    title, options = _setup(browser, "handover")
+    assert title == "A crew member may hand one task to another"
+    assert list(options)[0] == "null" and options["null"][1] == "no hand-over"
+    assert options["[0,1]"][1] == "seat 1 hands a task to seat 2"

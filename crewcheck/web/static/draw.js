@@ -168,7 +168,7 @@ function setupBox() {
   const step = S.setup.step;
   const box = el("div", { class: "setup-box", role: "group", "aria-label": "the crew's choices before the first card" },
                  el("div", { class: "small setup-head", text: "Set-up: the crew's choices before the first card" }));
-  const made = step && step.made ? step.made : [];
+  const made = step && step.made ? step.made : S.setup.made || [];
   if (made.length) box.append(el("div", { class: "small setup-made", text: `Chosen: ${made.join("; ")}.` }));
   if (!step) box.append(el("div", { class: "small", text: "Deciding each option…" }));
   else if (step.error) box.append(el("div", { class: "error setup-error", role: "alert", text: step.error }));
@@ -185,11 +185,11 @@ function setupBox() {
       const mine = o.value === engine;
       const says = { winnable: "some way on from it wins", unwinnable: "loses whatever follows", unknown: "not decided" }[o.verdict];
       const b = el("button", { type: "button", class: `setup-option v-${o.verdict}${mine ? " engine" : ""}`,
-                               "data-step": step.step, "data-value": o.value, "data-verdict": o.verdict,
+                               "data-step": step.step, "data-value": o.value, "data-verdict": o.verdict, "data-label": o.label,
                                title: `${o.label}: ${says}${mine ? " (the engine's winning line)" : ""}` },
                    el("span", { class: "mark", text: `${MARK[o.verdict]} `, "aria-hidden": "true" }),
                    step.step === "draft" ? cardFace(o.label) : o.label, mine ? el("span", { class: "tag", text: "engine's line" }) : null);
-      b.addEventListener("click", () => pickSetup(step.step, o.value));
+      b.addEventListener("click", () => pickSetup(step, o.value));
       options.append(b);
     }
     box.append(options);
