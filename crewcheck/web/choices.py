@@ -63,11 +63,8 @@ def _described(field: str, none: str) -> Callable[[Instance, Any], str]:
     def label(instance: Instance, value: Any) -> str:
         if value is None:
             return none
-        if field in ("seats", "token_move"):
-            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
-        elif isinstance(value, list):
-            value = tuple(value)
-        return words(Choice(**{field: value}).describe(instance)) or none
+        made: dict[str, Any] = {field: tuple(value) if isinstance(value, list) else value}
+        return words(Choice(**made).describe(instance)) or none
 
     return label
 
