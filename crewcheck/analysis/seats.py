@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from crewcheck.analysis.run import Cancel
 from crewcheck.errors import NotApplicableError
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.solvers.base import Budget, Result, Verdict
 
-__all__ = ["TaskSeats", "task_seats"]
+__all__ = ["TaskSeats", "task_seats", "draft_verdicts"]
 
 
 @dataclass(frozen=True)
@@ -55,11 +57,7 @@ def task_seats(instance: Instance, *, position: Result | None = None, timeout: f
     # The encoding is imported when a question needs it: this module is loaded by every
     # analysis and by the result writer of `crewcheck decide`, which most runs never ask.
     from crewcheck.solvers.logic import sat_process
-    from crewcheck.solvers.logic.encoding import ENCODERS, size_limit
-    from crewcheck.solvers.logic.export import to_cnf
-    from crewcheck.solvers.logic.formula import Formula
-    from crewcheck.solvers.logic.position import add_variables, position_of
-    from crewcheck.solvers.logic.rule_clauses import add_symmetry_constraints
+    from crewcheck.solvers.logic.encoding import size_limit
     from crewcheck.solvers.logic.sat import SatSolver
 
     if instance.rules.assignment != "free":
@@ -98,13 +96,7 @@ def task_seats(instance: Instance, *, position: Result | None = None, timeout: f
     from pysat.solvers import Solver  # type: ignore[import-untyped]
 
 
-    pos = position_of(instance)
-    model = Formula()
-    v = add_variables(model, pos)
-    for add in ENCODERS:
-        if add is not add_symmetry_constraints:
-            add(model, v, pos)
-    cnf = to_cnf(model, assume=[v.task[k] for k in pos.tasks])
+    cnf, v = _owner_formula(instance)
     deadline = Budget(seconds=timeout, cancel=cancel).start()
     with Solver(name="glucose42", bootstrap_with=cnf.clauses) as sat:
         for k, s in pending:
@@ -119,3 +111,65 @@ def task_seats(instance: Instance, *, position: Result | None = None, timeout: f
             else:
                 impossible.add((k, s))
     return answer(False)
+
+
+def _owner_formula(instance: Instance) -> tuple[Any, Any]:
+    """The winnability encoding of ``instance`` (free assignment) without its symmetry
+    breaking, as clauses with the position's assumptions, and its variables (``owner``:
+    task and seat -> the literal "the seat takes the task")."""
+    from crewcheck.solvers.logic.encoding import ENCODERS
+    from crewcheck.solvers.logic.export import to_cnf
+    from crewcheck.solvers.logic.formula import Formula
+    from crewcheck.solvers.logic.position import add_variables, position_of
+    from crewcheck.solvers.logic.rule_clauses import add_symmetry_constraints
+
+    pos = position_of(instance)
+    model = Formula()
+    v = add_variables(model, pos)
+    for add in ENCODERS:
+        if add is not add_symmetry_constraints:
+            add(model, v, pos)
+    return to_cnf(model, assume=[v.task[k] for k in pos.tasks]), v
+
+
+def draft_verdicts(instance: Instance, taken: Mapping[int, Seat], seat: Seat, candidates: Sequence[int], *,
+                   timeout: float | None = None, cancel: Cancel | None = None) -> dict[int, Verdict]:
+    """The draft, one task at a time: for each task in ``candidates``, whether the deal
+    (free assignment, before its first card) can still be won when ``seat`` takes it and
+    every task in ``taken`` (task index -> seat) went where it did. One incremental CDCL
+    solver answers every candidate under assumptions (``owner_k{k}_s{s}``); a candidate
+    left undecided by ``timeout`` or ``cancel`` is :attr:`Verdict.UNKNOWN`.
+
+    Raises
+    ------
+    NotApplicableError
+        The deal is not under free assignment, or leaves a seat to choose, or is too
+        large to encode.
+    """
+    from crewcheck.solvers.logic import sat_process
+    from crewcheck.solvers.logic.encoding import size_limit
+    from crewcheck.solvers.logic.sat import SatSolver
+
+    if instance.rules.assignment != "free" or not instance.is_concrete():
+        raise NotApplicableError("draft_verdicts needs a deal under free assignment without a seat to choose")
+    too_big = sat_process.available() or size_limit(instance)
+    if too_big is not None:
+        raise NotApplicableError(too_big)
+    from pysat.solvers import Solver
+
+    out = {k: Verdict.UNKNOWN for k in candidates}
+    cnf, v = _owner_formula(instance)
+    if any((k, s) not in v.owner for k, s in taken.items()):  # a seat with no room for that task
+        return {k: Verdict.UNWINNABLE for k in candidates}
+    given = [v.owner[(k, s)] for k, s in taken.items()]
+    deadline = Budget(seconds=timeout, cancel=cancel).start()
+    with Solver(name="glucose42", bootstrap_with=cnf.clauses) as sat:
+        for k in candidates:
+            if (k, seat) not in v.owner:
+                out[k] = Verdict.UNWINNABLE
+                continue
+            got = SatSolver._solve_until(sat, [*given, v.owner[(k, seat)]], deadline, None)
+            if got is None:
+                break
+            out[k] = Verdict.WINNABLE if got else Verdict.UNWINNABLE
+    return out

@@ -28,8 +28,8 @@ another site cannot send without the browser asking this server first):
 ``GET /api/jobs/ID``, ``POST /api/jobs/ID/cancel``
     Poll (state, seconds, progress, then the result as the command line's ``--json``
     writes it, with the board's words for it: ``explain``,
-    :func:`crewcheck.web.words.explain_analysis`, and the verdict of each of the crew's
-    options, :func:`crewcheck.web.choices.decision_options`) and cancel.
+    :func:`crewcheck.web.words.explain_analysis`, and before the first card the crew's
+    choices its winning line makes, :func:`crewcheck.web.choices.engine_setup`) and cancel.
 
 Jobs belong to a page: its cookie and the tab named by the ``X-Crewcheck-Tab`` header (a
 fresh id per page load), so two tabs of one browser each keep their own job.
@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,13 +58,15 @@ from crewcheck.api import decide
 from crewcheck.errors import CrewcheckError, InvalidInputError
 from crewcheck.formats.reading import decode, parse_json, read_bytes, short_repr
 from crewcheck.model.instance import Instance
+from crewcheck.model.variants import play_state
 from crewcheck.analysis.analyse import analyse
 from crewcheck.analysis.review import review
 from crewcheck.reports.errors import error_object, error_to_dict, internal_error_to_dict
 from crewcheck.reports.results import analysis_to_dict, result_to_dict, review_to_dict, summary
 from crewcheck.solvers.base import Budget
 from crewcheck.web import forms
-from crewcheck.web.choices import decision_options
+from crewcheck.web.choices import engine_setup, setup_step
+from crewcheck.web.draw import draw_step, drawable
 from crewcheck.web.games import mission_list, new_game
 from crewcheck.web.jobs import Busy, Jobs, QueueFull, Work
 from crewcheck.web.words import Streaming, explain_analysis, words
@@ -76,7 +79,7 @@ MAX_EXAMPLE_NAME = 100
 """The longest example name looked up (longer ones are no example: 404)."""
 COOKIE = "crewcheck_client"
 STATIC = Path(__file__).resolve().parent / "static"
-KINDS = ("decide", "analyse", "review")
+KINDS = ("decide", "analyse", "review", "setup", "draw")
 TAB_HEADER = "X-Crewcheck-Tab"
 """The header naming the page's tab (letters and digits): jobs are per cookie and tab."""
 
@@ -250,10 +253,13 @@ def create_app(*, jobs: Jobs | None = None, examples: Path | None = None, timeou
             instance, mode = forms.load(data)
             if "history" in data:
                 instance = forms.with_history(instance, data["history"])
+            work = _STEP_WORK[kind](instance, timeout, data) if kind in _STEP_WORK else _work(kind, instance, timeout)
+            if kind == "analyse" and "compare" in data:
+                work = _compared(work, _other(data), timeout)
         except CrewcheckError as e:
             return fail(e, mode=mode)
         try:
-            job = runner.submit(client(), kind, _work(kind, instance, timeout), replace=replace)
+            job = runner.submit(client(), kind, work, replace=replace)
         except Busy as e:
             return jsonify({"error": error_object("Busy", str(e), input_error=False, input=None, job=e.job.id)}), 409
         except QueueFull as e:
@@ -293,6 +299,81 @@ def _options(app: Flask) -> tuple[Response, int]:
     return response, 204
 
 
+def _strings(data: dict[str, Any], name: str, default: Any, shape: type) -> Any:
+    """``data[name]``: a list of strings or an object of strings (``shape``), else an
+    error naming the field."""
+    value = data.get(name, default)
+    items = value.values() if isinstance(value, dict) else value
+    if not isinstance(value, shape) or not all(isinstance(x, str) for x in items) or (
+            isinstance(value, dict) and not all(isinstance(k, str) for k in value)):
+        what = "a list of card names" if shape is list else "an object of option values (strings)"
+        raise InvalidInputError(f"expected {what}", field=name)
+    return value
+
+
+def _setup_work(instance: Instance, timeout: float | None, data: dict[str, Any]) -> Work:
+    """The set-up job: the next crew choice after the request's ``"picks"`` (choice kind
+    -> option value) and ``"draft"`` (task cards in the order taken), with each option's
+    verdict (:func:`crewcheck.web.choices.setup_step`)."""
+    picks = _strings(data, "picks", {}, dict)
+    draft = _strings(data, "draft", [], list)
+
+    def run(cancelled: Any, progress: Any) -> dict[str, Any]:
+        step = setup_step(instance, picks, draft, timeout=timeout, cancelled=cancelled, progress=progress)
+        return {"setup": step, "layout": forms.layout(instance)}
+
+    return run
+
+
+def _draw_work(instance: Instance, timeout: float | None, data: dict[str, Any]) -> Work:
+    """Mission 12's draw after the first trick: the request's ``"draw"`` (the card each
+    seat gives to the next) with each seat's options decided (:func:`crewcheck.web.draw.draw_step`)."""
+    cards = _strings(data, "draw", [], list)
+    why = drawable(instance)
+    if why is not None:
+        raise InvalidInputError(why, field="history")
+
+    def run(cancelled: Any, progress: Any) -> dict[str, Any]:
+        step = draw_step(instance, cards, timeout=timeout, cancelled=cancelled, progress=progress)
+        return {"draw": step, "layout": forms.layout(instance)}
+
+    return run
+
+
+def _other(data: dict[str, Any]) -> Instance:
+    """The request's ``"compare"`` deal (another reading of the same game) at its
+    ``"history"``."""
+    try:
+        other, _ = forms.load({"deal": data["compare"]})
+        return forms.with_history(other, data["history"]) if "history" in data else other
+    except CrewcheckError as e:
+        raise InvalidInputError(getattr(e, "reason", str(e)), field="compare") from None
+
+
+def _compared(work: Work, other: Instance, timeout: float | None) -> Work:
+    """``work`` (an analysis) with ``"compare"``: the verdict of the same position under
+    another reading of the rule, and its reason in the board's words."""
+
+    def run(cancelled: Any, progress: Any) -> dict[str, Any]:
+        out = work(cancelled, progress)
+        end = play_state(other).end
+        if end is not None:
+            verdict, why = ("winnable" if end.won else "unwinnable"), words(end.describe(other))
+        else:
+            result = decide(other, budget=Budget(seconds=timeout, cancel=cancelled))
+            verdict, why = result.verdict.value, words(result.explanation)
+        return {**out, "compare": {"verdict": verdict, "reason": why}}
+
+    return run
+
+
+_STEP_WORK: dict[str, Callable[[Instance, float | None, dict[str, Any]], Work]] = {
+    "setup": _setup_work,
+    "draw": _draw_work,
+}
+"""Job kind -> the work of a step of the game's set-up (it reads more of the request)."""
+
+
 def _work(kind: str, instance: Instance, timeout: float | None) -> Work:
     """The job for ``kind``: the same library calls as the command line, same JSON."""
 
@@ -305,7 +386,7 @@ def _work(kind: str, instance: Instance, timeout: float | None) -> Work:
         if kind == "analyse":
             stream = Streaming(instance, progress)
             a = analyse(instance, timeout=timeout, cancel=cancelled, progress=stream.progress, decided=stream.decided)
-            explain = {**explain_analysis(a), "options": decision_options(instance, timeout, cancelled)}
+            explain = {**explain_analysis(a), "setup": engine_setup(instance, a.position.witness)}
             return {"analyse": analysis_to_dict(a), "explain": explain, "layout": layout}
         r = review(instance, timeout=timeout, cancel=cancelled, progress=progress)
         return {"review": {**review_to_dict(r), "summary": summary(r), "words": words(summary(r))},

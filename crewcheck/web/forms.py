@@ -25,6 +25,7 @@ from crewcheck.formats.reading import parse_json
 from crewcheck.model.cards import Card
 from crewcheck.model.instance import Instance
 from crewcheck.model.variants import play_state, play_variant
+from crewcheck.web.choices import has_setup
 from crewcheck.web.words import rules_words, words
 
 __all__ = ["fields_to_dict", "instance_to_fields", "load", "layout", "input_of", "with_history", "condition_words"]
@@ -279,7 +280,9 @@ def layout(instance: Instance) -> dict[str, Any]:
     won; tasks held, done, failed and open), the tasks with their state
     (:func:`task_status`) and the seat that won each, the tricks played and the trick in
     progress (``trick``: its number, from 1), whose turn it is, the commander and the
-    tasks each seat drafts (``quota``, free assignment), and the deal file. Seats
+    tasks each seat drafts (``quota``, free assignment), whether the crew has choices
+    to make before the first card (``setup``: :mod:`crewcheck.web.choices`), and the
+    deal file. Seats
     are numbered from 0 as in the deal file; the page shows them from 1."""
     deck = instance.deck
     state = play_state(instance)
@@ -329,6 +332,7 @@ def layout(instance: Instance) -> dict[str, Any]:
         "to_play": state.to_play,
         "trick": state.tricks_played + 1,
         "commander": instance.commander,
+        "setup": has_setup(instance),
         "quota": None if instance.task_counts is None else list(instance.task_counts),
         "over": None if state.end is None else state.end.describe(instance),
         "over_words": None if state.end is None else end_words(instance, state.end, tasks),

@@ -32,6 +32,11 @@ READING_NOTES = {
 }
 """Where the rule's words and the reference reading differ, the note the page shows (the
 missions' ``readings``: :data:`crewcheck.missions.logbook.READINGS`)."""
+READING_LABELS = {"reference": "as Board Game Arena reads it", "literal": "word for word"}
+"""The readings of a special rule (:data:`crewcheck.missions.logbook.READINGS`) in words."""
+DRAW_MISSION = 12
+"""The mission whose rule draws a card from the right-hand neighbour after the first
+trick: the board offers the draw there (:mod:`crewcheck.web.draw`)."""
 MAX_SEED = 2**53 - 1
 """The largest seed accepted (the largest integer a page's JavaScript keeps exactly)."""
 
@@ -58,22 +63,28 @@ def _choice(body: Mapping[str, Any], name: str, allowed: tuple[str, ...], defaul
 
 
 def _mission(body: Mapping[str, Any]) -> dict[str, Any]:
-    from crewcheck.missions.logbook import ASSIGNMENTS, deal_mission, mission, not_modelled
+    from crewcheck.missions.logbook import ASSIGNMENTS, READINGS, deal_mission, mission, not_modelled
 
     number = _int(body, "mission", 1, 1, 50)
     m = mission(number)
     players = _int(body, "players", 4 if 4 in m.players else m.players[0], 3, 5)
     seed = _int(body, "seed", 0, 0, MAX_SEED)
     assignment = _choice(body, "assignment", ASSIGNMENTS, None)
-    deal = deal_mission(number, players, seed, assignment)
-    title = f"Mission {number}, {players} players, seed {seed}"
+    read = _choice(body, "reading", READINGS, "reference") or "reference"
+    deal = deal_mission(number, players, seed, assignment, reading=read)
+    title = f"Mission {number}, {players} players, seed {seed}" + (", the rule word for word" if read != "reference" else "")
     reading = READING_NOTES.get(number) if m.readings else None
     if reading and number == 46 and players != 3:
         reading = None  # the readings agree with four or five players
+    other = None
+    if reading:  # the other reading's deal, decided beside the board's (side by side)
+        name = next(r for r in READINGS if r != read)
+        other = {"reading": name, "deal": deal_mission(number, players, seed, assignment, reading=name),
+                 "label": READING_LABELS[name]}
     return {"deal": deal, "title": title, "rule": m.special_rule, "notes": not_modelled(m, players),
-            "reading": reading,
+            "reading": reading, "read": read, "other": other, "draw": number == DRAW_MISSION,
             "params": {"game": "mission", "mission": number, "players": players, "seed": seed,
-                       "assignment": assignment or ""}}
+                       "assignment": assignment or "", "reading": "" if read == "reference" else read}}
 
 
 def _classic(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -137,7 +148,10 @@ def new_game(body: Mapping[str, Any]) -> dict[str, Any]:
     """The game ``body`` asks for: ``{"deal": <deal-file dict>, "title", "rule" (the
     special rule in words, or ``None``), "notes" (rules the deal leaves out), for a
     mission "reading" (:data:`READING_NOTES`: how the board reads a rule whose words read
-    otherwise, or ``None``), "params"
+    otherwise, or ``None``), "read" (the reading played), "other" (where the readings
+    differ: the other reading's ``{"reading", "deal", "label"}``, which the page decides
+    beside the board's, else ``None``) and "draw" (whether the draw of
+    :data:`DRAW_MISSION` follows the first trick), "params"
     (the parameters as dealt, defaults filled in: the query of a link to this game)}``,
     and for Deep Sea ``"options"`` (each way the task phase can hand the tasks out;
     ``owners`` picks one)."""

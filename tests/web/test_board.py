@@ -193,19 +193,3 @@ def test_a_started_analysis_comes_with_the_layout_of_its_position():
     assert got["layout"] == mission_one(LOST_ON_B6[:5]) and got["layout"]["trick"] == 2
     client.post(f"/api/jobs/{got['id']}/cancel", json={})
     app.extensions["crewcheck_jobs"].shutdown()
-
-
-def test_each_commanders_decision_is_decided():
-    """Mission 28 as a commander's decision (4 players, seed 0; the commander is seat 1):
-    every task to seat 2 loses, to seat 0 or 3 wins; none is offered once play began."""
-    from crewcheck.web.choices import decision_options
-
-    game = new_game({"game": "mission", "mission": 28, "players": 4, "seed": 0, "assignment": "decision"})
-    instance, _ = forms.load({"deal": game["deal"]})
-    assert instance.commander == 1
-    options = decision_options(instance, 60, lambda: False)
-    assert options == [{"seat": 0, "verdict": "winnable"}, {"seat": 2, "verdict": "unwinnable"},
-                       {"seat": 3, "verdict": "winnable"}]
-    assert decision_options(instance, 60, lambda: True) == [{"seat": s, "verdict": "unknown"} for s in (0, 2, 3)]
-    first = forms.layout(instance)["legal"][0]
-    assert decision_options(forms.with_history(instance, [first]), 60, lambda: False) is None

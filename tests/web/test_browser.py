@@ -14,6 +14,7 @@ browser. ``CREWCHECK_CHROMIUM`` and ``CREWCHECK_CHROMEDRIVER`` point to other bi
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -456,56 +457,241 @@ def test_the_phone_layout_keeps_the_verdict_undo_and_redo_in_reach(server, brows
         browser.set_window_size(*DESKTOP)
 
 
-def _draft(browser: Any, seat: int | None) -> None:
-    """Give every open task to ``seat`` (from 0; ``None``: keep the winning line's seats)
-    on the board and play with those seats."""
+def _setup(browser: Any, step: str) -> tuple[str, dict[str, tuple[str, str, bool]]]:
+    """Wait for the set-up step ``step`` with every option decided: its title and each
+    option's value -> (verdict, its words, marked as the engine's line)."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
 
-    if seat is not None:
-        for select in browser.find_elements(By.CSS_SELECTOR, ".draft-box select"):
-            Select(select).select_by_value(str(seat))
-    browser.find_element(By.ID, "play-draft").click()
+    def ready(b: Any) -> Any:
+        found = b.find_elements(By.CSS_SELECTOR, f'.setup-box .setup-option[data-step="{step}"]')
+        return found if found and all(x.get_attribute("data-verdict") in VERDICTS for x in found) else False
+
+    options = _wait(browser, ready, 60)
+    title = browser.find_element(By.CSS_SELECTOR, ".setup-box .setup-title").text
+    return title, {o.get_attribute("data-value"): (o.get_attribute("data-verdict"), o.get_attribute("data-label"),
+                                                  "engine" in o.get_attribute("class").split()) for o in options}
 
 
-def test_the_crew_chooses_who_takes_the_tasks_on_the_board(server, browser):
-    """Mission 1: the draft on the board, the commander (seat 2) offered B6 by the winning
-    line and the seats that draft nothing unable to; played with that draft the deal is
-    winnable. Mission 28 as a commander's decision: every task to seat 3 loses, every
-    task to seat 1 wins, the commander cannot take them, and they go to one seat."""
+def _pick(browser: Any, step: str, value: str) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
+
+    browser.find_element(By.CSS_SELECTOR, f'.setup-option[data-step="{step}"][data-value=\'{value}\']').click()
+
+
+def test_the_crew_makes_its_choices_on_the_board(server, browser):
+    """The set-up as a phase of the game. Mission 8: the draft card by card, the
+    commander (seat 2) first, then seat 3 and seat 4, each pick's options decided and the
+    engine's marked; the game is then played with those seats. Mission 28 as a
+    commander's decision: every task to seat 3 loses, to seat 1 wins, the commander is no
+    option. Mission 5: the sick crew member is picked on the board."""
+    from selenium.webdriver.common.by import By
 
     browser.set_window_size(*DESKTOP)
-    browser.get(server + MISSION_ONE)
+    browser.get(server + "?game=mission&mission=8&players=4&seed=0")
     _settled(browser, 0)
-    select = browser.find_element(By.CSS_SELECTOR, '.draft-box select[data-task="B6"]')
-    options = {o.get_attribute("value"): (o.text, o.is_enabled()) for o in select.find_elements(By.TAG_NAME, "option")}
-    assert select.get_attribute("value") == "1" and options["1"] == ("seat 2 ✓ (winning line)", True), options
-    assert not any(enabled for value, (_, enabled) in options.items() if value != "1"), options
-    _draft(browser, None)
-    _wait(browser, lambda b: b.find_element(By.ID, "title").text == "mission-01-4p-seed0-chosen")
+    assert "engine chooses" in browser.find_element(By.CSS_SELECTOR, ".setup-engine").text
+    picked = []
+    for seat in (2, 3, 4):
+        title, options = _setup(browser, "draft")
+        assert title == f"The draft: seat {seat} takes a task", title
+        assert len(options) == 4 - seat + 1 and not set(options) & set(picked), options
+        assert sum(engine for _, _, engine in options.values()) == 1, options  # the engine's line marked
+        card = next(v for v, (verdict, _, engine) in options.items() if engine)
+        assert options[card][0] == "winnable"
+        picked.append(card)
+        _pick(browser, "draft", card)
+    _wait(browser, lambda b: b.find_element(By.ID, "title").text == "mission-08-4p-seed0-chosen")
     _settled(browser, 0)
     assert browser.find_element(By.ID, "position").text.startswith("✓ Winnable")
-    assert browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="1"] .task[data-task="B6"]')
-    assert not browser.find_elements(By.CSS_SELECTOR, ".draft-box")
+    for seat, card in zip((1, 2, 3), picked):
+        assert browser.find_element(By.CSS_SELECTOR, f'.seat[data-seat="{seat}"] .task[data-task="{card}"]')
+    assert not browser.find_elements(By.CSS_SELECTOR, ".setup-box")
 
     decision = "?game=mission&mission=28&players=4&seed=0&assignment=decision"
     for seat, verdict in ((2, "✗ Cannot be won"), (0, "✓ Winnable")):
         browser.get(server + decision)
-        _settled(browser, 0)
-        option = browser.find_element(By.CSS_SELECTOR, f'.draft-box select option[value="{seat}"]').text
-        assert option.startswith(f"seat {seat + 1} {verdict[0]}"), option  # each option decided before it is chosen
-        _draft(browser, seat)
+        title, options = _setup(browser, "recipient")
+        assert title == "The commander decides who takes every task"
+        assert sorted(options) == ["0", "2", "3"]  # the commander (seat 2) is no option
+        assert options[str(seat)][0] == ("unwinnable" if seat == 2 else "winnable"), options
+        _pick(browser, "recipient", str(seat))
         _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
         _settled(browser, 0)
         assert browser.find_element(By.ID, "position").text.startswith(verdict), (seat, verdict)
-    browser.get(server + decision)
+
+    browser.get(server + "?game=mission&mission=5&players=4&seed=0")
+    title, options = _setup(browser, "seats")
+    assert title == "The commander picks a crew member" and len(options) == 3
+    value, (_, label, _) = sorted(options.items())[0]
+    assert "the chosen crew member is seat" in label
+    _pick(browser, "seats", value)
+    _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
     _settled(browser, 0)
-    selects = browser.find_elements(By.CSS_SELECTOR, ".draft-box select")
-    assert len(selects) > 1 and not selects[0].find_element(By.CSS_SELECTOR, 'option[value="1"]').is_enabled()
-    Select(selects[0]).select_by_value("0")  # the tasks split between two seats: not a decision
-    Select(selects[1]).select_by_value("2")
-    browser.find_element(By.ID, "play-draft").click()
-    error = _wait(browser, lambda b: b.find_element(By.CSS_SELECTOR, '.error[data-for="draft"]').text or False, 5)
-    assert error == "the commander gives every task to one crew member other than the commander"
+    seat = json.loads(value)[0][1] + 1
+    assert f"Seat {seat} wins no trick." in browser.find_element(By.ID, "rules").text
+
+
+def test_a_different_card_after_undo_keeps_the_old_line_as_a_variation(server, browser):
+    """Mission 1 after four cards: three taken back and another card played; the cards
+    taken back stay in the move list as a variation from card 2, and a click on its
+    last card goes back to that line, the new card then being the variation."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    line = ["G5", "G6", "G9", "G2"]
+    browser.get(server + MISSION_ONE + "&play=" + ",".join(line))
+    _settled(browser, 4)
+    assert not browser.find_element(By.ID, "variations-head").is_displayed()
+    for n in (3, 2, 1):
+        browser.find_element(By.ID, "undo").click()
+        cards = _settled(browser, n)
+    other = sorted(c for c in cards if c != "G6")[0]
+    browser.find_element(By.CSS_SELECTOR, f'#table button.card[data-card="{other}"]').click()
+    _settled(browser, 2)
+    assert _played(browser) == ["G5", other]
+    kept = browser.find_element(By.CSS_SELECTOR, "#variations .variation")
+    assert kept.get_attribute("data-from") == "1" and "from card 2 (trick 1)" in kept.text
+    assert [b.text for b in kept.find_elements(By.CSS_SELECTOR, "button.move")] == ["G6", "G9", "G2"]
+    assert browser.find_element(By.ID, "variations-head").is_displayed()
+    kept.find_elements(By.CSS_SELECTOR, "button.move")[-1].click()
+    _settled(browser, 4)
+    assert _played(browser) == line
+    swapped = browser.find_elements(By.CSS_SELECTOR, "#variations .variation")
+    assert len(swapped) == 1 and [b.text for b in swapped[0].find_elements(By.CSS_SELECTOR, "button.move")] == [other]
+
+
+def test_practice_hides_the_verdicts_until_a_card_is_played(server, browser):
+    """Practice mode: the legal cards show no verdict and the winning card cannot be
+    asked for; once a card is played, its verdict (the one the board gives it outside
+    practice) and its reason are shown."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + MISSION_ONE + "&play=G5,G6,G9,G2")
+    cards = _settled(browser, 4)
+    browser.find_element(By.ID, "practice").click()
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#table button.card")
+    assert buttons and {b.get_attribute("data-verdict") for b in buttons} == {"hidden"}
+    assert all(not b.find_element(By.CLASS_NAME, "mark").text for b in buttons)
+    assert browser.find_element(By.ID, "position").text.startswith("Practice. Trick 2")
+    assert not browser.find_element(By.ID, "hint").is_enabled() and not browser.find_element(By.ID, "line").is_enabled()
+    assert not browser.find_element(By.ID, "reasons").is_displayed()
+    assert not browser.find_element(By.ID, "practice-result").is_displayed()
+    browser.find_element(By.CSS_SELECTOR, '#table button.card[data-card="B6"]').click()
+    result = _wait(browser, lambda b: b.find_element(By.ID, "practice-result").text or False, 30)
+    assert cards["B6"] == "unwinnable" and result.startswith("Your last card, B6: ✗"), result
+    assert "loses" in result
+    browser.find_element(By.ID, "practice").click()  # practice off: the verdicts again
+    assert not browser.find_element(By.ID, "practice-result").is_displayed()
+
+
+def test_mission_twelve_draw_picked_or_randomised_on_the_board(server, browser):
+    """Mission 12: the draft made on the board (the engine's picks), the first trick
+    played, then the draw: each seat's cards with their verdicts, a card picked for seat
+    1, then randomised; played on, the board deals the game after the draw."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + "?game=mission&mission=12&players=4&seed=0")
+    _settled(browser, 0)
+    for _ in range(4):
+        _, options = _setup(browser, "draft")
+        _pick(browser, "draft", next(v for v, (_, _, engine) in options.items() if engine))
+    _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
+    for n in range(4):
+        cards = _settled(browser, n)
+        card = sorted(c for c, v in cards.items() if v == "winnable")[0]
+        browser.find_element(By.CSS_SELECTOR, f'#table button.card[data-card="{card}"]').click()
+    _settled(browser, 4)
+
+    def drawn(b: Any) -> Any:
+        selects = b.find_elements(By.CSS_SELECTOR, ".draw-box select")
+        return selects if len(selects) == 4 else False
+
+    selects = _wait(browser, drawn, 60)
+    counts = [len(s.find_elements(By.TAG_NAME, "option")) for s in selects]
+    assert counts == [9, 9, 9, 9], counts
+    marks = {o.get_attribute("data-verdict") for s in selects for o in s.find_elements(By.TAG_NAME, "option")}
+    assert marks <= VERDICTS and marks, marks
+    first = selects[0].find_elements(By.TAG_NAME, "option")
+    pick, expected = next((o.get_attribute("value"), o.get_attribute("data-verdict")) for o in first
+                          if not o.is_selected())
+    Select(selects[0]).select_by_value(pick)
+    _wait(browser, lambda b: (drawn(b) and drawn(b)[0].get_attribute("value") == pick
+                              and b.find_elements(By.ID, "draw-play")), 60)
+    verdict = browser.find_element(By.CSS_SELECTOR, ".draw-verdict").get_attribute("data-verdict")
+    assert verdict == expected, (verdict, expected)
+    browser.find_element(By.ID, "draw-random").click()
+    _wait(browser, lambda b: b.find_elements(By.ID, "draw-play"), 60)
+    browser.find_element(By.ID, "draw-play").click()
+    _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-drawn"))
+    _settled(browser, 0)
+    hands = browser.execute_script("return S.layout.seats.map((s) => s.suits.flatMap((x) => x.cards).length)")
+    assert hands == [9, 9, 9, 9], hands
+
+
+def test_the_two_readings_of_a_rule_side_by_side(server, browser):
+    """Mission 46 with three players, whose rule reads otherwise word for word: the
+    board's verdict and the other reading's side by side, and a button that plays the
+    game under the other reading (in the address too), the first reading then beside it."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + "?game=mission&mission=46&players=3&seed=0")
+    _settled(browser, 0)
+
+    def rows(b: Any) -> Any:
+        got = {k: tuple(v) for k, v in b.execute_script(
+            "const out = {}; for (const r of document.querySelectorAll('.readings .reading-row'))"
+            " out[r.dataset.reading] = [r.dataset.verdict, r.textContent]; return out").items()}
+        return got if len(got) == 2 and all(v for v, _ in got.values()) else False
+
+    got = _wait(browser, rows, 60)
+    assert got["reference"][1].startswith("This board (as Board Game Arena reads it): ✓"), got
+    assert got["literal"][1].startswith("Read word for word: ✓"), got
+    browser.find_element(By.ID, "reading-switch").click()
+    _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("the rule word for word"))
+    assert "reading=literal" in browser.current_url
+    got = _wait(browser, rows, 60)
+    assert got["literal"][1].startswith("This board (word for word):"), got
+    assert got["reference"][1].startswith("Read as Board Game Arena reads it:"), got
+
+
+def test_a_set_up_step_that_fails_says_why_in_the_set_up_box(server, browser):
+    """A pick that is no option of its step (the commander under a commander's
+    decision): the server's one-line error, naming the pick, in the set-up box."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + "?game=mission&mission=28&players=4&seed=0&assignment=decision")
+    _setup(browser, "recipient")
+    browser.execute_script("S.setup.picks = {recipient: '1'}; S.setup.step = null; askSetup()")
+    error = _wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, ".setup-box .setup-error") or False, 30)[0]
+    assert error.text == "picks.recipient: '1' is not an option of this step", error.text
+
+
+def test_the_token_swap_and_the_hand_over_on_the_board(server, browser):
+    """Mission 23: "the tokens stay" and one option per swap, each decided; a swap
+    picked is listed as chosen and the draft follows, the commander first. Mission 30
+    with five players: the hand-over, "no hand-over" first."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(server + "?game=mission&mission=23&players=4&seed=0")
+    title, options = _setup(browser, "token_move")
+    assert title == "The crew may move the task tokens" and options["null"][1] == "the tokens stay where they are"
+    swap, (verdict, label, _) = next((v, o) for v, o in options.items() if v != "null" and o[0] == "winnable")
+    assert "swaps the tokens of" in label
+    _pick(browser, "token_move", swap)
+    made = _wait(browser, lambda b: b.find_element(By.CSS_SELECTOR, ".setup-made").text or False, 10)
+    assert made == f"Chosen: {label}.", made
+    title, options = _setup(browser, "draft")
+    assert title == "The draft: seat 2 takes a task" and len(options) == 5
+    assert browser.find_element(By.CSS_SELECTOR, ".setup-made").text == made
+
+    browser.get(server + "?game=mission&mission=30&players=5&seed=0")
+    title, options = _setup(browser, "handover")
+    assert title == "A crew member may hand one task to another"
+    assert list(options)[0] == "null" and options["null"][1] == "no hand-over"
+    assert options["[0,1]"][1] == "seat 1 hands a task to seat 2"

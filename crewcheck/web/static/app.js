@@ -25,6 +25,10 @@ const S = {
   stopped: null,     // the key of the position whose analysis was stopped
   explain: new Map(),   // history key -> the board's words for its analysis
   partial: null,     // {key, position, cards}: the verdicts found so far by the running analysis
+  setup: { picks: {}, draft: [], step: null },  // the crew's choices made on the board before the first card
+  variations: [],    // other lines of this game (full card lists), kept when a different card was played
+  draw: null,        // mission 12's draw after the first trick: {key, cards, step}
+  compare: new Map(),   // history key -> the other reading's verdict of the position (where the readings differ)
 };
 
 // one job per tab: the server keys jobs by the cookie and this id
@@ -46,9 +50,9 @@ function el(tag, attrs, ...children) {
 
 const key = (cards) => cards.join(" ");
 const suitOf = (card) => card.replace(/[0-9]+$/, "");
-const MARK = { winnable: "✓", unwinnable: "✗", unknown: "?", thinking: "…" };
+const MARK = { winnable: "✓", unwinnable: "✗", unknown: "?", thinking: "…", hidden: "" };
 const SAYS = { winnable: "keeps the game winnable", unwinnable: "the game can no longer be won after it",
-               unknown: "not decided", thinking: "being decided" };
+               unknown: "not decided", thinking: "being decided", hidden: "hidden until you play (practice)" };
 
 async function call(method, url, body) {
   let response;
@@ -160,6 +164,10 @@ async function fileGame(deal, history, push) {
 }
 
 async function start(history, future, push) {
+  S.setup = { picks: {}, draft: [], step: null };
+  S.variations = [];
+  S.draw = null;
+  S.compare.clear();
   S.verdicts.clear();
   S.explain.clear();
   S.reviews.clear();
@@ -201,7 +209,8 @@ async function go(history, future, push) {
   // whose verdicts are known (or a server with no room for a job) is only laid out
   const seq = ++S.seq;
   const asking = !S.verdicts.has(key(history));
-  let got = asking ? await call("POST", "/api/jobs", { kind: "analyse", deal: S.base, history, replace: true })
+  let got = asking ? await call("POST", "/api/jobs", { kind: "analyse", deal: S.base, history, replace: true,
+                                                      ...compareWith() })
     : null;
   if (!got || got.status === 429) got = await call("POST", "/api/deal", { deal: S.base, history });
   const { status, data } = got;
@@ -226,40 +235,119 @@ async function go(history, future, push) {
     showThinking("deciding every card", 0);
     poll(S.job, seq, 30);
   } else if (S.pending) ask("analyse", history, seq);  // no room for a job just now: ask again
+  else if (setupWanted()) askSetup();
+  else if (drawWanted() && !(S.draw && S.draw.key === key(history))) askDraw(randomDraw());
   else stopThinking();
   return true;
 }
 
 function play(card) {
   if (!S.layout || !S.layout.legal.includes(card)) return;
+  // another card than the one taken back: the line it leaves is kept as a variation
+  if (S.future.length && S.future[0] !== card) keepVariation(timeline());
   const future = S.future[0] === card ? S.future.slice(1) : [];
   go([...S.history, card], future, true);
 }
 
-function draftError(seats) {
-  // the rules of the choice: a drafted seat takes its quota, the commander's decision gives every
-  // task to one crew member other than the commander, a distribution leaves nobody 2 tasks ahead
-  const L = S.layout;
-  const counts = Array(L.players).fill(0);
-  for (const s of Object.values(seats)) counts[s] += 1;
-  for (const t of L.tasks) if (t.seat !== null) counts[t.seat] += 1;
-  if (L.deal.assignment === "free" && L.quota && counts.some((n, s) => n !== L.quota[s]))
-    return `each seat drafts its share of the tasks: ${L.quota.map((n, s) => `${seatName(s)} ${n}`).join(", ")}`;
-  if (L.deal.assignment === "decision" && (new Set(Object.values(seats)).size > 1 || seats[Object.keys(seats)[0]] === L.commander))
-    return "the commander gives every task to one crew member other than the commander";
-  if (L.deal.assignment === "distribution" && Math.max(...counts) - Math.min(...counts) > 1)
-    return "nobody may hold 2 tasks more than another";
-  return null;
+// -- variations: the lines left when another card was played, kept as in a game record ---
+function keepVariation(line) {
+  if (line.length && !S.variations.some((v) => key(v) === key(line))) S.variations.push(line);
 }
 
-async function playDraft(seats) {
-  const error = draftError(seats);
-  if (error) { $('.error[data-for="draft"]').textContent = error; return; }
-  const deal = { ...S.base, assignment: "fixed", tasks: S.base.tasks.map((t) => (t.card in seats ? { ...t, seat: seats[t.card] } : t)) };
-  delete deal.quota;
+function enterVariation(line, n) {
+  // the position after card n of a variation; the line left becomes a variation in turn
+  const here = timeline();
+  S.variations = S.variations.filter((v) => key(v) !== key(line));
+  keepVariation(here);
+  go(line.slice(0, n), line.slice(n), true);
+}
+
+// -- the set-up: the crew's choices before the first card, one step at a time --------
+function setupWanted() {
+  return S.layout && S.layout.setup && !S.history.length && !S.layout.over && !S.setup.step && !S.job;
+}
+
+async function askSetup() {
+  const seq = S.seq;
+  showThinking("deciding each option", 0);
+  const { status, data } = await call("POST", "/api/jobs", { kind: "setup", deal: S.base, history: [],
+                                                              picks: S.setup.picks, draft: S.setup.draft, replace: true });
+  if (seq !== S.seq) return;
+  if (status === 429) { setTimeout(() => { if (seq === S.seq) askSetup(); }, 300); return; }
+  if (status !== 202) { stopThinking(); S.setup.step = { error: data.error.line || data.error.message, made: [] }; draw(); return; }
+  S.job = { id: data.id, key: "", kind: "setup" };
+  poll(S.job, seq, 30);
+}
+
+function pickSetup(step, value) {
+  // a choice made on the board: the next step is asked for, with each of its options decided
+  const option = step.options.find((o) => o.value === value);
+  S.setup.made = [...(step.made || []), step.step === "draft" ? `${seatName(step.seat)} takes ${value}` : option.label];
+  if (step.step === "draft") S.setup.draft = [...S.setup.draft, value];
+  else S.setup.picks = { ...S.setup.picks, [step.step]: value };
+  S.setup.step = null;
+  draw();
+  askSetup();
+}
+
+function resetSetup() {
+  S.setup = { picks: {}, draft: [], step: null, made: [] };
+  draw();
+  if (!S.job) askSetup();
+}
+
+async function playSetup(setup) {
+  // every choice made: the deal with them made is the game played on
+  const deal = { ...setup.deal };
   const named = S.meta.name || "deal";
+  const draws = hasDraw();
   deal.name = `${named}-chosen`;
-  deal.comment = `${S.meta.comment || named} Tasks as chosen on the board: ${Object.entries(seats).map(([c, s]) => `${c} to ${seatName(s)}`).join(", ")}.`;
+  deal.comment = `${S.meta.comment || named} Chosen on the board: ${setup.made.join("; ")}.`;
+  await fileGame(deal, [], true);
+  S.meta.draw = draws;
+}
+
+// -- mission 12's draw: right after the first trick each seat draws a card from the crew
+// member to its right; the player picks the cards (each option decided) or randomises them
+// where the reference reading and the literal one differ, the other reading's deal is
+// decided with every position too, and shown beside the board's verdict
+function compareWith() { return S.game && S.game.other ? { compare: S.game.other.deal } : {}; }
+
+function hasDraw() { return S.game ? !!S.game.draw : !!S.meta.draw; }
+
+function drawWanted() {
+  const L = S.layout;
+  return !!L && hasDraw() && S.history.length === L.players && !L.over;
+}
+
+function randomDraw() {
+  // one card of each seat's hand, uniformly (the card goes to the next seat)
+  return S.layout.seats.map((seat) => {
+    const held = seat.suits.flatMap((x) => x.cards.filter((c) => c.held).map((c) => c.card));
+    return held[Math.floor(Math.random() * held.length)];
+  });
+}
+
+async function askDraw(cards) {
+  const seq = S.seq;
+  S.draw = { key: key(S.history), cards, step: null };
+  draw();
+  showThinking("deciding each card of the draw", 0);
+  const { status, data } = await call("POST", "/api/jobs", { kind: "draw", deal: S.base, history: S.history,
+                                                              draw: cards, replace: true });
+  if (seq !== S.seq) return;
+  if (status === 429) { setTimeout(() => { if (seq === S.seq) askDraw(cards); }, 300); return; }
+  if (status !== 202) { stopThinking(); S.draw.error = data.error.line || data.error.message; draw(); return; }
+  S.job = { id: data.id, key: key(S.history), kind: "draw" };
+  poll(S.job, seq, 30);
+}
+
+async function playDraw(step) {
+  const deal = { ...step.deal };
+  const named = S.meta.name || (S.game ? S.game.title : "deal");
+  deal.name = `${fileName()}-drawn`;
+  deal.comment = `${S.meta.comment || named} After the first trick (${S.history.join(" ")}), the draw: ` +
+    step.seats.map((x) => `seat ${x.to + 1} draws ${x.card} from seat ${x.seat + 1}`).join(", ") + ".";
   await fileGame(deal, [], true);
 }
 
@@ -277,7 +365,8 @@ function jump(n) {
 async function ask(kind, history, seq) {
   const what = kind === "review" ? "reviewing the game" : "deciding every card";
   showThinking(what, 0);
-  const { status, data } = await call("POST", "/api/jobs", { kind, deal: S.base, history, replace: true });
+  const { status, data } = await call("POST", "/api/jobs", { kind, deal: S.base, history, replace: true,
+                                                              ...(kind === "analyse" ? compareWith() : {}) });
   if (seq !== S.seq && kind !== "review") return;
   if (status === 429) { setTimeout(() => { if (seq === S.seq) ask(kind, history, seq); }, 300); return; }
   if (status !== 202) { stopThinking(); S.pending = null; showError(data.error); draw(); return; }
@@ -293,7 +382,9 @@ async function poll(job, seq, delay) {
     const p = data.progress;
     const now = p.what ? ` (${seatWords(p.what)})` : "";
     const step = p.total > 1 ? `, ${p.done} of ${p.total} decisions done${now}` : now;
-    showThinking(job.kind === "review" ? "reviewing the game" : "deciding every card", data.elapsed, step);
+    showThinking({ review: "reviewing the game", setup: "deciding each option", draw: "deciding each card of the draw" }[job.kind]
+                 || "deciding every card",
+                 data.elapsed, step);
     if (job.kind === "analyse" && data.partial && job.key === key(S.history)) {
       // each card's verdict as it is found
       const seen = S.partial && S.partial.key === job.key ? Object.keys(S.partial.cards).length : -1;
@@ -307,17 +398,35 @@ async function poll(job, seq, delay) {
   S.job = null;
   stopThinking();
   if (data.state !== "done" || (job.kind === "analyse" && S.pending === job.key)) S.pending = null;
+  if (data.state === "error" && job.kind === "draw" && S.draw) { S.draw.error = data.error.line || data.error.message; draw(); return; }
+  if (data.state === "error" && job.kind === "setup") { S.setup.step = { error: data.error.line || data.error.message, made: [] }; draw(); return; }
   if (data.state === "error") { showError(data.error); draw(); return; }
   if (data.state === "cancelled") {
-    if (job.kind === "analyse") S.stopped = job.key;
+    if (job.kind === "setup") S.setup.step = { stopped: true, made: [] };
+    else if (job.kind === "draw") S.draw = null;
+    else if (job.kind === "analyse") S.stopped = job.key;
     else S.stopped = `review:${job.key}`;
+    draw();
+    return;
+  }
+  if (job.kind === "draw") {
+    if (S.draw && S.draw.key === job.key) { S.draw.step = data.result.draw; draw(); }
+    return;
+  }
+  if (job.kind === "setup") {
+    const setup = data.result.setup;
+    if (setup && setup.deal) { playSetup(setup); return; }
+    S.setup.step = setup;
     draw();
     return;
   }
   if (job.kind === "analyse") {
     S.verdicts.set(job.key, data.result.analyse);
     S.explain.set(job.key, data.result.explain);
+    if (data.result.compare) S.compare.set(job.key, data.result.compare);
     if (job.key === key(S.history)) draw();
+    if (job.key === "" && setupWanted()) askSetup();
+    if (job.key === key(S.history) && drawWanted() && !(S.draw && S.draw.key === job.key)) askDraw(randomDraw());
   }
   else {
     S.reviews.set(job.key, data.result.review);
@@ -471,6 +580,7 @@ function wire() {
   $("#line").addEventListener("click", () => {
     const line = winningLine();
     if (!line.length) return;
+    if (S.future.length && key(S.future) !== key(line)) keepVariation(timeline());
     S.future = line;
     jump(S.history.length + 1);
   });
@@ -478,6 +588,7 @@ function wire() {
   $("#cancel").addEventListener("click", cancel);
   $("#again").addEventListener("click", analyseAgain);
   $("#download").addEventListener("click", download);
+  $("#practice").addEventListener("change", draw);
   $("#copy-link").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(location.href); $("#copy-link").textContent = "Link copied"; }
     catch (e) { window.prompt("The link to this position:", location.href); }

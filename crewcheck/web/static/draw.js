@@ -55,8 +55,8 @@ function scoreLine(seat) {
 }
 
 function showReason(card) {
-  const why = reasonOf(card);
-  const v = verdictOf(card);
+  const why = practising() ? null : reasonOf(card);
+  const v = practising() ? "hidden" : verdictOf(card);
   $("#card-reason").className = `small v-${v}`;
   $("#card-reason").textContent = why ? `${MARK[v]} ${card}: ${why}` : `${card}: ${SAYS[v]}`;
 }
@@ -79,8 +79,8 @@ function seatBox(seat) {
       const legal = L.legal.includes(c.card);
       const task = taskCards.has(c.card) ? "★" : "";
       if (legal) {
-        const v = verdictOf(c.card);
-        const why = reasonOf(c.card);
+        const v = practising() ? "hidden" : verdictOf(c.card);
+        const why = practising() ? null : reasonOf(c.card);
         const says = why || SAYS[v];
         const b = el("button", { type: "button", class: `card suit-${suitOf(c.card)} v-${v}`, "data-card": c.card,
                                  "data-verdict": v, "data-reason": why || "",
@@ -142,40 +142,97 @@ function trickBox() {
     box.append(el("div", { class: "open-tasks" }, label,
       ...open.map((t) => el("span", { class: "draft", "data-task": t.card }, taskChip(t), draftNote(t)))));
   }
-  const draft = draftBox();
-  if (draft && !L.over) box.append(draft);
+  const setup = setupBox();
+  if (setup) box.append(setup);
+  const drawn = drawBox();
+  if (drawn) box.append(drawn);
   return box;
 }
 
-// the crew's choice of who takes the tasks, made on the board before the first card: one
-// seat per task (the winning line's by default), each option marked ✓ when some winning
-// line gives the task to that seat; "Play with these seats" deals the game with them fixed
-function draftBox() {
+// the set-up as a phase of the game: the crew's choices before the first card (the chosen
+// crew member, the tokens, the commander's decision or distribution, the hand-over, then the
+// draft card by card, the commander first), one step at a time, each option with its verdict
+// and the one the engine's winning line makes marked; until the player picks, the engine chooses
+function engineSetup() {
+  const words = S.explain.get("");
+  const line = words && words.setup;
+  if (!line) return null;
+  const same = Object.entries(S.setup.picks).every(([k, v]) => line.picks[k] === v)
+    && S.setup.draft.every((c, i) => line.draft[i] === c);
+  return same ? line : null;
+}
+
+function setupBox() {
   const L = S.layout;
-  const open = L.tasks.filter((t) => t.seat === null);
-  if (S.history.length || !open.length || !["free", "decision", "distribution"].includes(L.deal.assignment)) return null;
-  const a = S.verdicts.get(key(S.history));
-  const words = S.explain.get(key(S.history));
-  const box = el("div", { class: "draft-box" }, el("div", { class: "small", text: "Choose who takes each task:" }));
-  for (const t of open) {
-    // free: the seats some winning line gives the task; the commander's decision: each option decided
-    const options = words && words.options ? words.options.filter((o) => o.verdict === "winnable").map((o) => o.seat) : null;
-    const seats = a && a.tasks ? (a.tasks.find((x) => x.card === t.card) || {}).seats : options;
-    const line = words && words.takes ? words.takes[t.card] : undefined;
-    const select = el("select", { name: t.card, "data-task": t.card, "aria-label": `who takes ${t.card}` });
-    for (let s = 0; s < L.players; s++) {
-      const mark = seats ? (seats.includes(s) ? " ✓" : " ✗") : "";
-      const none = (L.quota && L.quota[s] === 0) || (L.deal.assignment === "decision" && s === L.commander);
-      select.append(el("option", { value: String(s), disabled: none,
-        text: `${seatName(s)}${mark}${s === line ? " (winning line)" : ""}${none ? " (takes no task)" : ""}` }));
+  if (S.history.length || !L.setup || L.over) return null;
+  const step = S.setup.step;
+  const box = el("div", { class: "setup-box", role: "group", "aria-label": "the crew's choices before the first card" },
+                 el("div", { class: "small setup-head", text: "Set-up: the crew's choices before the first card" }));
+  const made = step && step.made ? step.made : S.setup.made || [];
+  if (made.length) box.append(el("div", { class: "small setup-made", text: `Chosen: ${made.join("; ")}.` }));
+  if (!step) box.append(el("div", { class: "small", text: "Deciding each option…" }));
+  else if (step.error) box.append(el("div", { class: "error setup-error", role: "alert", text: step.error }));
+  else if (step.stopped) {
+    const again = el("button", { type: "button", id: "setup-again", text: "Decide the options again" });
+    again.addEventListener("click", () => { S.setup.step = null; draw(); askSetup(); });
+    box.append(el("div", { class: "small", text: "Stopped: the options were not decided. " }, again));
+  } else {
+    const line = engineSetup();
+    const engine = !line ? undefined : step.step === "draft" ? line.draft[S.setup.draft.length] : line.picks[step.step];
+    box.append(el("div", { class: "setup-title", text: step.title }));
+    const options = el("div", { class: "setup-options" });
+    for (const o of step.options) {
+      const mine = o.value === engine;
+      const says = { winnable: "some way on from it wins", unwinnable: "loses whatever follows", unknown: "not decided" }[o.verdict];
+      const b = el("button", { type: "button", class: `setup-option v-${o.verdict}${mine ? " engine" : ""}`,
+                               "data-step": step.step, "data-value": o.value, "data-verdict": o.verdict, "data-label": o.label,
+                               title: `${o.label}: ${says}${mine ? " (the engine's winning line)" : ""}` },
+                   el("span", { class: "mark", text: `${MARK[o.verdict]} `, "aria-hidden": "true" }),
+                   step.step === "draft" ? cardFace(o.label) : o.label, mine ? el("span", { class: "tag", text: "engine's line" }) : null);
+      b.addEventListener("click", () => pickSetup(step, o.value));
+      options.append(b);
     }
-    const first = line !== undefined ? line : [...Array(L.players).keys()].find((s) => !select.options[s].disabled);
-    select.value = String(first === undefined ? 0 : first);
-    box.append(el("label", {}, cardFace(t.card), " ", select));
+    box.append(options);
   }
-  const go = el("button", { type: "button", id: "play-draft", text: "Play with these seats" });
-  go.addEventListener("click", () => playDraft(Object.fromEntries($$(".draft-box select").map((x) => [x.name, Number(x.value)]))));
-  box.append(go, el("div", { class: "error", "data-for": "draft", role: "alert" }));
+  const words = S.explain.get("");
+  const choice = words && words.choice ? `its line: ${words.choice}` : "";
+  const takes = words && words.takes ? Object.entries(words.takes).map(([c, s]) => `${seatName(s)} takes ${c}`).join(", ") : "";
+  const engineText = [choice, takes].filter(Boolean).join("; ");
+  box.append(el("div", { class: "small setup-engine" }, "Until you choose, the engine chooses" +
+    (engineText ? ` (${engineText})` : "") + " and the cards' verdicts are for its best choice. "));
+  if (made.length || S.setup.draft.length || Object.keys(S.setup.picks).length) {
+    const restart = el("button", { type: "button", id: "setup-reset", text: "Choose again" });
+    restart.addEventListener("click", resetSetup);
+    box.append(restart);
+  }
+  return box;
+}
+
+// mission 12's draw after the first trick: the card each seat draws from the seat to its right,
+// each option with the verdict of the draw with that card, randomise, then play on after it
+function drawBox() {
+  if (!drawWanted()) return null;
+  const d = S.draw && S.draw.key === key(S.history) ? S.draw : null;
+  const box = el("div", { class: "draw-box setup-box", role: "group", "aria-label": "mission 12's draw" },
+    el("div", { class: "setup-title", text: "The draw: each seat draws a card from the crew member to its right" }),
+    el("div", { class: "small", text: "Pick the cards or randomise them; the cards' verdicts above leave the draw out." }));
+  if (d && d.error) { box.append(el("div", { class: "error draw-error", role: "alert", text: d.error })); return box; }
+  if (!d || !d.step) { box.append(el("div", { class: "small", text: "Deciding each card of the draw…" })); return box; }
+  const step = d.step;
+  for (const x of step.seats) {
+    const select = el("select", { "data-seat": String(x.seat), "aria-label": `the card ${seatName(x.to)} draws from ${seatName(x.seat)}` });
+    for (const o of x.options) select.append(el("option", { value: o.value, "data-verdict": o.verdict, text: `${o.value} ${MARK[o.verdict]}` }));
+    select.value = x.card;
+    select.addEventListener("change", () => askDraw(step.seats.map((y) => y.seat === x.seat ? select.value : y.card)));
+    box.append(el("label", {}, `${seatName(x.to)} draws from ${seatName(x.seat)}: `, select));
+  }
+  box.append(el("div", { class: `draw-verdict v-${step.verdict}`, "data-verdict": step.verdict,
+    text: `${MARK[step.verdict]} This draw ${step.verdict === "winnable" ? "can be won" : step.verdict === "unwinnable" ? "cannot be won" : "is not decided"}.` }));
+  const random = el("button", { type: "button", id: "draw-random", text: "Randomise" });
+  random.addEventListener("click", () => askDraw(randomDraw()));
+  const play = el("button", { type: "button", id: "draw-play", text: "Play on after this draw", disabled: !step.deal });
+  play.addEventListener("click", () => playDraw(step));
+  box.append(el("div", { class: "buttons" }, random, play));
   return box;
 }
 
@@ -204,9 +261,48 @@ function drawRules() {
     (L.deal.lead === "rocket" ? `; the commander (${seatName(L.first_leader)}, holding the top rocket) leads` : "") }));
   if (game && game.rule) lines.push(el("p", { class: "rule", text: game.rule }));
   if (game && game.reading) lines.push(el("p", { class: "small reading", text: `Note: ${game.reading}` }));
+  if (game && game.other) lines.push(readingsBox(game));
   if (L.conditions.length) lines.push(el("ul", { class: "conditions" }, ...L.conditions.map((c) => el("li", { text: c }))));
   if (game && game.notes.length) lines.push(el("p", { class: "small", text: `Not modelled: ${game.notes.join("; ")}` }));
   $("#rules").replaceChildren(...lines);
+}
+
+// practice: the cards' verdicts hidden until a card is played, then that card's verdict
+// (from the analysis of the position it was played in) and its reason
+function practising() { return $("#practice").checked; }
+
+function drawPractice() {
+  const box = $("#practice-result");
+  box.hidden = !practising() || !S.history.length;
+  if (box.hidden) return;
+  const before = S.history.slice(0, -1);
+  const card = S.history[S.history.length - 1];
+  const a = S.verdicts.get(key(before));
+  const words = S.explain.get(key(before));
+  const i = a ? a.cards.findIndex((x) => x.cards.includes(card)) : -1;
+  if (i < 0) { box.hidden = true; return; }  // played where no verdict was asked for
+  const v = a.cards[i].verdict;
+  box.className = `v-${v}`;
+  box.dataset.verdict = v;
+  box.textContent = `Your last card, ${card}: ${MARK[v]} ${v === "winnable" ? "it kept the game winnable"
+    : v === "unwinnable" ? "the game could no longer be won after it" : "not decided"}` + (words ? ` (${words.cards[i]})` : "");
+}
+
+// the reference reading and the literal one side by side: the other reading's verdict of this
+// position, and a button to play the game under it
+function readingsBox(game) {
+  const here = S.compare.get(key(S.history));
+  const mine = S.verdicts.get(key(S.history));
+  const says = (v) => v === "winnable" ? "✓ can be won" : v === "unwinnable" ? "✗ cannot be won" : "? not decided";
+  const board = S.layout.over ? (S.layout.won ? "winnable" : "unwinnable") : mine ? mine.verdict : null;
+  const switchTo = el("button", { type: "button", id: "reading-switch", text: `Play the rule ${game.other.label}` });
+  switchTo.addEventListener("click", () => newGame({ ...game.params, reading: game.other.reading }, S.history, [], true));
+  return el("div", { class: "readings small", "data-reading": game.read },
+    el("div", { class: "reading-row", "data-reading": game.read, "data-verdict": board || "" },
+       `This board (${game.read === "literal" ? "word for word" : "as Board Game Arena reads it"}): ${board ? says(board) : "…"}`),
+    el("div", { class: "reading-row", "data-reading": game.other.reading, "data-verdict": here ? here.verdict : "" },
+       `Read ${game.other.label}: ${here ? says(here.verdict) + (here.reason && here.verdict === "unwinnable" ? ` (${here.reason})` : "") : "…"}`),
+    switchTo);
 }
 
 function drawPosition() {
@@ -214,6 +310,13 @@ function drawPosition() {
   const p = $("#position");
   const a = S.verdicts.get(key(S.history));
   const words = S.explain.get(key(S.history));
+  drawPractice();
+  if (practising() && !L.over) {
+    const who = L.to_play === null ? "any seat leads" : `${seatName(L.to_play)} to play`;
+    p.className = "";
+    p.textContent = `Practice. Trick ${L.trick}, ${who}: choose a card; its verdict shows once it is played.`;
+    return;
+  }
   if (L.over) {
     p.className = L.won ? "v-winnable" : "v-unwinnable";
     p.textContent = `${L.won ? "✓ Won" : "✗ Lost"}: ${L.over_words || L.over.replace(/^(won|lost): /, "")}`;
@@ -248,7 +351,8 @@ function drawReasons() {
   list.replaceChildren();
   $("#card-reason").textContent = "";
   $("#choice").textContent = words && words.choice && !S.layout.over ? `The winning line's choice: ${words.choice}` : "";
-  $("#reasons").hidden = !a || !words || !!S.layout.over;
+  $("#reasons").hidden = !a || !words || !!S.layout.over || practising();
+  if (practising()) { $("#choice").textContent = ""; return; }
   if (!a || !words) return;
   a.cards.forEach((c, i) => list.append(el("li", { class: `v-${c.verdict}`, "data-cards": c.cards.join(" ") },
     `${MARK[c.verdict]} ${c.cards.join(" = ")}: ${words.cards[i]}`)));
@@ -302,6 +406,28 @@ function drawMoves() {
     if (!all.length) break;
   }
   if (!all.length) list.replaceChildren(el("li", { class: "small", text: "no card played yet" }));
+  drawVariations(all);
+}
+
+function drawVariations(all) {
+  // each other line of the game from the card where it leaves this one, its cards to jump to
+  const box = $("#variations");
+  box.replaceChildren();
+  for (const line of S.variations) {
+    let n = 0;
+    while (n < line.length && n < all.length && line[n] === all[n]) n++;
+    if (n === line.length) continue;  // nothing this line does not already show
+    const item = el("li", { class: "variation", "data-from": String(n) },
+                    el("span", { class: "small", text: `from card ${n + 1} (trick ${Math.floor(n / S.layout.players) + 1}): ` }));
+    line.slice(n).forEach((c, i) => {
+      const b = el("button", { type: "button", class: "move", "data-index": String(n + i),
+                               title: `the position after ${c} in this variation` }, cardFace(c));
+      b.addEventListener("click", () => enterVariation(line, n + i + 1));
+      item.append(b);
+    });
+    box.append(item);
+  }
+  $("#variations-head").hidden = !box.children.length;
 }
 
 function drawReview() {
@@ -319,7 +445,7 @@ function drawButtons() {
   const line = a && a.position.next && a.position.next.length ? a.position.next : null;
   $("#undo").disabled = $("#start").disabled = S.history.length === 0;
   $("#redo").disabled = $("#end").disabled = S.future.length === 0;
-  $("#hint").disabled = $("#line").disabled = !line || !!S.layout.over;
+  $("#hint").disabled = $("#line").disabled = !line || !!S.layout.over || practising();
   $("#review").disabled = timeline().length === 0;
   $("#review").textContent = `Review the game (${timeline().length} cards)`;
 }

@@ -1,0 +1,88 @@
+"""Mission 12's draw on the board: after the first trick every seat draws a card from the
+crew member to its right (the card seat ``s`` gives goes to seat ``s + 1``, as
+:mod:`crewcheck.analysis.chance` plays it). The board lets the player pick the cards or
+randomise them; :func:`draw_step` answers, for the draw picked, each seat's options with
+their verdict (the other seats' cards as picked) and the deal after that draw
+(:func:`crewcheck.analysis.chance.after_draw`: a fresh deal, the first trick's cards gone,
+the tasks it completed gone and the tokens renumbered, its winner to lead), which the
+board then plays on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from crewcheck.api import decide
+from crewcheck.errors import InvalidInputError
+from crewcheck.formats import deal_json
+from crewcheck.model.cards import Card, iter_bits
+from crewcheck.model.instance import Instance
+from crewcheck.solvers.base import Budget, Verdict
+
+__all__ = ["draw_step", "drawable"]
+
+
+def drawable(instance: Instance) -> str | None:
+    """Why the draw cannot be made after this position (``None``: it can): the deal must
+    stand just after its first trick, not over, with every task's seat known."""
+    state = instance.state()
+    if len(instance.history) != instance.players:
+        return "the draw comes right after the first trick"
+    if state.end is not None:
+        return "the game ended in the first trick"
+    if instance.rules.assignment != "fixed" or not instance.is_concrete():
+        return "choose who takes the tasks on the board first (the draw needs every task's seat)"
+    return None
+
+
+def _verdict(instance: Instance, draw: Sequence[int], budget: Budget) -> Verdict:
+    from crewcheck.analysis.chance import after_draw
+
+    after = after_draw(instance.with_history(()), tuple(instance.history), tuple(draw))
+    if isinstance(after, bool):
+        return Verdict.WINNABLE if after else Verdict.UNWINNABLE
+    return decide(after, budget=budget).verdict
+
+
+def draw_step(instance: Instance, draw: Sequence[str], *, timeout: float | None, cancelled: Callable[[], bool],
+              progress: Callable[..., None]) -> dict[str, Any]:
+    """``{"seats": [{"seat", "to", "card", "options": [{"value", "verdict"}]}], "verdict",
+    "deal"}`` for the draw ``draw`` (the card each seat gives, in seat order): each
+    seat's cards with the verdict of the draw with that card instead of its pick, the
+    verdict of the draw itself and the deal after it. Raises
+    :class:`InvalidInputError` naming the position or the card that cannot be drawn."""
+    from crewcheck.analysis.chance import after_draw
+
+    why = drawable(instance)
+    if why is not None:
+        raise InvalidInputError(why, field="history")
+    p = instance.players
+    state = instance.state()
+    hands = [list(iter_bits(h)) for h in state.hands]
+    if len(draw) != p:
+        raise InvalidInputError(f"expected one card per seat ({p}), got {len(draw)}", field="draw")
+    picked = []
+    for s, text in enumerate(draw):
+        try:
+            card = instance.deck.index(Card.parse(text))
+        except (ValueError, KeyError, InvalidInputError):
+            card = -1
+        if card not in hands[s]:
+            raise InvalidInputError(f"{text!r} is not in seat {s + 1}'s hand", field=f"draw[{s}]")
+        picked.append(card)
+    budget = Budget(seconds=timeout, cancel=cancelled)
+    seats: list[dict[str, Any]] = []
+    total = sum(len(h) for h in hands)
+    done = 0
+    for s in range(p):
+        options = []
+        for c in hands[s]:
+            progress(done, total, f"seat {s} gives {instance.card(c)}")
+            done += 1
+            verdict = Verdict.UNKNOWN if cancelled() else _verdict(instance, [*picked[:s], c, *picked[s + 1:]], budget)
+            options.append({"value": str(instance.card(c)), "verdict": verdict.value})
+        seats.append({"seat": s, "to": (s + 1) % p, "card": str(instance.card(picked[s])), "options": options})
+    verdict = next(o["verdict"] for o in seats[0]["options"] if o["value"] == seats[0]["card"])
+    after = after_draw(instance.with_history(()), tuple(instance.history), tuple(picked))
+    return {"seats": seats, "verdict": verdict, "deal": None if isinstance(after, bool) else deal_json.to_dict(after)}
