@@ -265,7 +265,7 @@ def test_the_shared_helpers() -> None:
     """One copy of each helper the kinds share: a seat in words, a comparison, a card mask."""
     assert C.seat_words(2) == "seat 2"
     assert C.seat_words("choose") == "the chosen crew member"
-    assert C.seat_words("choose_any:first") == "the seat chosen as 'first'"
+    assert C.seat_words("choose_any:first") == "the seat chosen as 'first'"  # type: ignore[arg-type]
     assert [C.compare(3, cmp, 3) for cmp in ("==", ">=", "<=")] == [True, True, True]
     assert [C.compare(4, cmp, 3) for cmp in ("==", ">=", "<=")] == [False, True, False]
     assert C.cards_mask((0, 3)) == 0b1001 and C.cards_mask(None) == 0
