@@ -112,14 +112,16 @@ def _grouped_places() -> dict[str, tuple[set[str], set[str]]]:
 
 
 def _group_disagreements() -> list[str]:
-    return [line for place, (model, kinds) in _grouped_places().items() for line in _disagreements(model, {place: kinds})]
+    return [line for place, (model, kinds) in _grouped_places().items()
+            for line in _disagreements(model, {place: kinds}, "the model's module of that name does not define it")]
 
 
-def _disagreements(model: set[str], places: dict[str, set[str]]) -> list[str]:
+def _disagreements(model: set[str], places: dict[str, set[str]],
+                   excess: str = "no model class registers it") -> list[str]:
     out = []
     for place, kinds in places.items():
         out += [f"{kind}: missing from {place}" for kind in sorted(model - kinds)]
-        out += [f"{kind}: in {place} but no model class registers it" for kind in sorted(kinds - model)]
+        out += [f"{kind}: in {place} but {excess}" for kind in sorted(kinds - model)]
     return out
 
 
@@ -152,7 +154,8 @@ def test_a_kind_in_another_group_is_named_with_both_files(monkeypatch: pytest.Mo
     monkeypatch.delitem(judges.tricks.JUDGES, "wins_tricks")
     assert _group_disagreements() == [
         "wins_tricks: missing from crewcheck/model/judges/tricks.py (JUDGES)",
-        "wins_tricks: in crewcheck/model/judges/cards.py (JUDGES) but no model class registers it"]
+        "wins_tricks: in crewcheck/model/judges/cards.py (JUDGES) but the model's module of that name does not "
+        "define it"]
 
 
 def test_a_missing_kind_is_named_with_its_file() -> None:
