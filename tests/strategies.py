@@ -197,10 +197,10 @@ def trump_pad_instances(draw: st.DrawFn) -> Instance:
 
 
 def deepsea_makers(instance: Instance, *, choose: bool = False) -> dict[str, st.SearchStrategy[Condition]]:
-    """A strategy for each *Mission Deep Sea* condition kind
-    (:mod:`crewcheck.model.deepsea_conditions`) on ``instance``'s deck and seats, by JSON
-    name (some drawn conditions may not fit the deal: check ``problems``)."""
-    from crewcheck.model import deepsea_conditions as D
+    """A strategy for each condition kind of *Mission Deep Sea*
+    (``crewcheck.model.conditions.kinds_of(DEEP_SEA)``) on ``instance``'s deck and seats,
+    by JSON name (some drawn conditions may not fit the deal: check ``problems``)."""
+    from crewcheck.model import conditions as C
 
     p, deck, tricks = instance.players, instance.deck, instance.tricks
     seat = st.sampled_from(list(range(p)) + (["choose"] if choose and p > 2 else []))
@@ -213,20 +213,20 @@ def deepsea_makers(instance: Instance, *, choose: bool = False) -> dict[str, st.
     total = st.one_of(st.none(), st.integers(0, 3 * max(values) + 2))
     trick_ref = st.one_of(st.integers(1, tricks), st.just("last"))
     return {
-        "wins_cards": st.builds(D.WinsCards, seat, st.integers(0, 4), cmp, st.one_of(st.none(), suit),
+        "wins_cards": st.builds(C.WinsCards, seat, st.integers(0, 4), cmp, st.one_of(st.none(), suit),
                                 st.one_of(st.none(), value)),
-        "compares_cards_won": st.builds(D.ComparesCardsWon, seat, suit, suit, cmp, st.integers(0, 2),
+        "compares_cards_won": st.builds(C.ComparesCardsWon, seat, suit, suit, cmp, st.integers(0, 2),
                                         st.integers(0, 2)),
-        "wins_trick_where": st.builds(D.WinsTrickWhere, seat, some_cards, some_cards, some_cards, total, total,
+        "wins_trick_where": st.builds(C.WinsTrickWhere, seat, some_cards, some_cards, some_cards, total, total,
                                       st.one_of(st.none(), suit), st.one_of(st.none(), suit)),
-        "wins_consecutive_tricks": st.builds(D.WinsConsecutiveTricks, seat, st.integers(0, tricks), cmp,
+        "wins_consecutive_tricks": st.builds(C.WinsConsecutiveTricks, seat, st.integers(0, tricks), cmp,
                                              st.booleans()),
-        "wins_no_tricks_at": st.builds(D.WinsNoTricksAt, seat,
+        "wins_no_tricks_at": st.builds(C.WinsNoTricksAt, seat,
                                        st.lists(trick_ref, min_size=1, max_size=2, unique=True).map(tuple)),
-        "wins_as_many_tricks_as": st.builds(D.WinsAsManyTricksAs, seat, seat),
-        "wins_more_than_the_rest": st.builds(D.WinsMoreThanTheRest, seat),
-        "wins_all_cards_of_a_suit": st.builds(D.WinsAllCardsOfASuit, seat, st.booleans()),
-        "leads_no_cards": st.builds(D.LeadsNoCards, seat, suit),
+        "wins_as_many_tricks_as": st.builds(C.WinsAsManyTricksAs, seat, seat),
+        "wins_more_than_the_rest": st.builds(C.WinsMoreThanTheRest, seat),
+        "wins_all_cards_of_a_suit": st.builds(C.WinsAllCardsOfASuit, seat, st.booleans()),
+        "leads_no_cards": st.builds(C.LeadsNoCards, seat, suit),
     }
 
 
@@ -234,8 +234,8 @@ def deepsea_makers(instance: Instance, *, choose: bool = False) -> dict[str, st.
 def conditions_for(draw: st.DrawFn, instance: Instance, *, max_conditions: int = 2,
                    choose: bool = False, kinds: tuple[str, ...] | None = None) -> tuple[Condition, ...]:
     """Up to ``max_conditions`` random conditions that fit ``instance`` (every kind of
-    :mod:`crewcheck.model.conditions`, or those of ``kinds``, which may name the Deep Sea
-    kinds of :func:`deepsea_makers`)."""
+    the logbook's box, or those of ``kinds``, which may name the Deep Sea kinds of
+    :func:`deepsea_makers`)."""
     from crewcheck.model import conditions as C
 
     p, deck, tricks = instance.players, instance.deck, instance.tricks

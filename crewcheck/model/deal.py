@@ -5,7 +5,7 @@ both. The rules engine (:mod:`.state`), the conditions (:mod:`.conditions`) and 
 outcome (:mod:`.outcome`) are typed against these Protocols rather than against
 ``Instance``, because ``Instance`` depends on them: it holds conditions and its
 constructor replays the history with the engine to reject an illegal one. So the model's
-imports form a one-way chain, cards/rules/tasks -> condition_base -> deal -> outcome ->
+imports form a one-way chain, cards/rules/tasks -> conditions -> deal -> outcome ->
 state -> instance, with no circle at run time or for the type checker.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Literal, Protocol, TypeAlias
 
 from crewcheck.model.cards import Mask
-from crewcheck.model.condition_base import Condition, Table
+from crewcheck.model.conditions.base import Condition, Table
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
 

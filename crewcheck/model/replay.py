@@ -15,11 +15,11 @@ rank, untokened tasks in the gaps) and checking it against each token's definiti
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from crewcheck.errors import IllegalPlayError
 from crewcheck.model.cards import Card
-from crewcheck.model.deepsea_replay import DEEPSEA_JUDGES, Game
+from crewcheck.model.judges import JUDGES, Game
 from crewcheck.model.outcome import Outcome, Termination, Trick
 
 if TYPE_CHECKING:
@@ -264,99 +264,17 @@ def _concrete_conditions(instance: Instance, choice: Mapping[str, int] | None) -
 
 def _settled(instance: Instance, conditions: list[dict[str, object]], tricks: list[Trick],
              hands: list[set[Card]]) -> bool:
-    """Whether every condition holds after ``tricks``, whatever the rest of the game."""
-    return all(_condition_holds(instance, c, tricks, hands) for c in conditions)
-
-
-def _condition_holds(instance: Instance, c: dict[str, Any], tricks: list[Trick],
-                     hands: list[set[Card]]) -> bool:
-    """One condition, re-derived from its definition (shares no code with
-    :mod:`.conditions`): true when it holds now and no continuation can break it."""
-    cards = instance.deck.cards
-    trump = instance.trump
-    remaining = min(len(h) for h in hands)  # tricks still to play
-    held = set().union(*hands)
-    over = remaining == 0
-    kind = c["kind"]
-    seat: Any = c.get("seat")
-    wins = [t.winner for t in tricks]
-    best = [_winning_card(instance, t) for t in tricks]
-    if kind == "wins_no_tricks":
-        return over and seat not in wins
-    if kind == "wins_tricks":
-        n, want = wins.count(seat), int(c["count"])
-        if c["cmp"] == ">=":
-            return n >= want
-        if c["cmp"] == "<=":
-            return n + remaining <= want
-        return over and n == want
-    if kind == "wins_fewer_tricks_than":
-        return wins.count(seat) + remaining < wins.count(c["other"])
-    if kind in ("wins_no_cards", "wins_all_cards"):
-        suit, value = c["suit"], c.get("value")
-        target = {x for x in cards if x.suit == suit and (value is None or x.value == value)}
-        if kind == "wins_no_cards":
-            taken = any(w == seat and target & {cards[i] for i in t.cards} for t, w in zip(tricks, wins))
-            return not taken and (over or not target & held)
-        # every card of the suit won by the seat; with played_only, every one played
-        return (not target & held or (over and bool(c.get("played_only")))) and all(
-            w == seat for t, w in zip(tricks, wins) if target & {cards[i] for i in t.cards})
-    if kind == "trick_won_with":
-        n = sum(1 for b, w in zip(best, wins)
-                if b.value == c["value"] and (c["trump"] or b.suit != trump) and (seat is None or w == seat))
-        return n >= int(c["count"])
-    if kind == "no_trick_won_with":
-        if any(b.value == c["value"] for b in best):
+    """Whether every condition holds after ``tricks``, whatever the rest of the game: each
+    re-derived from its definition by its judge (:data:`crewcheck.model.judges.JUDGES`,
+    which share no code with :mod:`.conditions`)."""
+    game = Game(instance, tricks, hands)
+    for c in conditions:
+        judge = JUDGES.get(str(c["kind"]))
+        if judge is None:
+            raise IllegalPlayError(f"the replay checker does not know condition kind {c['kind']!r}")
+        if not judge(game, c):
             return False
-        return over or not any(x.value == c["value"] for x in held)
-    if kind == "each_trump_wins_a_trick":
-        if any(x.suit == trump for x in held):
-            return False
-        won: list[int] = []
-        for t, b in zip(tricks, best):
-            in_trick = [cards[i] for i in t.cards if cards[i].suit == trump]
-            if in_trick and in_trick != [b]:
-                return False
-            won.extend(x.value for x in in_trick)
-        return not c["in_order"] or won == sorted(won)
-    if kind == "wins_tricks_at":
-        listed = c["tricks"]
-        last_number = len(tricks) if over else None
-        for number, (w, b) in enumerate(zip(wins, best), start=1):
-            if number in listed or (number == last_number and "last" in listed):
-                if w != seat or (c["not_with_trump"] and b.suit == trump):
-                    return False
-            elif c["only"] and w == seat:
-                return False
-        if over:
-            return True
-        return not c["only"] and "last" not in listed and all(n <= len(tricks) for n in listed)
-    if kind == "balanced_tricks":
-        counts = [0] * len(instance.hands)
-        for w in wins:
-            counts[w] += 1
-            if max(counts) - min(counts) >= c["margin"]:
-                return False
-        return over
-    if kind == "task_in_trick":
-        card, where = c["card"], c["trick"]
-        for number, t in enumerate(tricks, start=1):
-            if card in t.cards:
-                return number == (len(tricks) if where == "last" and over else where)
-        return False
-    if kind == "wins_together":
-        together = set(c["cards"])
-        return any(together <= set(t.cards) and t.winner == seat for t in tricks)
-    deepsea = DEEPSEA_JUDGES.get(kind)
-    if deepsea is not None:
-        return deepsea(Game(instance, tricks, hands), c)
-    raise IllegalPlayError(f"the replay checker does not know condition kind {kind!r}")
-
-
-def _winning_card(instance: Instance, trick: Trick) -> Card:
-    cards = [instance.deck.cards[i] for i in trick.cards]
-    trumps = [x for x in cards if instance.trump is not None and x.suit == instance.trump]
-    return max(trumps or [x for x in cards if x.suit == cards[0].suit], key=lambda x: x.value)
+    return True
 
 
 def _kind_rank(token: str | None) -> tuple[str, int]:

@@ -245,3 +245,27 @@ def test_a_history_under_conditions_the_crew_still_chooses() -> None:
     deal = deal_json.from_dict(data)
     assert len(deal.history) == 3
     assert decide(deal, backend="exhaustive").verdict in (Verdict.WINNABLE, Verdict.UNWINNABLE)
+
+
+def test_each_kind_names_the_box_that_introduced_it() -> None:
+    """The box is metadata on the kind's class, not a module: the nine kinds of the Deep
+    Sea task cards and the twelve of the logbook, each in the module of what it judges."""
+    deep_sea = {"wins_cards", "compares_cards_won", "wins_trick_where", "wins_consecutive_tricks",
+                "wins_no_tricks_at", "wins_as_many_tricks_as", "wins_more_than_the_rest",
+                "wins_all_cards_of_a_suit", "leads_no_cards"}
+    assert set(C.kinds_of(C.DEEP_SEA)) == deep_sea
+    assert set(C.kinds_of(C.LOGBOOK)) == set(C.CONDITION_KINDS) - deep_sea
+    assert len(C.kinds_of(C.LOGBOOK)) == 12
+    assert C.WinsCards.box == C.DEEP_SEA and C.WinsTricks.box == C.LOGBOOK
+    groups = {cls.__module__ for cls in C.CONDITION_KINDS.values()}
+    assert groups == {f"crewcheck.model.conditions.{m}" for m in ("tricks", "cards", "winning_card", "leads")}
+
+
+def test_the_shared_helpers() -> None:
+    """One copy of each helper the kinds share: a seat in words, a comparison, a card mask."""
+    assert C.seat_words(2) == "seat 2"
+    assert C.seat_words("choose") == "the chosen crew member"
+    assert C.seat_words("choose_any:first") == "the seat chosen as 'first'"  # type: ignore[arg-type]
+    assert [C.compare(3, cmp, 3) for cmp in ("==", ">=", "<=")] == [True, True, True]
+    assert [C.compare(4, cmp, 3) for cmp in ("==", ">=", "<=")] == [False, True, False]
+    assert C.cards_mask((0, 3)) == 0b1001 and C.cards_mask(None) == 0

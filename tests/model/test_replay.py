@@ -7,6 +7,7 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from crewcheck.errors import IllegalPlayError
+from crewcheck.formats import deal_json
 from crewcheck.formats.notation import parse_deal, to_notation
 from crewcheck.model import Card, State, Termination, replay
 from tests.strategies import instances, playouts
@@ -117,3 +118,16 @@ def test_free_assignment_witness_must_match_the_draft_counts():
     with pytest.raises(IllegalPlayError, match="tasks per seat"):
         replay(d, plays, (0, 0))
     assert not replay(d, plays, (0, 1)).won  # seat 0 wins both cards
+
+
+def test_the_checker_refuses_a_kind_it_has_no_judge_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every kind is judged by its row of ``JUDGES``; a kind without one is an error, never
+    a condition taken to hold."""
+    from crewcheck.model import judges
+
+    deal = deal_json.from_dict({"hands": [["B1"], ["B2"]], "lead": 0,
+                                "conditions": [{"kind": "wins_no_tricks", "seat": 0}]})
+    assert replay(deal, idx(deal, "B1", "B2")).won
+    monkeypatch.delitem(judges.JUDGES, "wins_no_tricks")
+    with pytest.raises(IllegalPlayError, match="does not know condition kind 'wins_no_tricks'"):
+        replay(deal, idx(deal, "B1", "B2"))

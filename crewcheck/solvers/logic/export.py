@@ -240,8 +240,8 @@ def describe_var(enc: Encoding, var: int) -> str:
     if kind == "completed":
         return (f"task {card(inst.tasks[int(key[2])].card)} is required and done "  # type: ignore[call-overload]
                 f"by trick {int(key[1]) + 1}")  # type: ignore[call-overload]
-    if kind == "dsea":
-        return f"condition {key[1]}: auxiliary {key[2]} {key[3]} {key[4]} (crewcheck.solvers.logic.deepsea_clauses)"
+    if kind == "cond_aux":
+        return f"condition {key[1]}: auxiliary {key[2]} {key[3]} {key[4]} (crewcheck.solvers.logic.condition_clauses)"
     return "auxiliary (cardinality counter)"
 
 

@@ -30,7 +30,7 @@ _NAMES: dict[str, str] = {
     "completed": "completed_t{}_k{}",
     "aux": "aux{}",
     "cond": "cond{}_t{}",
-    "dsea": "cond{}_{}_{}_{}",
+    "cond_aux": "cond{}_{}_{}_{}",
     "balance": "balance{}_t{}_s{}_ge{}",
     "false": "false_{}",
     "pass": "pass_s{}_c{}",

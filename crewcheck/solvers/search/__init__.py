@@ -108,7 +108,7 @@ Layout
         Who wins a trick, who can still beat a card, whether the tokens allow a group.
     ``cuts.py``
         One function per refutation rule, each with its soundness argument.
-    ``conditions.py``
+    ``conditions/``
         The deal's conditions on ints: the table of kinds, their step and judge twins,
         their cuts, and the conditions that are tasks in disguise.
     ``table.py``

@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 from crewcheck import decide
 from crewcheck.formats import deal_json
 from crewcheck.missions.logbook import deal_mission, missions
-from crewcheck.model.condition_base import CONDITION_KINDS, BROKEN, HOLDS
-from crewcheck.model.deepsea_conditions import DEEPSEA_KINDS
+from crewcheck.model.conditions import BROKEN, CONDITION_KINDS, DEEP_SEA, HOLDS, kinds_of
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
 from crewcheck.model.variants import variants
@@ -28,6 +27,7 @@ from crewcheck.solvers.search.driver import SearchOptions, SearchSolver
 from tests.strategies import condition_instances, playouts
 
 KINDS = sorted(SC.SEARCH_KINDS)
+DEEPSEA_KINDS = kinds_of(DEEP_SEA)
 DEEPSEA = tuple(k for k in DEEPSEA_KINDS if k in SC.SEARCH_KINDS)
 
 

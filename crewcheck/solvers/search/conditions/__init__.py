@@ -15,8 +15,8 @@ What it is
     the same memos. They are the int twins of each kind's ``step`` and ``judge`` and are
     tested against them on random games, kind by kind.
 Rules covered
-    Every kind of :mod:`crewcheck.model.conditions`, the *Mission Deep Sea* kinds of
-    :mod:`crewcheck.model.deepsea_conditions` included (``wins_more_than_the_rest`` is
+    Every kind of :mod:`crewcheck.model.conditions`, those of *Mission Deep Sea*
+    included (``wins_more_than_the_rest`` is
     ``wins_tricks`` ``>=`` more than half the tricks; ``leads_no_cards``, a restriction of
     the seat's leads, is judged at the trick's end and cut by :func:`cond_trick_dead`
     right after the lead). A kind without a row is not judged

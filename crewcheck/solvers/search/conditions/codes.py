@@ -7,7 +7,7 @@ C_OPEN = 0
 C_HOLDS = 1
 C_BROKEN = 2
 """What :func:`cond_judge` returns: some condition open, all hold, one broken (the
-values of :class:`~crewcheck.model.condition_base.Judgement`)."""
+values of :class:`~crewcheck.model.conditions.Judgement`)."""
 
 K_WINS_NO_TRICKS = 1
 K_WINS_TRICKS = 2

@@ -8,7 +8,7 @@ from itertools import combinations
 from math import comb
 
 from crewcheck.model import conditions as C
-from crewcheck.model.condition_base import Condition
+from crewcheck.model.conditions import Condition
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
@@ -117,7 +117,7 @@ def winning_card_arms(instance: Instance) -> list[Instance] | None:
         if not isinstance(cond, C.TrickWonWith) or (cond.seat is not None and not isinstance(cond.seat, int)):
             continue
         need = cond.count - int(memo)  # type: ignore[call-overload]
-        mask = C._value_mask(instance, cond.value, cond.trump) & left
+        mask = C.value_mask(instance, cond.value, cond.trump) & left
         cards = [c for c in range(instance.deck.size) if mask >> c & 1
                  and (cond.seat is None or instance.holder[c] == cond.seat)]
         if need <= 0 or need > len(cards) or comb(len(cards), need) > ARMS_MAX:

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crewcheck.model import conditions as C
-from crewcheck.model import deepsea_conditions as D
-from crewcheck.model.condition_base import Judgement
+from crewcheck.model.conditions import Judgement
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
 from crewcheck.solvers.search.conditions.codes import (
@@ -48,13 +47,6 @@ def _suit_mask(inst: Instance, suit: str) -> int:
 
 def trump_mask(inst: Instance) -> int:
     return 0 if inst.trump_suit is None else inst.deck.suit_mask(inst.trump_suit)
-
-
-def _cards(cards: tuple[int, ...]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
 
 
 def _trick_bits(refs: tuple[C.TrickRef, ...]) -> tuple[int, int]:
@@ -97,18 +89,18 @@ _NO_TOTAL = 1 << 40
 """Beyond any total of a trick's values (an unbounded ``total_min`` / ``total_max``)."""
 
 
-def _where_row(c: D.WinsTrickWhere, inst: Instance) -> Row:
+def _where_row(c: C.WinsTrickWhere, inst: Instance) -> Row:
     flags = ((WHERE_WON_WITH if c.won_with is not None else 0) | (WHERE_HOLDING if c.holding is not None else 0)
              | (WHERE_TOTAL if c.total_min is not None or c.total_max is not None else 0)
              | (WHERE_SUITS if c.suit is not None and c.other_suit is not None else 0))
     assert isinstance(c.seat, int), "a concrete deal (the crew's choices made)"
-    return (c.seat, 0, 0, flags, _cards(c.won_with or ()), 0)
+    return (c.seat, 0, 0, flags, C.cards_mask(c.won_with), 0)
 
 
-def _where_extra(c: D.WinsTrickWhere, inst: Instance) -> tuple[int, ...]:
+def _where_extra(c: C.WinsTrickWhere, inst: Instance) -> tuple[int, ...]:
     """``holding``, ``only`` (-1: every card), ``total_min``, ``total_max``, the two suits' masks."""
     both = c.suit is not None and c.other_suit is not None
-    return (_cards(c.holding or ()), -1 if c.only is None else _cards(c.only),
+    return (C.cards_mask(c.holding), -1 if c.only is None else C.cards_mask(c.only),
             -_NO_TOTAL if c.total_min is None else c.total_min, _NO_TOTAL if c.total_max is None else c.total_max,
             _suit_mask(inst, c.suit) if both and c.suit is not None else 0,
             _suit_mask(inst, c.other_suit) if both and c.other_suit is not None else 0)
@@ -144,9 +136,9 @@ SEARCH_KINDS: dict[str, SearchKind] = {
     "trick_won_with": SearchKind(
         K_TRICK_WON_WITH,
         lambda c, inst: (-1 if c.seat is None else c.seat, 0, c.count, 0,
-                         C._value_mask(inst, c.value, c.trump), 0), _int, _count),
+                         C.value_mask(inst, c.value, c.trump), 0), _int, _count),
     "no_trick_won_with": SearchKind(
-        K_NO_TRICK_WON_WITH, lambda c, inst: (0, 0, 0, 0, C._value_mask(inst, c.value), 0), _flag, _one),
+        K_NO_TRICK_WON_WITH, lambda c, inst: (0, 0, 0, 0, C.value_mask(inst, c.value), 0), _flag, _one),
     "each_trump_wins_a_trick": SearchKind(
         K_EACH_TRUMP, lambda c, inst: (0, 0, 0, 1 if c.in_order else 0, trump_mask(inst), 0),
         lambda m: _flag(m[0]) | m[1] << 1,  # type: ignore[index]
@@ -165,7 +157,7 @@ SEARCH_KINDS: dict[str, SearchKind] = {
         K_TASK_IN_TRICK, lambda c, inst: (0, 0, 0 if c.trick == "last" else c.trick, 0, 1 << c.card, 0),
         _judgement, _two),
     "wins_together": SearchKind(
-        K_WINS_TOGETHER, lambda c, inst: (c.seat, 0, 0, 0, _cards(c.cards), 0), _judgement, _two),
+        K_WINS_TOGETHER, lambda c, inst: (c.seat, 0, 0, 0, C.cards_mask(c.cards), 0), _judgement, _two),
     "wins_cards": SearchKind(
         K_WINS_CARDS, lambda c, inst: (c.seat, 0, c.count, CMP_CODES[c.cmp], c.target(inst), 0), _int,
         lambda c, inst: max(1, c.target(inst).bit_count().bit_length())),

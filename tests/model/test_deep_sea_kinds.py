@@ -1,4 +1,4 @@
-"""The Deep Sea condition kinds: each is judged alike by the rules engine (the oracle's
+"""The condition kinds of *Mission Deep Sea* (``kinds_of(DEEP_SEA)``): each is judged alike by the rules engine (the oracle's
 evaluation) and the independent replay checker, game by game and at the same trick, and
 every logic back-end agrees with the exhaustive oracle on random tiny deals that carry
 them (before and during play, with seats the crew chooses and distress signals)."""
@@ -14,9 +14,8 @@ from hypothesis import strategies as st
 from crewcheck import decide
 from crewcheck.errors import IllegalPlayError
 from crewcheck.formats import deal_json
-from crewcheck.model import deepsea_conditions as D
 from crewcheck.model.cards import iter_bits
-from crewcheck.model.condition_base import Condition
+from crewcheck.model.conditions import DEEP_SEA, Condition, kinds_of
 from crewcheck.model.instance import Instance
 from crewcheck.model.replay import replay
 from crewcheck.model.rules import Rules
@@ -25,9 +24,11 @@ from crewcheck.model.tasks import Task
 from crewcheck.solvers import registry
 from tests.strategies import deepsea_makers, instances, playouts
 
+DEEPSEA_KINDS = kinds_of(DEEP_SEA)
+
 
 @st.composite
-def deepsea_conditions_for(draw: st.DrawFn, instance: Instance, *, kinds: tuple[str, ...] = D.DEEPSEA_KINDS,
+def deepsea_conditions_for(draw: st.DrawFn, instance: Instance, *, kinds: tuple[str, ...] = DEEPSEA_KINDS,
                            choose: bool = False, max_conditions: int = 2) -> tuple[Condition, ...]:
     """Up to ``max_conditions`` random Deep Sea conditions that fit ``instance``."""
     makers = deepsea_makers(instance, choose=choose)
@@ -40,7 +41,7 @@ def deepsea_conditions_for(draw: st.DrawFn, instance: Instance, *, kinds: tuple[
 
 
 @st.composite
-def deepsea_instances(draw: st.DrawFn, *, kinds: tuple[str, ...] = D.DEEPSEA_KINDS, choose: bool = False,
+def deepsea_instances(draw: st.DrawFn, *, kinds: tuple[str, ...] = DEEPSEA_KINDS, choose: bool = False,
                       max_cards: int = 10) -> Instance:
     """A tiny deal (fixed or free tasks) carrying random Deep Sea conditions."""
     base = draw(instances(max_cards=max_cards, max_tasks=2, history=False, free=True, max_players=4))
@@ -54,7 +55,7 @@ def deepsea_instances(draw: st.DrawFn, *, kinds: tuple[str, ...] = D.DEEPSEA_KIN
 
 
 @st.composite
-def deals(draw: st.DrawFn, kinds: tuple[str, ...] = D.DEEPSEA_KINDS) -> Instance:
+def deals(draw: st.DrawFn, kinds: tuple[str, ...] = DEEPSEA_KINDS) -> Instance:
     inst = draw(deepsea_instances(kinds=kinds, choose=True))
     if inst.is_concrete() and draw(st.booleans()):
         plays = draw(playouts(inst, max_plays=inst.deck.size))
@@ -65,7 +66,7 @@ def deals(draw: st.DrawFn, kinds: tuple[str, ...] = D.DEEPSEA_KINDS) -> Instance
     return inst
 
 
-@pytest.mark.parametrize("kind", D.DEEPSEA_KINDS)
+@pytest.mark.parametrize("kind", DEEPSEA_KINDS)
 @given(data=st.data())
 def test_engine_and_checker_agree_on_every_game(kind: str, data: st.DataObject) -> None:
     """A random legal game judged by the engine (the oracle's evaluation) and by the
@@ -99,7 +100,7 @@ def _agree(inst: Instance, backend: str) -> None:
     assert got == expected, f"{backend!r} says {got.name}, 'exhaustive' says {expected.name}"
 
 
-@pytest.mark.parametrize("kind", D.DEEPSEA_KINDS)
+@pytest.mark.parametrize("kind", DEEPSEA_KINDS)
 @given(data=st.data())
 def test_sat_agrees_with_the_oracle(kind: str, data: st.DataObject) -> None:
     """The SAT encoding of each kind decides like the oracle (witnesses replayed)."""

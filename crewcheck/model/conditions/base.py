@@ -1,11 +1,15 @@
 """What every condition kind shares: the :class:`Table` a condition reads of its deal,
 :class:`Judgement` (OPEN, HOLDS, BROKEN), :class:`TrickView`, the :class:`Condition` base
-class and the registry of kinds (:func:`register`, :data:`CONDITION_KINDS`), seat choices,
-and the JSON form of a condition (:func:`condition_from_json`, :func:`condition_to_json`),
-read and checked field by field from each kind's ``FIELDS``.
+class and the registry of kinds (:func:`register`, :data:`CONDITION_KINDS`, with the box
+that introduced each kind: :func:`kinds_of`), seat choices, the JSON form of a condition
+(:func:`condition_from_json`, :func:`condition_to_json`), read and checked field by field
+from each kind's ``FIELDS``, the helpers the kinds share (:func:`seat_words`,
+:func:`compare`, :func:`cards_mask`, :func:`value_mask`, :func:`field_problems`) and
+:class:`Undecided`.
 
-The kinds themselves are in :mod:`crewcheck.model.conditions` (which registers them when
-imported, as ``crewcheck.model`` does) and are described there.
+The kinds themselves are in the modules beside this one, grouped by what they judge
+(:mod:`.tricks`, :mod:`.cards`, :mod:`.winning_card`, :mod:`.leads`); importing
+:mod:`crewcheck.model.conditions` registers them all.
 """
 
 from __future__ import annotations
@@ -13,16 +17,19 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import MISSING, dataclass, fields, replace
-from typing import Any, ClassVar, Literal, Protocol, TypeAlias, TypeVar
+from functools import lru_cache
+from types import SimpleNamespace
+from typing import Any, ClassVar, Literal, Protocol, TypeAlias, TypeVar, cast
 
 from crewcheck.errors import InvalidDealError
 from crewcheck.model.cards import CardIndex, Deck, Mask
 
 __all__ = [
-    "TwoSeatTally",
     "Table", "Judgement", "OPEN", "HOLDS", "BROKEN", "TrickView", "Condition", "CONDITION_KINDS", "CHOOSE",
     "CHOOSE_ANY", "is_choice", "SeatRef", "TrickRef", "register", "condition_from_json", "condition_to_json",
     "SEAT", "OPT_SEAT", "COUNT", "VALUE", "SUIT", "CARD", "CARDS", "BOOL", "CMP", "TRICK", "TRICKS",
+    "LOGBOOK", "DEEP_SEA", "kinds_of", "seat_words", "compare", "cards_mask", "value_mask", "field_problems",
+    "Undecided",
 ]
 
 
@@ -89,15 +96,27 @@ class TrickView:
 CONDITION_KINDS: dict[str, type[Condition]] = {}
 """Every kind by its JSON name."""
 
+LOGBOOK = "logbook"
+"""The box of the kinds the logbook's special missions need (The Crew, the first box)."""
+DEEP_SEA = "deepsea"
+"""The box of the kinds the task cards of *Mission Deep Sea* need beyond those."""
+
 C = TypeVar("C", bound="type[Condition]")
 
 
-def register(kind: str) -> Callable[[C], C]:
+def register(kind: str, box: str = LOGBOOK) -> Callable[[C], C]:
+    """Register a kind under its JSON name, with the box that introduced it."""
     def deco(cls: C) -> C:
         cls.kind = kind
+        cls.box = box
         CONDITION_KINDS[kind] = cls
         return cls
     return deco
+
+
+def kinds_of(box: str) -> tuple[str, ...]:
+    """The kinds ``box`` introduced (:data:`LOGBOOK`, :data:`DEEP_SEA`), by JSON name."""
+    return tuple(kind for kind, cls in CONDITION_KINDS.items() if cls.box == box)
 
 
 # Field types of the JSON form: how to read, check and write each.
@@ -109,6 +128,8 @@ class Condition:
     """Base class of every condition kind (see the module docstring)."""
 
     kind: ClassVar[str] = ""
+    box: ClassVar[str] = ""
+    """The box that introduced the kind (:data:`LOGBOOK`, :data:`DEEP_SEA`)."""
     FIELDS: ClassVar[Mapping[str, str]] = {}
     """JSON field -> field type; fields with a class default are optional."""
 
@@ -284,18 +305,73 @@ def condition_to_json(cond: Condition, card_name: Callable[[CardIndex], str]) ->
     return out
 
 
-@dataclass(frozen=True)
-class TwoSeatTally(Condition):
-    """A condition on the tricks won by ``seat`` and by ``other``: the memo is the pair
-    of their counts so far (a kind adds ``judge`` and ``describe``)."""
+# ---------------------------------------------------------------------------------------
+# Helpers the kinds share
+# ---------------------------------------------------------------------------------------
 
-    seat: SeatRef
-    other: SeatRef
-    FIELDS: ClassVar[Mapping[str, str]] = {"seat": SEAT, "other": SEAT}
+def seat_words(s: SeatRef) -> str:
+    """A seat field in words: "seat 2", "the chosen crew member", ..."""
+    if s == CHOOSE:
+        return "the chosen crew member"
+    return f"the seat chosen as {str(s)[len(CHOOSE_ANY):]!r}" if is_choice(s) else f"seat {s}"
 
-    def start(self, inst: Table) -> Hashable:
-        return (0, 0)
 
-    def step(self, inst: Table, memo: tuple[int, int], trick: TrickView) -> Hashable:
-        return (memo[0] + (trick.winner == self.seat), memo[1] + (trick.winner == self.other))
+def compare(n: int, cmp: str, count: int) -> bool:
+    """``n cmp count`` for ``cmp`` one of ``==``, ``>=``, ``<=``."""
+    return n == count if cmp == "==" else n >= count if cmp == ">=" else n <= count
 
+
+def cards_mask(cards: tuple[CardIndex, ...] | None) -> Mask:
+    """The mask of ``cards`` (none for ``None``)."""
+    m = 0
+    for c in cards or ():
+        m |= 1 << c
+    return m
+
+
+def value_mask(inst: Table, value: int, trumps: bool = True) -> Mask:
+    """The cards of ``value`` (trumps too unless ``trumps`` is false), once per deck."""
+    return _cards_of_value(inst.deck, inst.trump, value, trumps)
+
+
+@lru_cache(maxsize=256)
+def _cards_of_value(deck: Deck, trump: str | None, value: int, trumps: bool) -> Mask:
+    m = 0
+    for i, card in enumerate(deck.cards):
+        if card.value == value and (trumps or card.suit != trump):
+            m |= 1 << i
+    return m
+
+
+def field_problems(cond: Condition, inst: Table, skip: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """The shared field checks (:meth:`Condition.problems`), leaving out fields at
+    ``None`` and those in ``skip``."""
+    kept = {f: t for f, t in cond.FIELDS.items() if f not in skip and getattr(cond, f) is not None}
+    view = SimpleNamespace(FIELDS=kept, **{f: getattr(cond, f) for f in kept})
+    return Condition.problems(cast(Condition, view), inst)
+
+
+class Undecided(Condition):
+    """Stands in for a condition whose seat the crew has yet to choose, when only the
+    rules of play matter (checking a history): it never ends the game before the last
+    trick. Not a kind of the deal format."""
+
+    kind = "undecided"
+
+    def __init__(self, of: Condition) -> None:
+        self.of = of
+
+    def step(self, inst: Table, memo: Hashable, trick: TrickView) -> Hashable:
+        return memo
+
+    def judge(self, inst: Table, memo: Hashable, left: Mask, tricks_left: int) -> Judgement:
+        return HOLDS if tricks_left == 0 else OPEN
+
+    def describe(self, inst: Table) -> str:
+        return self.of.describe(inst)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Undecided) and other.of == self.of
+
+    def __hash__(self) -> int:
+        return hash(("undecided", self.of))
