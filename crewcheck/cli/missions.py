@@ -63,7 +63,8 @@ def add_parsers(sub: Any) -> None:
         description="Mission 12's random card after the first trick (each seat draws one from the seat on "
                     "its right) as a chance node: for the best task seats and first trick, whether the deal "
                     "is won for every draw, for some draw, and the exact chance of a win. Exit 0 when won for "
-                    "every draw, 1 when not, 3 when the time limit ran out.")
+                    "every draw, 1 when not (also when the time limit ran out after a losing draw was found for "
+                    "every first trick), 3 when the time limit ran out before that.")
     draw.add_argument("deal", metavar="DEAL.json", help="a deal before its first card, with tasks only ('-': stdin)")
     draw.add_argument("--time-limit", type=seconds_arg, default=None, metavar="SECONDS",
                       help="stop after this many seconds, or 'none' (default: none)")
@@ -161,6 +162,8 @@ def run_draw(args: argparse.Namespace) -> int:
                           "probability": None if prob is None else str(prob),
                           "probability_float": None if prob is None else float(prob),
                           "lower_bound": str(answer.lower), "decisions": answer.decisions,
+                          "draws": {"searched": answer.counts.searched, "isomorphic": answer.counts.isomorphic,
+                                    "carried_over": answer.counts.carried},
                           "seconds": round(answer.seconds, 3),
                           "first_trick": None if answer.first_trick is None else
                           [str(instance.deck.card(c)) for c in answer.first_trick],
@@ -172,7 +175,7 @@ def run_draw(args: argparse.Namespace) -> int:
                           "caveat": None if answer.shielded else SHIELD_CAVEAT}))
     else:
         print(answer.describe(instance))
-    if not answer.complete:
+    if answer.every is None:
         return EXIT_UNKNOWN
     return EXIT_OK if answer.every else EXIT_NO
 
