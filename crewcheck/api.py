@@ -212,6 +212,7 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
     """A deal that leaves the crew a choice: winnable when some variant is."""
     start = time.perf_counter()
     nodes, tried, unknown = 0, 0, False
+    loading = 0.0  # the compiled kernel's first loading, which no variant is charged for
     name = registry.canonical(backend) if backend not in (None, "auto") else "auto"
     if instance.distress is not None and name in SIGNAL_BACKENDS and registry.missing("sat") is None:
         signal = _decide_signal(instance, budget)
@@ -225,6 +226,7 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
         r = decide(variant, backend=backend, budget=Budget(left, budget.nodes, budget.cancel))
         tried += 1
         nodes += r.stats.nodes
+        loading += float(r.stats.extra.get("kernel_load_seconds", 0.0))
         name = r.backend
         if r.verdict is Verdict.UNKNOWN:
             unknown = True
@@ -235,11 +237,22 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
         witness = check_witness(instance, r.witness.plays, assignment, name, choice)
         extra = {**r.stats.extra, "choice": choice.describe(instance), "variants_tried": tried}
         return Result(Verdict.WINNABLE, witness, name, instance.rules,
-                      Stats(nodes, time.perf_counter() - start, extra))
+                      Stats(nodes, _spent(start, loading), _loaded(extra, loading)))
     verdict = Verdict.UNKNOWN if unknown else Verdict.UNWINNABLE
     why = None if unknown else f"none of the crew's {tried} possible choice(s) can be won"
     return Result(verdict, None, name, instance.rules,
-                  Stats(nodes, time.perf_counter() - start, {"variants_tried": tried}), why)
+                  Stats(nodes, _spent(start, loading), _loaded({"variants_tried": tried}, loading)), why)
+
+
+def _spent(start: float, loading: float) -> float:
+    """Seconds since ``start``, less the compiled kernel's loading (as for one deal)."""
+    return max(0.0, time.perf_counter() - start - loading)
+
+
+def _loaded(extra: dict[str, Any], loading: float) -> dict[str, Any]:
+    """``extra`` with the kernel's loading time of every variant, if any."""
+    return {**extra, "kernel_load_seconds": round(loading, 4)} if loading else \
+        {k: v for k, v in extra.items() if k != "kernel_load_seconds"}
 
 
 def _decide_signal(instance: Instance, budget: Budget) -> Result | None:

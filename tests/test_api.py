@@ -191,3 +191,34 @@ def test_apply_and_replay_take_numpy_ints() -> None:
     deal = crewcheck.loads(SMALL)
     assert deal.state().apply(np.int64(0)) == deal.state().apply(0)
     assert crewcheck.replay(deal, tuple(np.int64(c) for c in (0, 3, 1, 2))).won
+
+
+def test_a_deal_with_choices_is_not_charged_the_kernel_loading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal that leaves the crew a choice is timed like a concrete deal: the compiled
+    kernel's first loading that a variant's decision reports is left out of the deal's
+    seconds and reported as ``kernel_load_seconds``."""
+    import dataclasses
+
+    import crewcheck.api as api
+    from crewcheck.formats import deal_json
+
+    real = api.decide
+
+    def loading(deal: object, *args: object, **kwargs: object) -> object:
+        r = real(deal, *args, **kwargs)  # type: ignore[arg-type]
+        if isinstance(deal, Instance) and deal.is_concrete():
+            time.sleep(0.2)
+            return dataclasses.replace(r, stats=dataclasses.replace(
+                r.stats, extra={**r.stats.extra, "kernel_load_seconds": 0.2}))
+        return r
+
+    monkeypatch.setattr(api, "decide", loading)
+    # the hand-over (five players) leaves the crew a choice; seat 4 can win nothing it needs
+    inst = deal_json.from_dict({"hands": [["B1"], ["B2"], ["B3"], ["B4"], ["B5"]], "lead": 0,
+                                "tasks": [{"card": "B5", "seat": 0}], "handover": True})
+    assert not inst.is_concrete()
+    r = loading(inst, backend="exhaustive")
+    tried = r.stats.extra["variants_tried"]  # type: ignore[attr-defined]
+    assert tried >= 2
+    assert r.stats.extra["kernel_load_seconds"] == pytest.approx(0.2 * tried)  # type: ignore[attr-defined]
+    assert r.stats.seconds < 0.2  # type: ignore[attr-defined]

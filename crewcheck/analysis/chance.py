@@ -23,31 +23,39 @@ knowing the draw. So a deal has three answers, for the best seats and first tric
 :func:`analyse_draw` computes them exactly: for each choice of seats (the variants of
 :mod:`crewcheck.model.variants`) and each legal first trick, the position after the draw
 is a fresh deal (the first trick's cards gone, the tasks it completed gone and the order
-tokens renumbered, the winner to lead) decided by :func:`crewcheck.decide`. Branch and
-bound keeps it from deciding every draw: a choice stops as soon as its losses show it
-cannot beat the best chance found so far. Cost: up to seats x first tricks x draws
-decisions (the draws are the product of the hand sizes after the first trick: 9^4 =
-6,561 with four players), so a Classic deal can take hours when the answer is "not for
-every draw"; under a time budget the answer says how far it got.
+tokens renumbered, the winner to lead). Most draws need no search
+(:mod:`crewcheck.analysis.draw_classes`): a position isomorphic to one answered before has
+its outcome, and a winning line of another draw, its drawn cards exchanged, often wins
+again; of first tricks whose positions are isomorphic only one is weighed. The rest are
+decided by :func:`crewcheck.decide`. Branch and bound keeps it from deciding every draw: a
+first trick stops as soon as its losses show it cannot beat the best chance found so far,
+and a first pass looks for one losing draw after each first trick, so that "not for every
+draw" can be known before the chance is. Cost: up to seats x first tricks x draws
+positions (the draws are the product of the hand sizes after the first trick: 9^4 = 6,561
+with four players); the losing positions are the expensive part, since no line carries a
+loss over; under a time budget the answer says how far it got.
 """
 
 from __future__ import annotations
 
+import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
+from math import prod
 
+from crewcheck.analysis.draw_classes import DrawClasses, DrawCounts, Line
 from crewcheck.api import decide
 from crewcheck.errors import NotApplicableError
-from crewcheck.model.cards import CardIndex, Deck, iter_bits
+from crewcheck.model.cards import CardIndex, Deck, Mask, iter_bits
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import Task, TokenKind, token_kind
 from crewcheck.model.variants import Choice, variants
-from crewcheck.solvers.base import Budget, Verdict
+from crewcheck.solvers.base import Budget, Result, Verdict
 
 __all__ = ["DrawAnswer", "SHIELD_CAVEAT", "analyse_draw", "best_shields", "shieldable", "first_tricks", "draws", "after_draw"]
 
@@ -57,7 +65,8 @@ class DrawAnswer:
     """The three answers of a deal with mission 12's draw (module docstring)."""
 
     every: bool | None
-    """Some choice of seats and first trick wins for every draw (``None``: out of time)."""
+    """Some choice of seats and first trick wins for every draw (``None``: out of time;
+    known even then when a losing draw was found after every first trick)."""
     some: bool | None
     """Some choice, first trick and draw win."""
     probability: Fraction | None
@@ -67,7 +76,7 @@ class DrawAnswer:
     first_trick: tuple[CardIndex, ...] | None = None
     """The best first trick, in play order (``None`` if no first trick wins any draw)."""
     decisions: int = 0
-    """Positions after a draw that were decided."""
+    """Positions after a draw that were decided by a search."""
     seconds: float = 0.0
     complete: bool = True
     """Whether every answer is exact (else the budget ran out; the bounds are in ``lower``)."""
@@ -79,17 +88,27 @@ class DrawAnswer:
     """Whether the crew's shields were chosen too (``analyse_draw(shield=True)``)."""
     shields: tuple[CardIndex | None, ...] | None = None
     """With ``shielded``: the card each seat places on its communication token (``None``: none)."""
+    counts: DrawCounts = field(default_factory=DrawCounts)
+    """How the draws were answered: searched, isomorphic to one seen, or won by a line carried over."""
+
+    def _work(self) -> str:
+        c = self.counts
+        return (f"{self.decisions:,} positions searched, {c.isomorphic:,} isomorphic to one seen, "
+                f"{c.carried:,} won by a line carried over")
 
     def describe(self, instance: Instance) -> str:
         if not self.complete:
-            return (f"undecided after {self.decisions:,} decisions ({self.seconds:.1f} s): the chance of a win "
+            known = "" if self.every is None else (
+                f"winnable for every draw: {'yes' if self.every else 'no'}; for some draw: "
+                f"{'yes' if self.some else 'unknown'}; ")
+            return (f"{known}undecided after {self._work()} ({self.seconds:.1f} s): the chance of a win "
                     f"is at least {float(self.lower):.3f}" + ("" if self.shielded else f"\n{SHIELD_CAVEAT}"))
         assert self.probability is not None
         trick = "" if self.first_trick is None else " (first trick " + " ".join(
             str(instance.deck.card(c)) for c in self.first_trick) + ")"
         lines = [f"winnable for every draw: {'yes' if self.every else 'no'}; for some draw: "
                  f"{'yes' if self.some else 'no'}; best chance {self.probability} = {float(self.probability):.3f}"
-                 f"{trick}; {self.decisions:,} decisions, {self.seconds:.1f} s"]
+                 f"{trick}; {self._work()}, {self.seconds:.1f} s"]
         if self.task_seats is not None and self.first_trick is not None:
             lines.append("task seats: " + ", ".join(f"{instance.deck.card(t.card)} seat {s}"
                                                     for t, s in zip(instance.tasks, self.task_seats)))
@@ -217,18 +236,206 @@ def best_shields(instance: Instance, trick: tuple[CardIndex, ...], hands: tuple[
     return best, best_shield
 
 
+class _OutOfTime(Exception):
+    """The budget ran out (or a search came back undecided)."""
+
+
+PROBES = 16
+"""Draws tried per first trick when looking for a losing one (:meth:`_Analysis.refute_every`)."""
+
+PROBE_NODES = 2_000
+"""Search nodes per probe: a probe that needs more proves nothing and is left for later."""
+
+SEARCH_NODES = 200_000
+"""Nodes the plain search gets before a position goes to the default back-end (with its SAT side)."""
+
+
+@dataclass
+class _Best:
+    """The best choice and first trick found so far."""
+
+    chance: Fraction = Fraction(-1)
+    some: bool = False
+    choice: Choice | None = None
+    trick: tuple[CardIndex, ...] | None = None
+    seats: tuple[int, ...] | None = None
+    shields: tuple[CardIndex | None, ...] | None = None
+    lower: Fraction = Fraction(0)
+    """A proven lower bound on the best chance (wins counted so far after one first trick)."""
+
+
+@dataclass
+class _Pair:
+    """A choice of seats and a first trick, with the draws after it (``None``: the first
+    trick ended the game)."""
+
+    choice: Choice
+    concrete: Instance
+    trick: tuple[CardIndex, ...]
+    classes: DrawClasses | None
+    ended: bool = False
+    """With ``classes`` ``None``: whether the first trick won the game."""
+    hands: tuple[Mask, ...] = ()
+    """The hands after the first trick, in the deal's card indices."""
+    index: dict[CardIndex, CardIndex] = field(default_factory=dict)
+    """A card of ``hands`` -> its index in the position after the first trick (``classes.base``)."""
+
+    def draw(self, draw: Sequence[CardIndex]) -> tuple[CardIndex, ...] | None:
+        """``draw`` (the deal's card indices) in ``classes.base``'s indices; ``None`` if a
+        seat no longer holds its card."""
+        if any(not self.hands[s] >> c & 1 for s, c in enumerate(draw)):
+            return None
+        return tuple(self.index[c] for c in draw)
+
+
+@dataclass
+class _Analysis:
+    """The state of one :func:`analyse_draw`: the bounds, the classes and the clock."""
+
+    backend: str | None
+    limit: float | None
+    progress: Callable[[int], None] | None
+    shield: bool
+    best: _Best = field(default_factory=_Best)
+    memo: dict[Hashable, bool] = field(default_factory=dict)
+    """Outcomes after a draw by isomorphism class (:class:`DrawClasses`)."""
+    tricks: set[Hashable] = field(default_factory=set)
+    """The classes of the positions after a first trick already weighed."""
+    counts: DrawCounts = field(default_factory=DrawCounts)
+
+    def _decide(self, fresh: Instance, backend: str | None, nodes: int | None) -> Result | None:
+        left = None if self.limit is None else self.limit - time.perf_counter()
+        if left is not None and left <= 0:
+            raise _OutOfTime
+        r = decide(fresh, backend=backend, budget=Budget(seconds=left, nodes=nodes))
+        return None if r.verdict is Verdict.UNKNOWN else r
+
+    def search(self, fresh: Instance, nodes: int | None = None) -> tuple[bool, Line | None] | None:
+        """Decide a position after a draw: with ``nodes``, the plain search within that many
+        nodes (``None`` if it needs more); else the plain search for :data:`SEARCH_NODES`
+        nodes and then the default back-end (or ``backend`` when one was named)."""
+        if self.backend is not None:
+            r = self._decide(fresh, self.backend, nodes)
+        else:
+            r = self._decide(fresh, "search", SEARCH_NODES if nodes is None else nodes)
+            if r is None and nodes is None:
+                r = self._decide(fresh, None, None)
+        if r is None:
+            if nodes is None:
+                raise _OutOfTime
+            return None
+        if self.progress is not None and (self.counts.searched + 1) % 500 == 0:
+            self.progress(self.counts.searched + 1)
+        return r.verdict is Verdict.WINNABLE, None if r.witness is None else tuple(r.witness.plays)
+
+    def pairs(self, instance: Instance) -> list[_Pair]:
+        """Every choice of seats and first trick, one per class of the position after the
+        first trick (module docstring) unless the shields are chosen too."""
+        out = []
+        seen: set[Hashable] = set()
+        for choice, concrete in _fixed_choices(instance):
+            for trick in first_tricks(concrete):
+                base = after_draw(concrete, trick, ())
+                if isinstance(base, bool):
+                    out.append(_Pair(choice, concrete, trick, None, base))
+                    continue
+                classes = DrawClasses(base, self.memo, self.counts)
+                if not self.shield:  # (the shields depend on the hands before the first trick)
+                    k = classes.key(classes.hands)
+                    if k in seen:
+                        continue  # an isomorphic first trick has the same chance
+                    seen.add(k)
+                hands = tuple(concrete.with_history(trick).state().hands)
+                index = {c: base.deck.index(concrete.deck.card(c)) for h in hands for c in iter_bits(h)}
+                out.append(_Pair(choice, concrete, trick, classes, hands=hands, index=index))
+        return out
+
+    def refute_every(self, pairs: list[_Pair]) -> list[bool]:
+        """For each first trick, whether a draw after it was found to lose. The draws that
+        lost after earlier first tricks are tried first (the most recent first), then
+        random draws, :data:`PROBES` in all, each searched for at most :data:`PROBE_NODES`
+        nodes (a loss proves "not for every draw" for that first trick)."""
+        refuted = []
+        losing: list[tuple[CardIndex, ...]] = []
+        for pair in pairs:
+            if pair.classes is None:
+                refuted.append(not pair.ended)
+                continue
+            classes = pair.classes
+            cards = [tuple(iter_bits(h)) for h in pair.hands]
+            rng = random.Random(len(refuted))
+            tries = [*losing[:PROBES // 2], *(tuple(rng.choice(c) for c in cards) for _ in range(PROBES))]
+            lost = False
+            for d in tries[:PROBES]:
+                mine = pair.draw(d)
+                if mine is None:
+                    continue
+                won = classes.outcome(mine, lambda fresh: self.search(fresh, PROBE_NODES))
+                if won is not None:
+                    self.best.some = self.best.some or won
+                if won is False:
+                    lost = True
+                    if d in losing:
+                        losing.remove(d)
+                    losing.insert(0, d)
+                    break
+            refuted.append(lost)
+        return refuted
+
+    def weigh(self, pair: _Pair) -> None:
+        """Count the draws after ``pair``'s first trick (branch and bound: stop once it
+        cannot beat the best) and keep it if it is the best so far."""
+        best = self.best
+        concrete, trick = pair.concrete, pair.trick
+        outcomes: dict[tuple[CardIndex, ...], bool] = {}
+        if pair.classes is None:
+            total, wins = 1, int(pair.ended)
+        else:
+            classes, hands, index = pair.classes, pair.hands, pair.index
+            total, wins, losses = prod(h.bit_count() for h in hands), 0, 0
+            for d in draws(hands):
+                won = classes.outcome(tuple(index[c] for c in d), self.search)
+                assert won is not None
+                wins += won
+                losses += not won
+                best.some = best.some or won
+                best.lower = max(best.lower, Fraction(wins, total))
+                outcomes[d] = won
+                if not self.shield and best.chance >= 0 and Fraction(total - losses, total) <= best.chance \
+                        and (best.chance > 0 or best.some):
+                    return  # this first trick cannot beat the best one (and "some" is known)
+        best.some = best.some or wins > 0
+        chance = Fraction(wins, total)
+        shields: tuple[CardIndex | None, ...] | None = None
+        if self.shield and outcomes:
+            chance, shields = best_shields(concrete, trick, tuple(concrete.with_history(trick).state().hands),
+                                           outcomes)
+        best.lower = max(best.lower, chance)
+        if chance > best.chance:
+            best.chance, best.choice, best.trick, best.shields = chance, pair.choice, trick, shields
+            best.seats = tuple(-1 if t.seat is None else t.seat for t in concrete.tasks)
+
+
 def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budget | None = None,
                  progress: Callable[[int], None] | None = None, shield: bool = False) -> DrawAnswer:
     """The three answers of ``instance`` with mission 12's draw after the first trick.
 
     ``instance`` is a deal before its first card (a deal file of ``crewcheck mission 12``),
     without conditions, distress signal or hand-over. ``backend`` decides the positions
-    after a draw; ``budget.seconds`` bounds the whole analysis; ``progress(decisions)`` is
-    called now and then. ``shield``: the crew also chooses, before the first trick, the
-    card each seat places on its communication token, which the reference never draws
-    (:func:`best_shields`); every draw of every first trick is then decided (no pruning),
-    and the answers are the reference's, not lower bounds. Raises
-    :class:`NotApplicableError` for any other deal.
+    after a draw (default: the plain search, then the default back-end for a position it
+    does not settle quickly); ``budget.seconds`` bounds the whole analysis;
+    ``progress(searches)`` is called now and then.
+
+    Draws are answered by class (:mod:`crewcheck.analysis.draw_classes`: isomorphic
+    positions, winning lines carried over), and of first tricks whose positions are
+    isomorphic only one is weighed. Without ``shield`` a first pass looks for one losing
+    draw after every first trick (:meth:`_Analysis.refute_every`): when it finds one for
+    all, "for every draw: no" is exact even if the budget runs out before the chance; the
+    first tricks it could not refute are weighed first. ``shield``: the crew also chooses,
+    before the first trick, the card each seat places on its communication token, which
+    the reference never draws (:func:`best_shields`); every draw of every first trick is
+    then counted (no pruning, no skipped first tricks), and the answers are the
+    reference's, not lower bounds. Raises :class:`NotApplicableError` for any other deal.
     """
     if instance.history:
         raise NotApplicableError("the draw comes after the first trick: give the deal before its first card")
@@ -236,65 +443,26 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
         raise NotApplicableError("the draw analysis takes deals with tasks only (mission 12)")
     start = time.perf_counter()
     limit = None if budget is None or budget.seconds is None else start + budget.seconds
-    best = Fraction(-1)
-    best_choice: Choice | None = None
-    best_trick: tuple[CardIndex, ...] | None = None
-    best_seats: tuple[int, ...] | None = None
-    best_shield: tuple[CardIndex | None, ...] | None = None
-    decisions = 0
-    some = False
-    for choice, concrete in _fixed_choices(instance):
-        for trick in first_tricks(concrete):
-            end = after_draw(concrete, trick, ())
-            if isinstance(end, bool):
-                total, wins = 1, int(end)
-                pending: list[tuple[CardIndex, ...]] = []
-            else:
-                state = concrete.with_history(trick).state()
-                hands = tuple(state.hands)
-                pending = list(draws(hands))
-                total, wins = len(pending), 0
-            losses = 0
-            outcomes: dict[tuple[CardIndex, ...], bool] = {}
-            for d in pending:
-                if limit is not None and time.perf_counter() > limit:
-                    return DrawAnswer(None, True if some else None, None, best_choice, best_trick, decisions,
-                                      time.perf_counter() - start, False, max(best, Fraction(0)), shielded=shield)
-                fresh = after_draw(concrete, trick, d)
-                if isinstance(fresh, bool):  # (never: the game went on after the first trick)
-                    won = fresh
-                else:
-                    left = None if limit is None else max(0.001, limit - time.perf_counter())
-                    r = decide(fresh, backend=backend, budget=Budget(seconds=left))
-                    decisions += 1
-                    if progress is not None and decisions % 500 == 0:
-                        progress(decisions)
-                    if r.verdict is Verdict.UNKNOWN:
-                        return DrawAnswer(None, True if some else None, None, best_choice, best_trick, decisions,
-                                          time.perf_counter() - start, False, max(best, Fraction(0)), shielded=shield)
-                    won = r.verdict is Verdict.WINNABLE
-                wins += won
-                losses += not won
-                some = some or won
-                outcomes[d] = won
-                if not shield and best >= 0 and Fraction(total - losses, total) <= best and (best > 0 or some):
-                    break  # this first trick cannot beat the best one (and "some" is known)
-            else:
-                chance = Fraction(wins, total)
-                shields: tuple[CardIndex | None, ...] | None = None
-                if shield and pending:
-                    hands_after = tuple(concrete.with_history(trick).state().hands)
-                    chance, shields = best_shields(concrete, trick, hands_after, outcomes)
-                if chance > best:
-                    best, best_choice, best_trick = chance, choice, trick
-                    best_seats = tuple(-1 if t.seat is None else t.seat for t in concrete.tasks)
-                    best_shield = shields
-                if best == 1:
-                    return DrawAnswer(True, True, best, None if best_choice is None or best_choice.is_empty()
-                                      else best_choice, best_trick, decisions, time.perf_counter() - start,
-                                      task_seats=best_seats, shielded=shield, shields=best_shield)
-    best = max(best, Fraction(0))
-    return DrawAnswer(False, some, best, None if best_choice is None or best_choice.is_empty() else best_choice,
-                      best_trick if best > 0 else None, decisions, time.perf_counter() - start,
-                      task_seats=best_seats if best > 0 else None, shielded=shield,
-                      shields=best_shield if best > 0 else None)
+    run = _Analysis(backend, limit, progress, shield)
+    best = run.best
+    every: bool | None = None
+    try:
+        pairs = run.pairs(instance)
+        if not shield:
+            refuted = run.refute_every(pairs)
+            every = False if all(refuted) else None
+            pairs = [p for p, r in zip(pairs, refuted) if not r] + [p for p, r in zip(pairs, refuted) if r]
+        for pair in pairs:
+            run.weigh(pair)
+            if best.chance == 1:
+                break
+    except _OutOfTime:
+        return DrawAnswer(every, True if best.some else None, None, best.choice, best.trick, run.counts.searched,
+                          time.perf_counter() - start, False, best.lower, shielded=shield, counts=run.counts)
+    chance = max(best.chance, Fraction(0))
+    won = chance > 0
+    return DrawAnswer(chance == 1, best.some, chance,
+                      None if best.choice is None or best.choice.is_empty() else best.choice,
+                      best.trick if won else None, run.counts.searched, time.perf_counter() - start,
+                      task_seats=best.seats if won else None, shielded=shield,
+                      shields=best.shields if won else None, counts=run.counts)

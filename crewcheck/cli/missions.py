@@ -18,6 +18,7 @@ from typing import Any
 
 from crewcheck.cli import EXIT_NO, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, output_arg, parse_whole, report, seconds_arg
 from crewcheck.errors import InvalidInputError
+from crewcheck.runtime.progress import Progress
 from crewcheck.missions.logbook import ASSIGNMENTS, DISTRESS, PLAYERS, READINGS, Mission, deal_mission, logbook, \
     missions, not_modelled
 
@@ -63,7 +64,8 @@ def add_parsers(sub: Any) -> None:
         description="Mission 12's random card after the first trick (each seat draws one from the seat on "
                     "its right) as a chance node: for the best task seats and first trick, whether the deal "
                     "is won for every draw, for some draw, and the exact chance of a win. Exit 0 when won for "
-                    "every draw, 1 when not, 3 when the time limit ran out.")
+                    "every draw, 1 when not (also when the time limit ran out after a losing draw was found for "
+                    "every first trick), 3 when the time limit ran out before that.")
     draw.add_argument("deal", metavar="DEAL.json", help="a deal before its first card, with tasks only ('-': stdin)")
     draw.add_argument("--time-limit", type=seconds_arg, default=None, metavar="SECONDS",
                       help="stop after this many seconds, or 'none' (default: none)")
@@ -90,6 +92,11 @@ def add_parsers(sub: Any) -> None:
                     help="decide every way of taking the cards (exit 0 winnable, 1 unwinnable, 3 unknown)")
     ds.add_argument("--time-limit", type=seconds_arg, default=60.0, metavar="SECONDS",
                     help="with --decide: seconds per way of taking the cards, or 'none' (default: 60)")
+    ds.add_argument("--budget", type=seconds_arg, default=None, metavar="SECONDS",
+                    help="with --decide: seconds for the whole mission, or 'none'; when they run out before a "
+                         "winning way is found the answer is unknown (exit 3) (default: none)")
+    ds.add_argument("--no-progress", action="store_true",
+                    help="with --decide: no progress on stderr (default: the ways decided, now and then)")
     ds.add_argument("-o", "--output", type=output_arg, metavar="DEAL.json", help="output file (default: standard output)")
     ds.set_defaults(func=run_deepsea)
 
@@ -161,6 +168,8 @@ def run_draw(args: argparse.Namespace) -> int:
                           "probability": None if prob is None else str(prob),
                           "probability_float": None if prob is None else float(prob),
                           "lower_bound": str(answer.lower), "decisions": answer.decisions,
+                          "draws": {"searched": answer.counts.searched, "isomorphic": answer.counts.isomorphic,
+                                    "carried_over": answer.counts.carried},
                           "seconds": round(answer.seconds, 3),
                           "first_trick": None if answer.first_trick is None else
                           [str(instance.deck.card(c)) for c in answer.first_trick],
@@ -172,7 +181,7 @@ def run_draw(args: argparse.Namespace) -> int:
                           "caveat": None if answer.shielded else SHIELD_CAVEAT}))
     else:
         print(answer.describe(instance))
-    if not answer.complete:
+    if answer.every is None:
         return EXIT_UNKNOWN
     return EXIT_OK if answer.every else EXIT_NO
 
@@ -213,6 +222,12 @@ def _seats(text: str) -> tuple[int, ...]:
         raise InvalidInputError(f"expected seat numbers separated by commas, got {text!r}", field="take") from None
 
 
+def _advance(bar: Progress, done: int, total: int) -> None:
+    """One more way of taking the cards decided, of ``total``."""
+    bar.total = total
+    bar.update(done - bar.done)
+
+
 def run_deepsea(args: argparse.Namespace) -> int:
     from crewcheck.experiments.deepsea_missions import decide_mission
     from crewcheck.missions.deepsea import deal_deepsea_mission, draw_mission
@@ -228,7 +243,12 @@ def run_deepsea(args: argparse.Namespace) -> int:
         return _error(f"{flag}: {e.reason}" if flag else e.reason, args)
     if args.decide:
         mission = draw_mission(difficulty, players, seed)
-        r = decide_mission(mission, timeout=args.time_limit)
+        bar = Progress("deepsea", unit="taking", enabled=not args.no_progress)
+        try:
+            r = decide_mission(mission, timeout=args.time_limit, budget=args.budget,
+                               progress=lambda done, total: _advance(bar, done, total))
+        finally:
+            bar.close()
         print(f"{r.verdict.value}  ({r.tried} of {r.takings} ways of taking the cards decided, {r.seconds:.2f} s)")
         print(f"captain: seat {mission.captain}; cards: {', '.join(mission.cards)}")
         if r.winning is not None:

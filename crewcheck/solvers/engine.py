@@ -241,6 +241,8 @@ class EngineSolver:
         nodes = warm_nodes + ours.nodes
         if theirs is not None:
             extra = {**theirs.extra, "stage": "sat", "search_nodes": nodes}
+            if loading:
+                extra["kernel_load_seconds"] = round(loading, 4)
             return Answer(theirs.verdict, theirs.plays, theirs.assignment, nodes, extra, theirs.explanation)
         extra = {**ours.extra, "stage": "search"}
         if why_not is not None:

@@ -3,7 +3,9 @@ card of the catalogue as conditions of a real deal, and the ``crewcheck deepsea`
 
 from __future__ import annotations
 
+import functools
 import json
+import time
 from collections import Counter
 
 import pytest
@@ -11,6 +13,8 @@ import pytest
 from crewcheck.cli import main
 from crewcheck.errors import InvalidInputError
 from crewcheck.formats.deal_json import from_dict
+from crewcheck.runtime.progress import Progress
+from crewcheck.solvers.base import Verdict
 from crewcheck.missions.deepsea import (
     deal_deepsea_mission, draw_mission, mission_deal, resolve_conditions, task_cards, takings,
 )
@@ -183,3 +187,54 @@ def test_mission_48_reads_the_last_trick() -> None:
 
     inst = from_dict({k: v for k, v in deal_mission(48, 4, 0).items() if k != "comment"})
     assert describe_conditions(inst)[0].endswith("is played in the last trick")
+
+
+class _Lost:
+    """A stand-in decision: every taking unwinnable after a short wait."""
+
+    verdict = Verdict.UNWINNABLE
+    backend = "fake"
+
+
+def _slow_loss(*_: object, **__: object) -> _Lost:
+    time.sleep(0.05)
+    return _Lost()
+
+
+def test_decide_mission_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a budget for the whole mission, the takings stop when it is spent and the
+    answer is unknown; the progress hook hears of every taking decided."""
+    import crewcheck.experiments.deepsea_missions as dm
+
+    monkeypatch.setattr(dm, "decide", _slow_loss)
+    mission = draw_mission(5, 3, 4)
+    heard: list[tuple[int, int]] = []
+    r = dm.decide_mission(mission, budget=0.12, progress=lambda done, total: heard.append((done, total)))
+    assert r.verdict is Verdict.UNKNOWN and 1 <= r.tried < r.takings
+    assert heard == [(n, r.takings) for n in range(1, r.tried + 1)]
+    full = dm.decide_mission(mission)
+    assert full.verdict is Verdict.UNWINNABLE and full.tried == full.takings
+
+
+def test_cli_decide_budget_and_progress(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``deepsea --decide --budget``: unknown (exit 3) when the budget runs out, with the
+    ways decided on stderr in the progress style; ``--no-progress`` keeps stderr quiet."""
+    import crewcheck.cli.missions as cm
+    import crewcheck.experiments.deepsea_missions as dm
+
+    monkeypatch.setattr(dm, "decide", _slow_loss)
+    monkeypatch.setattr(cm, "Progress", functools.partial(Progress, every=0.0))
+    argv = ["deepsea", "--difficulty", "5", "--players", "3", "--seed", "4", "--decide", "--budget", "0.12"]
+    assert main(argv) == 3
+    out, err = capsys.readouterr()
+    assert out.startswith("unknown  (") and "deepsea: 1/12 takings" in err
+    assert main([*argv, "--no-progress"]) == 3
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("budget", ["x", "-1", "0", "inf"])
+def test_cli_bad_budget(budget: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A budget that is no positive number of seconds: one line naming the option, exit 2."""
+    assert main(["deepsea", "--difficulty", "4", "--decide", "--budget", budget]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "--budget" in captured.err and captured.err.count("\n") == 1

@@ -133,3 +133,36 @@ def test_draw_shield_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert out["every"] is True and out["caveat"] is None and len(out["shields"]) == 3
     assert main(["draw", str(path), "--backend", "exhaustive"]) == 1
     assert SHIELD_CAVEAT in capsys.readouterr().out
+
+
+def test_not_every_draw_is_known_before_the_chance(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the time runs out after a losing draw was found for every first trick, the
+    answer says "for every draw: no" with the lower bound, and ``draw`` exits 1 (not 3);
+    with nothing known it exits 3."""
+    import crewcheck.analysis.chance as chance
+
+    inst = deal_json.from_dict(FREE)
+    part = chance.DrawAnswer(False, True, None, decisions=7, complete=False, lower=Fraction(1, 2))
+    text = part.describe(inst)
+    assert text.startswith("winnable for every draw: no; for some draw: yes; undecided after 7 positions searched")
+    assert "at least 0.500" in text
+    path = tmp_path / "free.json"
+    path.write_text(json.dumps(FREE))
+    for answer, code in ((part, 1), (chance.DrawAnswer(None, None, None, complete=False), 3)):
+        monkeypatch.setattr(chance, "analyse_draw", lambda *a, answer=answer, **k: answer)
+        assert main(["draw", str(path)]) == code
+    capsys.readouterr()
+
+
+def test_the_refutation_pass_finds_a_loss_after_every_first_trick() -> None:
+    """On the hand-made deal no first trick wins every draw: the first pass finds a losing
+    draw after each (so "not for every draw" is known before the chance is counted)."""
+    from crewcheck.analysis.chance import _Analysis
+
+    inst = deal_json.from_dict({"hands": [["B1", "B2", "P1"], ["B3", "P2", "P3"], ["B4", "P4", "P5"]],
+                                "lead": 0, "tasks": [{"card": "B2", "seat": 1}]})
+    run = _Analysis("exhaustive", None, None, False)
+    pairs = run.pairs(inst)
+    assert pairs and all(run.refute_every(pairs))
+    assert analyse_draw(inst, backend="exhaustive").every is False

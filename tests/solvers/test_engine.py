@@ -429,3 +429,33 @@ def test_a_batch_that_ends_while_a_spare_is_made_prints_nothing(tmp_path: Path) 
                                "--workers", "0", "--no-progress"], capture_output=True, text=True, timeout=300,
                               env={**os.environ, "PYTHONPATH": str(root)})
         assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_the_kernel_loading_is_reported_when_the_sat_side_answers(forked: None,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the SAT process answers while the compiled kernel loads in a fresh process,
+    the answer still reports the loading (``kernel_load_seconds``), so that a caller
+    deciding several variants can leave it out of the deal's time as ``decide`` does."""
+    from crewcheck.solvers import engine
+    from crewcheck.solvers.search import kernel
+
+    class Undecided:
+        name, exact = "search", True
+
+        def supports(self, instance: Instance) -> str | None:
+            return None
+
+        def decide(self, instance: Instance, *, budget: Budget) -> Answer:
+            while budget.cancel is not None and not budget.cancel():
+                time.sleep(0.01)
+            return Answer(Verdict.UNKNOWN)
+
+    real_get = registry.get
+    monkeypatch.setattr(registry, "get", lambda name: Undecided() if name == "search" else real_get(name))
+    monkeypatch.setattr(kernel, "is_loaded", lambda: False)
+    monkeypatch.setattr(engine, "load_compiled", lambda: 0.25)
+    deal = load(DEALS / "classic-4p-10-tasks-tokens.json")
+    monkeypatch.setattr(engine, "SearchSolver", lambda options: Undecided())
+    result = EngineSolver().decide(deal, budget=Budget(seconds=120))
+    assert result.extra["stage"] == "sat" and result.verdict is not Verdict.UNKNOWN
+    assert result.extra["kernel_load_seconds"] == 0.25
