@@ -127,6 +127,18 @@ def add_play_symmetry_constraints(model: Formula, v: Variables, pos: Position) -
                                       enforce=[v.play[(t, s, b)], *[v.done[(t - 1, g)] for g in between], *guard])
 
 
+def add_winner_card_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    # The seat that wins a trick wins it with the card it plays there. (The encoding says
+    # "some card of the seat wins"; which one follows from "one card per seat", a step
+    # unit propagation does not take.)
+    if pos.passing is not None:  # (the hands are not known before the passes)
+        return
+    for t in pos.tricks:
+        for s in range(pos.instance.players):
+            for c in iter_bits(pos.hands[s]):
+                model.add_bool_or([v.win[(t, c)]], enforce=[v.winner[(t, s)], v.play[(t, s, c)]])
+
+
 CANDIDATES: dict[str, tuple[Callable[[Formula, Variables, Position], None], ...]] = {
     "own_win": (add_own_win_constraints,),
     "task_beaten": (add_task_beaten_constraints,),
@@ -135,5 +147,7 @@ CANDIDATES: dict[str, tuple[Callable[[Formula, Variables, Position], None], ...]
     "done_count": (add_done_count_constraints,),
     "done_count_early": (encoding.add_count_constraints,),  # kept: now in the encoding
     "play_symmetry": (add_play_symmetry_constraints,),
+    "winner_card": (add_winner_card_constraints,),
+    "winner_card+own_win": (add_winner_card_constraints, add_own_win_constraints),
 }
 """Variant name -> the blocks added to the baseline."""
