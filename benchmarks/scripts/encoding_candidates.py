@@ -127,6 +127,20 @@ def add_play_symmetry_constraints(model: Formula, v: Variables, pos: Position) -
                                       enforce=[v.play[(t, s, b)], *[v.done[(t - 1, g)] for g in between], *guard])
 
 
+def add_top_trump_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    inst = pos.instance
+    # A trump higher than every trump of the other hands wins the trick its seat plays it in.
+    if pos.passing is not None or inst.trump_suit is None:
+        return
+    trumps = inst.deck.suit_mask(inst.trump_suit)
+    for s in range(inst.players):
+        theirs = pos.cards & trumps & ~pos.hands[s]
+        for c in iter_bits(pos.hands[s] & trumps):
+            if theirs >> c == 0:
+                for t in pos.tricks:
+                    model.add_implication(v.play[(t, s, c)], v.winner[(t, s)])
+
+
 def add_winner_card_constraints(model: Formula, v: Variables, pos: Position) -> None:
     # The seat that wins a trick wins it with the card it plays there. (The encoding says
     # "some card of the seat wins"; which one follows from "one card per seat", a step
@@ -147,6 +161,7 @@ CANDIDATES: dict[str, tuple[Callable[[Formula, Variables, Position], None], ...]
     "done_count": (add_done_count_constraints,),
     "done_count_early": (encoding.add_count_constraints,),  # kept: now in the encoding
     "play_symmetry": (add_play_symmetry_constraints,),
+    "top_trumps": (add_top_trump_constraints,),
     "winner_card": (add_winner_card_constraints,),
     "winner_card+own_win": (add_winner_card_constraints, add_own_win_constraints),
 }
