@@ -38,9 +38,13 @@ from crewcheck.web.words import words
 __all__ = ["ChoiceKind", "CHOICE_KINDS", "STEPS", "MAX_SETUP_VARIANTS", "setup_step", "engine_setup",
            "draft_order", "has_setup", "line_deal"]
 
-MAX_SETUP_VARIANTS = 400
+MAX_SETUP_VARIANTS = 5000
 """The most variants a deal may have for its choices to be offered on the board (a
-distress signal's passes run to thousands: the engine chooses them)."""
+distress signal's passes run to millions: the engine chooses them). Mission 40 with five
+players and the commander's distribution has 1,520 (16 token moves, 19 distributions,
+5 hand-overs): each step decides only its own options, and an option's verdict stops at
+the first deal of its group that is won, so a step costs one decision per option where
+some way on wins, and its group's decisions where none does."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +179,9 @@ def _choice_step(instance: Instance, kinds: list[str], picks: Mapping[str, str],
                 progress(n, len(groups), row.label(instance, json.loads(value)))
                 verdict = Verdict.UNWINNABLE
                 for variant in group:
+                    if budget.cancel is not None and budget.cancel():
+                        verdict = Verdict.UNKNOWN
+                        break
                     got = decide(variant, budget=budget).verdict
                     if got is Verdict.WINNABLE:
                         verdict = got

@@ -252,3 +252,20 @@ def test_mission_twelves_draw_takes_the_engines_draft_when_the_draft_was_left_to
         draw_step(forms.with_history(lost, ["B2", "B3"]), ["B1", "B4"], timeout=60, cancelled=lambda: False,
                   progress=lambda *a: None)
     assert e.value.field == "history" and "cannot be won" in str(e.value) and "draft on the board" in str(e.value)
+
+
+def test_a_deal_with_more_than_four_hundred_choices_is_set_up_one_choice_at_a_time():
+    """Mission 40 with five players and the commander's distribution (1,520 ways to
+    choose): the set-up is offered all the same, a step at a time: the token move first
+    (no move and 15 swaps), then, after a pick, the distribution."""
+    from crewcheck.model.variants import count_variants
+
+    instance = deal(40, players=5, assignment="distribution")
+    assert count_variants(instance) > 400
+    got = step(instance)
+    assert got["step"] == "token_move" and len(got["options"]) == 16
+    assert got["options"][0]["value"] == "null" and got["options"][0]["verdict"] == "winnable"
+    assert {o["verdict"] for o in got["options"]} <= {"winnable", "unwinnable", "unknown"}
+    after = step(instance, {"token_move": "null"})
+    assert after["step"] == "quota" and after["made"] == ["the tokens stay where they are"]
+    assert any(o["verdict"] == "winnable" for o in after["options"])
