@@ -52,7 +52,7 @@ def _seated(instance: Instance, budget: Budget) -> tuple[Instance, str | None]:
         raise InvalidInputError(f"{why.get(result.verdict, 'the winning line leaves a task without a seat')}: "
                                 "make the draft on the board first", field="history")
     moved = [f"seat {u.seat + 1} takes {instance.card(t.card)}" for t, u in zip(instance.tasks, seated.tasks)
-             if t.seat != u.seat]
+             if u.seat is not None and t.seat != u.seat]
     return seated, ", ".join(moved) or None
 
 

@@ -184,4 +184,3 @@ def pick(browser: Any, step: str, value: str) -> None:
 
 
 MISSION_ONE = "?game=mission&mission=1&players=4&seed=0"
-LOST_ON_B6 = "G5,G6,G9,G2,B6,B9,B3,B4"

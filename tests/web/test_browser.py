@@ -173,6 +173,7 @@ def test_a_bundled_deal_opens_at_its_history_and_its_link_keeps_it(server, brows
     assert browser.find_element(By.ID, "position").text.startswith("✓ Won")
 
 
+LOST_ON_B6 = "G5,G6,G9,G2,B6,B9,B3,B4"
 """Seat 1 (seat 0 of the deal file) wins the task B6, which only the commander (seat 2)
 could take: the game is lost on B6."""
 
