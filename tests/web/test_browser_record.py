@@ -62,11 +62,11 @@ def test_a_different_card_after_undo_keeps_the_old_line_as_a_variation(server, b
 
 
 def variations(browser: Any) -> list[list[str]]:
-    """The cards of each variation the move list shows."""
-    from selenium.webdriver.common.by import By
-
-    return [[b.text for b in v.find_elements(By.CSS_SELECTOR, "button.move")]
-            for v in browser.find_elements(By.CSS_SELECTOR, "#variations .variation")]
+    """The cards of each variation the move list shows, read at one instant."""
+    got: list[list[str]] = browser.execute_script(
+        "return [...document.querySelectorAll('#variations .variation')]"
+        ".map((v) => [...v.querySelectorAll('button.move')].map((b) => b.textContent))")
+    return got
 
 
 def test_practice_hides_the_verdicts_until_a_card_is_played(server, browser):
@@ -123,11 +123,11 @@ def test_mission_twelve_draw_picked_or_randomised_on_the_board(server, browser):
     assert "made=chosen" in browser.current_url and "draw=1" in browser.current_url
     browser.refresh()
     wait_for(browser, lambda b: b.find_element(By.ID, "title").text == "mission-12-4p-seed0-chosen")
-    note = browser.find_element(By.CSS_SELECTOR, '#rules .origin[data-made="chosen"]')
-    assert note.text.startswith("The set-up was made on the board: seat 2 takes "), note.text
-    assert "Mission 12's draw follows the first trick." in note.text
-    back = note.find_element(By.CSS_SELECTOR, "a.origin-back")
-    assert back.text == "Back to the set-up" and "game=mission&mission=12&players=4&seed=0" in back.get_attribute("href")
+    settled(browser, 0)
+    made, text, back, href = origin(browser)
+    assert made == "chosen" and text.startswith("The set-up was made on the board: seat 2 takes "), text
+    assert "Mission 12's draw follows the first trick." in text
+    assert back == "Back to the set-up" and "game=mission&mission=12&players=4&seed=0" in href, href
     for n in range(4):
         cards = settled(browser, n)
         card = sorted(c for c, v in cards.items() if v == "winnable")[0]
@@ -162,10 +162,20 @@ def test_mission_twelve_draw_picked_or_randomised_on_the_board(server, browser):
     browser.refresh()
     wait_for(browser, lambda b: b.find_element(By.ID, "title").text == "mission-12-4p-seed0-chosen-drawn")
     settled(browser, 0)
-    note = browser.find_element(By.CSS_SELECTOR, '#rules .origin[data-made="drawn"]')
-    assert note.text.startswith("Dealt after mission 12's draw, made on the board: after the first trick ("), note.text
-    assert note.find_element(By.CSS_SELECTOR, "a.origin-back").text == "Back to the draw"
+    made, text, back, _ = origin(browser)
+    assert made == "drawn" and text.startswith("Dealt after mission 12's draw, made on the board: after the first "
+                                               "trick ("), text
+    assert back == "Back to the draw"
     assert browser.execute_script("return hasDraw()") is False
+
+
+def origin(browser: Any) -> list[str]:
+    """The board's note on where its deal was made, read at one instant (the board redraws
+    it): what made it, its text, and the link back's words and address."""
+    got: list[str] = browser.execute_script(
+        "const n = document.querySelector('#rules .origin'); const a = n && n.querySelector('a.origin-back');"
+        "return n ? [n.dataset.made, n.textContent, a ? a.textContent : '', a ? a.href : ''] : ['', '', '', '']")
+    return got
 
 
 def test_mission_twelves_draw_with_the_draft_left_to_the_engine(server, browser):
