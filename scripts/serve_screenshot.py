@@ -1,6 +1,8 @@
 """Make ``docs/serve.png`` (a desktop window) and ``docs/serve-phone.png`` (a phone's
 width): the ``crewcheck serve`` board of logbook mission 1 in the middle of a game, with
-cards that keep it winnable and cards that lose it, in headless Chromium (Debian's
+cards that keep it winnable and cards that lose it; and ``docs/serve-setup.png``: the
+board of mission 8 during its draft, each task the seat may take with its verdict; in
+headless Chromium (Debian's
 ``chromium`` and ``chromium-driver``, selenium from PyPI).
 
 Run: ``python scripts/serve_screenshot.py [--out DIR]`` from the checkout. The pictures
@@ -26,9 +28,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     env = {**os.environ, "CREWCHECK_SCREENSHOTS": str(Path(args.out).resolve()), "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "tests/web/test_browser.py", "-k", "mission_one"], cwd=ROOT, env=env)
+                           "tests/web/test_browser.py", "-k", "mission_one or choices_on_the_board"], cwd=ROOT, env=env)
     if done.returncode == 0:
-        print(f"wrote {Path(args.out) / 'serve.png'} and {Path(args.out) / 'serve-phone.png'}")
+        names = ("serve.png", "serve-phone.png", "serve-setup.png")
+        print("wrote " + ", ".join(str(Path(args.out) / name) for name in names))
     return done.returncode
 
 

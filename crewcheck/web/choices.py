@@ -36,11 +36,15 @@ from crewcheck.solvers.base import Budget, Verdict, Witness
 from crewcheck.web.words import words
 
 __all__ = ["ChoiceKind", "CHOICE_KINDS", "STEPS", "MAX_SETUP_VARIANTS", "setup_step", "engine_setup",
-           "draft_order", "has_setup"]
+           "draft_order", "has_setup", "line_deal"]
 
-MAX_SETUP_VARIANTS = 400
+MAX_SETUP_VARIANTS = 5000
 """The most variants a deal may have for its choices to be offered on the board (a
-distress signal's passes run to thousands: the engine chooses them)."""
+distress signal's passes run to millions: the engine chooses them). Mission 40 with five
+players and the commander's distribution has 1,520 (16 token moves, 19 distributions,
+5 hand-overs): each step decides only its own options, and an option's verdict stops at
+the first deal of its group that is won, so a step costs one decision per option where
+some way on wins, and its group's decisions where none does."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +179,9 @@ def _choice_step(instance: Instance, kinds: list[str], picks: Mapping[str, str],
                 progress(n, len(groups), row.label(instance, json.loads(value)))
                 verdict = Verdict.UNWINNABLE
                 for variant in group:
+                    if budget.cancel is not None and budget.cancel():
+                        verdict = Verdict.UNKNOWN
+                        break
                     got = decide(variant, budget=budget).verdict
                     if got is Verdict.WINNABLE:
                         verdict = got
@@ -242,6 +249,32 @@ def setup_step(instance: Instance, picks: Mapping[str, str], draft: Sequence[str
     return {"step": None, "title": "", "options": [], "made": made, "deal": deal_json.to_dict(concrete)}
 
 
+def _line_variant(instance: Instance, witness: Witness) -> Instance:
+    """The variant of ``instance`` (its history kept) whose choices the line ``witness``
+    makes; ``instance`` itself when it leaves no choice."""
+    choice = witness.choice or Choice()
+    seats = witness.assignment
+    for c, v in variants(instance) if not instance.is_concrete() else ():
+        if replace(c, passes=None, direction=None) == replace(choice, passes=None, direction=None) and (
+                choice.handover is None or instance.rules.assignment != "fixed"
+                or seats is None or tuple(t.seat for t in v.tasks) == tuple(seats)):
+            return v
+    return instance
+
+
+def line_deal(instance: Instance, witness: Witness) -> Instance | None:
+    """The deal the winning line ``witness`` plays: every choice it makes made and, under
+    free assignment, every task at the seat that takes it in the line (fixed assignment);
+    ``None`` when the line leaves a task's seat open."""
+    variant = _line_variant(instance, witness)
+    if variant.rules.assignment == "free" and variant.tasks:
+        seats = witness.assignment
+        if seats is None or len(seats) != len(variant.tasks) or any(s < 0 for s in seats):
+            return None
+        return variant.with_assignment(seats)
+    return variant if variant.is_concrete() else None
+
+
 def engine_setup(instance: Instance, witness: Witness | None) -> dict[str, Any] | None:
     """The choices a winning line of a deal before its first card makes, as the board's
     option values: ``{"picks": {kind: value}, "draft": [task cards in draft order]}``
@@ -252,13 +285,7 @@ def engine_setup(instance: Instance, witness: Witness | None) -> dict[str, Any] 
     choice = witness.choice or Choice()
     seats = witness.assignment
     picks: dict[str, str] = {}
-    variant = instance
-    for c, v in variants(instance) if not instance.is_concrete() else ():
-        if replace(c, passes=None, direction=None) == replace(choice, passes=None, direction=None) and (
-                choice.handover is None or instance.rules.assignment != "fixed"
-                or seats is None or tuple(t.seat for t in v.tasks) == tuple(seats)):
-            variant = v
-            break
+    variant = _line_variant(instance, witness)
     for kind in STEPS:
         if CHOICE_KINDS[kind].applies(instance):
             picks[kind] = _key(CHOICE_KINDS[kind].value(choice, instance, variant))

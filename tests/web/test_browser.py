@@ -8,156 +8,28 @@ reason, except under CI (``CI=true``), where that is a failure: ``.ci/run`` inst
 browser. ``CREWCHECK_CHROMIUM`` and ``CREWCHECK_CHROMEDRIVER`` point to other binaries.
 
 ``CREWCHECK_SCREENSHOTS=DIR`` also writes the page's screenshots to ``DIR``
-(``serve.png`` at desktop width, ``serve-phone.png`` at a phone's):
-``python scripts/serve_screenshot.py`` refreshes those in ``docs/``.
+(``serve.png`` at desktop width, ``serve-phone.png`` at a phone's, ``serve-setup.png``:
+the board during the draft): ``python scripts/serve_screenshot.py`` refreshes those in
+``docs/``. The shared fixtures and helpers are in :mod:`tests.web.browsing`; the game
+record, practice, mission 12's draw and the links that keep them are in
+``test_browser_record.py``.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
-import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("flask")
 
-IN_CI = os.environ.get("CI") == "true"
-HEADLESS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=1400,1000"]
-DESKTOP = (1400, 1000)
-PHONE = (390, 844)  # a phone's window; the screenshot is as tall as the page
-VERDICTS = {"winnable", "unwinnable", "unknown"}
+from tests.web.browsing import (  # noqa: E402
+    DESKTOP, MISSION_ONE, PHONE, VERDICTS, browser, pick, played_cards, screenshot, server, settled,
+    setup_options, wait_for)
 
-
-def _missing(reason: str) -> None:
-    if IN_CI:
-        pytest.fail(f"CI must run the browser test: {reason}")
-    pytest.skip(reason)
-
-
-def _binary(env: str, *names: str) -> str | None:
-    if os.environ.get(env):
-        return os.environ[env]
-    for name in names:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    from crewcheck.web import make_server
-
-    srv = make_server("127.0.0.1", 0, examples=Path(__file__).resolve().parents[2] / "models" / "deals")
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}/"
-    srv.shutdown()
-    srv.app.extensions["crewcheck_jobs"].shutdown()
-    srv.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        _missing("the browser test needs selenium: pip install selenium")
-    chromium = _binary("CREWCHECK_CHROMIUM", "chromium", "chromium-browser")
-    driver = _binary("CREWCHECK_CHROMEDRIVER", "chromedriver")
-    if chromium is None or driver is None or not all(os.access(b, os.X_OK) for b in (chromium, driver)):
-        _missing("no browser: install Debian's chromium and chromium-driver "
-                 "(apt-get install chromium chromium-driver) to run the browser test")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in HEADLESS:
-        options.add_argument(flag)
-    profile = tempfile.mkdtemp(prefix="crewcheck-chromium-")
-    options.add_argument(f"--user-data-dir={profile}")
-    try:
-        drv = webdriver.Chrome(service=Service(driver), options=options)
-    except Exception as e:  # a browser that cannot start here is an environment problem
-        shutil.rmtree(profile, ignore_errors=True)
-        _missing(f"chromium did not start: {type(e).__name__}: {str(e).splitlines()[0]}")
-    yield drv
-    drv.quit()
-    shutil.rmtree(profile, ignore_errors=True)
-
-
-def _wait(browser: Any, test: Any, seconds: float = 30) -> Any:
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(browser, seconds, poll_frequency=0.05).until(test)
-
-
-_SNAPSHOT = """
-const cards = {};
-for (const b of document.querySelectorAll("#table button.card")) cards[b.dataset.card] = b.dataset.verdict;
-return {played: [...document.querySelectorAll("#moves .move.done .face")].map((e) => e.textContent),
-        cards, position: document.querySelector("#position").textContent,
-        thinking: !document.querySelector("#thinking").hidden};
-"""
-
-
-def _snapshot(browser: Any) -> dict[str, Any]:
-    """The page's moves, legal cards and position line, read at one instant."""
-    got: dict[str, Any] = browser.execute_script(_SNAPSHOT)
-    return got
-
-
-def _played(browser: Any) -> list[str]:
-    """The cards played, as the move list shows them (the cards taken back excluded)."""
-    return list(_snapshot(browser)["played"])
-
-
-def _settled(browser: Any, played: int) -> dict[str, str]:
-    """Wait for the position after ``played`` cards with every legal card's verdict
-    (or the game's end); the legal cards and their verdicts."""
-
-    def ready(b: Any) -> tuple[dict[str, str]] | bool:
-        snap = _snapshot(b)
-        cards: dict[str, str] = snap["cards"]
-        if len(snap["played"]) != played or snap["thinking"] or "thinking" in cards.values():
-            return False
-        over = snap["position"].startswith(("✓ Won", "✗ Lost"))
-        if cards and snap["position"].startswith(("✓", "✗", "?")) and not over:
-            return (cards,)
-        return ({},) if over and not cards else False
-
-    from selenium.common.exceptions import TimeoutException
-
-    try:
-        got: dict[str, str] = _wait(browser, ready)[0]
-    except TimeoutException:
-        raise AssertionError(f"no position after {played} cards with its verdicts: {_snapshot(browser)}") from None
-    return got
-
-
-def _screenshot(browser: Any, name: str, size: tuple[int, int]) -> None:
-    folder = os.environ.get("CREWCHECK_SCREENSHOTS")
-    if not folder:
-        return
-    browser.set_window_size(*size)
-    # a phone's: as tall as the page (the window's frame taken into account)
-    for _ in range(3):
-        page, inner = browser.execute_script("return [document.documentElement.scrollHeight, window.innerHeight]")
-        if size != PHONE or inner >= page:
-            break
-        browser.set_window_size(size[0], browser.get_window_size()["height"] + page - inner)
-    browser.execute_script("window.scrollTo(0, 0)")
-    Path(folder).mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(Path(folder) / name))
-    browser.set_window_size(*DESKTOP)
+__all__ = ["browser", "server"]  # the module fixtures, used by name
 
 
 def test_play_mission_one_to_the_end_with_verdicts_undo_link_and_review(server, browser):
@@ -173,7 +45,7 @@ def test_play_mission_one_to_the_end_with_verdicts_undo_link_and_review(server, 
 
     browser.set_window_size(*DESKTOP)
     browser.get(server)
-    _wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#mission option")) == 50)
+    wait_for(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#mission option")) == 50)
     browser.find_element(By.CSS_SELECTOR, "#games summary").click()
     form = browser.find_element(By.ID, "tab-mission")
     Select(form.find_element(By.NAME, "mission")).select_by_value("1")
@@ -182,7 +54,7 @@ def test_play_mission_one_to_the_end_with_verdicts_undo_link_and_review(server, 
     seed.clear()
     seed.send_keys("0")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    _wait(browser, lambda b: b.find_element(By.ID, "title").text == "Mission 1, 4 players, seed 0")
+    wait_for(browser, lambda b: b.find_element(By.ID, "title").text == "Mission 1, 4 players, seed 0")
 
     played: list[str] = []
     lost_at = None
@@ -190,7 +62,7 @@ def test_play_mission_one_to_the_end_with_verdicts_undo_link_and_review(server, 
     clicked: float | None = None
     waits: list[float] = []  # click to every verdict shown, seconds
     while True:
-        cards = _settled(browser, len(played))
+        cards = settled(browser, len(played))
         if clicked is not None and cards:
             waits.append(time.monotonic() - clicked)
         if not cards:
@@ -203,8 +75,8 @@ def test_play_mission_one_to_the_end_with_verdicts_undo_link_and_review(server, 
             losing = sorted(c for c, v in cards.items() if v == "unwinnable")
             if len(played) >= 4 and losing:
                 card, lost_at = losing[0], len(played)
-                _screenshot(browser, "serve.png", DESKTOP)  # cards that win and cards that lose
-                _screenshot(browser, "serve-phone.png", PHONE)
+                screenshot(browser, "serve.png", DESKTOP)  # cards that win and cards that lose
+                screenshot(browser, "serve-phone.png", PHONE)
             else:
                 card = sorted(c for c, v in cards.items() if v == "winnable")[0]
         else:
@@ -224,30 +96,30 @@ def test_play_mission_one_to_the_end_with_verdicts_undo_link_and_review(server, 
     print(f"click to every verdict: median {waits[len(waits) // 2]:.3f} s, "
           f"slowest {waits[-1]:.3f} s over {len(waits)} cards")
     assert browser.find_element(By.ID, "position").text.startswith("✗ Lost")
-    assert _played(browser) == played
+    assert played_cards(browser) == played
 
     browser.find_element(By.ID, "undo").click()
-    _settled(browser, len(played) - 1)
+    settled(browser, len(played) - 1)
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
-    cards = _settled(browser, len(played) - 2)
-    assert _played(browser) == played[:-2]
+    cards = settled(browser, len(played) - 2)
+    assert played_cards(browser) == played[:-2]
     link = browser.current_url
     assert "play=" + ",".join(played[:-2]) in link
 
     first = browser.current_window_handle
     browser.switch_to.new_window("window")
     browser.get(link)
-    assert _settled(browser, len(played) - 2) == cards
-    assert _played(browser) == played[:-2]
+    assert settled(browser, len(played) - 2) == cards
+    assert played_cards(browser) == played[:-2]
     browser.close()
     browser.switch_to.window(first)
 
     browser.back()  # the position before the second card taken back
-    _settled(browser, len(played) - 1)
+    settled(browser, len(played) - 1)
     assert browser.current_url.endswith(",".join(played[:-1]))
 
     browser.find_element(By.ID, "review").click()
-    summary = _wait(browser, lambda b: b.find_element(By.ID, "review-summary").text or False)
+    summary = wait_for(browser, lambda b: b.find_element(By.ID, "review-summary").text or False)
     seat_trick = f"played {played[lost_at]} (card {lost_at + 1} of the game)"
     assert summary.startswith("✗ lost at trick") and seat_trick in summary, summary
     marked = browser.find_element(By.CSS_SELECTOR, "#moves .move.lost")
@@ -259,14 +131,14 @@ def test_a_pasted_deal_file_with_an_error_shows_the_loader_line(server, browser)
     from selenium.webdriver.common.by import By
 
     browser.get(server)
-    _wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#table button.card"))
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#table button.card"))
     browser.find_element(By.CSS_SELECTOR, "#games summary").click()
     browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="file"]').click()
     box = browser.find_element(By.ID, "deal-json")
     box.send_keys('{"hands": [["B1", "B3"], ["B2", "B2"]], "tasks": [{"card": "B3", "seat": 0}]}')
     browser.find_element(By.CSS_SELECTOR, "#tab-file button[type=submit]").click()
     error = browser.find_element(By.CSS_SELECTOR, '#tab-file .error[data-for="json"]')  # beside the text box
-    _wait(browser, lambda b: error.text != "", 10)
+    wait_for(browser, lambda b: error.text != "", 10)
     assert error.text == "hands[1][1]: card 'B2' is twice in hands[1]"
 
 
@@ -278,30 +150,29 @@ def test_a_bundled_deal_opens_at_its_history_and_its_link_keeps_it(server, brows
     from selenium.webdriver.support.ui import Select
 
     browser.get(server)
-    _wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#example option")) > 1)
+    wait_for(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#example option")) > 1)
     browser.find_element(By.CSS_SELECTOR, "#games summary").click()
     browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="file"]').click()
     Select(browser.find_element(By.ID, "example")).select_by_value("classic-4p-midgame")
-    _wait(browser, lambda b: b.find_element(By.ID, "deal-json").get_attribute("value"))
+    wait_for(browser, lambda b: b.find_element(By.ID, "deal-json").get_attribute("value"))
     browser.find_element(By.CSS_SELECTOR, "#tab-file button[type=submit]").click()
-    cards = _settled(browser, 22)
+    cards = settled(browser, 22)
     assert "deal=" in browser.current_url and cards
     assert browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"] .tag.turn').text == "to play"
     browser.get(browser.current_url)
-    assert _settled(browser, 22) == cards
+    assert settled(browser, 22) == cards
 
     # the winning line from here: its first card played, the rest to step through
     browser.find_element(By.ID, "line").click()
-    _settled(browser, 23)
+    settled(browser, 23)
     assert browser.find_element(By.ID, "redo").is_enabled()
     browser.find_element(By.ID, "redo").click()
-    _settled(browser, 24)
+    settled(browser, 24)
     browser.find_element(By.ID, "end").click()
-    _settled(browser, 40)
+    settled(browser, 40)
     assert browser.find_element(By.ID, "position").text.startswith("✓ Won")
 
 
-MISSION_ONE = "?game=mission&mission=1&players=4&seed=0"
 LOST_ON_B6 = "G5,G6,G9,G2,B6,B9,B3,B4"
 """Seat 1 (seat 0 of the deal file) wins the task B6, which only the commander (seat 2)
 could take: the game is lost on B6."""
@@ -315,7 +186,7 @@ def test_the_task_chips_and_the_trick_label_agree_with_the_result(server, browse
 
     browser.set_window_size(*DESKTOP)
     browser.get(server + MISSION_ONE + "&play=" + LOST_ON_B6)
-    _settled(browser, 8)
+    settled(browser, 8)
     position = browser.find_element(By.ID, "position").text
     assert position.startswith("✗ Lost") and "B6" in position and "seat 1" in position, position
     chips = browser.find_elements(By.CSS_SELECTOR, '#table .task[data-task="B6"]')
@@ -328,7 +199,7 @@ def test_the_task_chips_and_the_trick_label_agree_with_the_result(server, browse
     assert browser.execute_script("return fileName()") == "mission-01-4p-seed0"
 
     browser.get(server + MISSION_ONE + "&play=G5,G6,G9,G2,B6")
-    _settled(browser, 5)
+    settled(browser, 5)
     label = browser.find_element(By.CSS_SELECTOR, "#table .trick-label").text
     assert label == "Trick 2" and "Trick 2," in browser.find_element(By.ID, "position").text, label
 
@@ -342,12 +213,12 @@ def test_every_card_says_why_and_the_draft_says_who_takes_the_task(server, brows
 
     browser.set_window_size(*DESKTOP)
     browser.get(server + MISSION_ONE + "&play=G5,G6,G9,G2")
-    cards = _settled(browser, 4)
+    cards = settled(browser, 4)
     assert cards["B6"] == "unwinnable"
     lost = browser.find_element(By.CSS_SELECTOR, '#table button.card[data-card="B6"]')
     assert lost.get_attribute("data-reason").startswith("loses")
     ActionChains(browser).move_to_element(lost).perform()
-    reason = _wait(browser, lambda b: b.find_element(By.ID, "card-reason").text or False, 5)
+    reason = wait_for(browser, lambda b: b.find_element(By.ID, "card-reason").text or False, 5)
     assert reason.startswith("✗ B6: loses"), reason
     won = sorted(c for c, v in cards.items() if v == "winnable")[0]
     button = browser.find_element(By.CSS_SELECTOR, f'#table button.card[data-card="{won}"]')
@@ -389,22 +260,22 @@ def test_cancel_shows_stopped_and_analyse_again(server, browser, monkeypatch):
     monkeypatch.setattr(web_app, "_work", slow)
     browser.set_window_size(*DESKTOP)
     browser.get(server + MISSION_ONE + "&play=G5")
-    cancel = _wait(browser, lambda b: b.find_element(By.ID, "cancel") if b.find_element(By.ID, "cancel").is_displayed()
+    cancel = wait_for(browser, lambda b: b.find_element(By.ID, "cancel") if b.find_element(By.ID, "cancel").is_displayed()
                    else False)
     # the verdicts found so far are shown while the others are being decided
-    early = _wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, '#table button.card[data-verdict="unwinnable"]'))
+    early = wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, '#table button.card[data-verdict="unwinnable"]'))
     assert len(early) == 1 and early[0].get_attribute("data-reason") == "loses: a reason"
     assert browser.find_elements(By.CSS_SELECTOR, '#table button.card[data-verdict="thinking"]')
     assert "1 of 3 decisions done (after " in browser.find_element(By.ID, "thinking-text").text
     assert browser.find_element(By.ID, "position").text.startswith("✓ Winnable. Trick 1")
     assert "1 of " in browser.find_element(By.ID, "position").text
     cancel.click()
-    again = _wait(browser, lambda b: b.find_element(By.ID, "again") if b.find_element(By.ID, "again").is_displayed()
+    again = wait_for(browser, lambda b: b.find_element(By.ID, "again") if b.find_element(By.ID, "again").is_displayed()
                   else False)
     assert browser.find_element(By.ID, "stopped-text").text.startswith("Stopped")
     monkeypatch.undo()
     again.click()
-    cards = _settled(browser, 1)
+    cards = settled(browser, 1)
     assert cards and set(cards.values()) <= VERDICTS
     assert not browser.find_element(By.ID, "stopped").is_displayed()
 
@@ -417,7 +288,7 @@ def test_a_bad_link_shows_its_error_and_disables_the_board(server, browser):
 
     browser.set_window_size(*DESKTOP)
     browser.get(server + "?game=mission&mission=99&players=4&seed=0&play=B1")
-    position = _wait(browser, lambda b: b.find_element(By.ID, "position").text or False)
+    position = wait_for(browser, lambda b: b.find_element(By.ID, "position").text or False)
     assert position.startswith("The link cannot be opened: mission: expected an integer from 1 to 50"), position
     browser.execute_script(
         "window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(e.message))")
@@ -437,7 +308,7 @@ def test_the_phone_layout_keeps_the_verdict_undo_and_redo_in_reach(server, brows
     browser.set_window_size(*PHONE)
     try:
         browser.get(server + MISSION_ONE + "&play=G5,G6,G9,G2")
-        _settled(browser, 4)
+        settled(browser, 4)
         width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
         assert width[0] <= width[1], width
         for y in (0, 100000):
@@ -448,34 +319,13 @@ def test_the_phone_layout_keeps_the_verdict_undo_and_redo_in_reach(server, brows
                                              browser.find_element(By.ID, name))
                 assert 0 <= box[0] and box[1] <= box[2], (name, y, box)
         browser.find_element(By.ID, "undo").click()
-        _settled(browser, 3)
+        settled(browser, 3)
         browser.execute_script("window.scrollTo(0, 0)")
         browser.find_element(By.CSS_SELECTOR, "#games summary").click()  # the mission list fits too
         width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
         assert width[0] <= width[1], width
     finally:
         browser.set_window_size(*DESKTOP)
-
-
-def _setup(browser: Any, step: str) -> tuple[str, dict[str, tuple[str, str, bool]]]:
-    """Wait for the set-up step ``step`` with every option decided: its title and each
-    option's value -> (verdict, its words, marked as the engine's line)."""
-    from selenium.webdriver.common.by import By
-
-    def ready(b: Any) -> Any:
-        found = b.find_elements(By.CSS_SELECTOR, f'.setup-box .setup-option[data-step="{step}"]')
-        return found if found and all(x.get_attribute("data-verdict") in VERDICTS for x in found) else False
-
-    options = _wait(browser, ready, 60)
-    title = browser.find_element(By.CSS_SELECTOR, ".setup-box .setup-title").text
-    return title, {o.get_attribute("data-value"): (o.get_attribute("data-verdict"), o.get_attribute("data-label"),
-                                                  "engine" in o.get_attribute("class").split()) for o in options}
-
-
-def _pick(browser: Any, step: str, value: str) -> None:
-    from selenium.webdriver.common.by import By
-
-    browser.find_element(By.CSS_SELECTOR, f'.setup-option[data-step="{step}"][data-value=\'{value}\']').click()
 
 
 def test_the_crew_makes_its_choices_on_the_board(server, browser):
@@ -488,20 +338,22 @@ def test_the_crew_makes_its_choices_on_the_board(server, browser):
 
     browser.set_window_size(*DESKTOP)
     browser.get(server + "?game=mission&mission=8&players=4&seed=0")
-    _settled(browser, 0)
+    settled(browser, 0)
     assert "engine chooses" in browser.find_element(By.CSS_SELECTOR, ".setup-engine").text
     picked = []
     for seat in (2, 3, 4):
-        title, options = _setup(browser, "draft")
+        title, options = setup_options(browser, "draft")
         assert title == f"The draft: seat {seat} takes a task", title
         assert len(options) == 4 - seat + 1 and not set(options) & set(picked), options
         assert sum(engine for _, _, engine in options.values()) == 1, options  # the engine's line marked
         card = next(v for v, (verdict, _, engine) in options.items() if engine)
         assert options[card][0] == "winnable"
+        if seat == 3:  # the draft card by card, each option with its verdict
+            screenshot(browser, "serve-setup.png", DESKTOP, element="#board")
         picked.append(card)
-        _pick(browser, "draft", card)
-    _wait(browser, lambda b: b.find_element(By.ID, "title").text == "mission-08-4p-seed0-chosen")
-    _settled(browser, 0)
+        pick(browser, "draft", card)
+    wait_for(browser, lambda b: b.find_element(By.ID, "title").text == "mission-08-4p-seed0-chosen")
+    settled(browser, 0)
     assert browser.find_element(By.ID, "position").text.startswith("✓ Winnable")
     for seat, card in zip((1, 2, 3), picked):
         assert browser.find_element(By.CSS_SELECTOR, f'.seat[data-seat="{seat}"] .task[data-task="{card}"]')
@@ -510,125 +362,25 @@ def test_the_crew_makes_its_choices_on_the_board(server, browser):
     decision = "?game=mission&mission=28&players=4&seed=0&assignment=decision"
     for seat, verdict in ((2, "✗ Cannot be won"), (0, "✓ Winnable")):
         browser.get(server + decision)
-        title, options = _setup(browser, "recipient")
+        title, options = setup_options(browser, "recipient")
         assert title == "The commander decides who takes every task"
         assert sorted(options) == ["0", "2", "3"]  # the commander (seat 2) is no option
         assert options[str(seat)][0] == ("unwinnable" if seat == 2 else "winnable"), options
-        _pick(browser, "recipient", str(seat))
-        _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
-        _settled(browser, 0)
+        pick(browser, "recipient", str(seat))
+        wait_for(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
+        settled(browser, 0)
         assert browser.find_element(By.ID, "position").text.startswith(verdict), (seat, verdict)
 
     browser.get(server + "?game=mission&mission=5&players=4&seed=0")
-    title, options = _setup(browser, "seats")
+    title, options = setup_options(browser, "seats")
     assert title == "The commander picks a crew member" and len(options) == 3
     value, (_, label, _) = sorted(options.items())[0]
     assert "the chosen crew member is seat" in label
-    _pick(browser, "seats", value)
-    _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
-    _settled(browser, 0)
+    pick(browser, "seats", value)
+    wait_for(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
+    settled(browser, 0)
     seat = json.loads(value)[0][1] + 1
     assert f"Seat {seat} wins no trick." in browser.find_element(By.ID, "rules").text
-
-
-def test_a_different_card_after_undo_keeps_the_old_line_as_a_variation(server, browser):
-    """Mission 1 after four cards: three taken back and another card played; the cards
-    taken back stay in the move list as a variation from card 2, and a click on its
-    last card goes back to that line, the new card then being the variation."""
-    from selenium.webdriver.common.by import By
-
-    browser.set_window_size(*DESKTOP)
-    line = ["G5", "G6", "G9", "G2"]
-    browser.get(server + MISSION_ONE + "&play=" + ",".join(line))
-    _settled(browser, 4)
-    assert not browser.find_element(By.ID, "variations-head").is_displayed()
-    for n in (3, 2, 1):
-        browser.find_element(By.ID, "undo").click()
-        cards = _settled(browser, n)
-    other = sorted(c for c in cards if c != "G6")[0]
-    browser.find_element(By.CSS_SELECTOR, f'#table button.card[data-card="{other}"]').click()
-    _settled(browser, 2)
-    assert _played(browser) == ["G5", other]
-    kept = browser.find_element(By.CSS_SELECTOR, "#variations .variation")
-    assert kept.get_attribute("data-from") == "1" and "from card 2 (trick 1)" in kept.text
-    assert [b.text for b in kept.find_elements(By.CSS_SELECTOR, "button.move")] == ["G6", "G9", "G2"]
-    assert browser.find_element(By.ID, "variations-head").is_displayed()
-    kept.find_elements(By.CSS_SELECTOR, "button.move")[-1].click()
-    _settled(browser, 4)
-    assert _played(browser) == line
-    swapped = browser.find_elements(By.CSS_SELECTOR, "#variations .variation")
-    assert len(swapped) == 1 and [b.text for b in swapped[0].find_elements(By.CSS_SELECTOR, "button.move")] == [other]
-
-
-def test_practice_hides_the_verdicts_until_a_card_is_played(server, browser):
-    """Practice mode: the legal cards show no verdict and the winning card cannot be
-    asked for; once a card is played, its verdict (the one the board gives it outside
-    practice) and its reason are shown."""
-    from selenium.webdriver.common.by import By
-
-    browser.set_window_size(*DESKTOP)
-    browser.get(server + MISSION_ONE + "&play=G5,G6,G9,G2")
-    cards = _settled(browser, 4)
-    browser.find_element(By.ID, "practice").click()
-    buttons = browser.find_elements(By.CSS_SELECTOR, "#table button.card")
-    assert buttons and {b.get_attribute("data-verdict") for b in buttons} == {"hidden"}
-    assert all(not b.find_element(By.CLASS_NAME, "mark").text for b in buttons)
-    assert browser.find_element(By.ID, "position").text.startswith("Practice. Trick 2")
-    assert not browser.find_element(By.ID, "hint").is_enabled() and not browser.find_element(By.ID, "line").is_enabled()
-    assert not browser.find_element(By.ID, "reasons").is_displayed()
-    assert not browser.find_element(By.ID, "practice-result").is_displayed()
-    browser.find_element(By.CSS_SELECTOR, '#table button.card[data-card="B6"]').click()
-    result = _wait(browser, lambda b: b.find_element(By.ID, "practice-result").text or False, 30)
-    assert cards["B6"] == "unwinnable" and result.startswith("Your last card, B6: ✗"), result
-    assert "loses" in result
-    browser.find_element(By.ID, "practice").click()  # practice off: the verdicts again
-    assert not browser.find_element(By.ID, "practice-result").is_displayed()
-
-
-def test_mission_twelve_draw_picked_or_randomised_on_the_board(server, browser):
-    """Mission 12: the draft made on the board (the engine's picks), the first trick
-    played, then the draw: each seat's cards with their verdicts, a card picked for seat
-    1, then randomised; played on, the board deals the game after the draw."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
-
-    browser.set_window_size(*DESKTOP)
-    browser.get(server + "?game=mission&mission=12&players=4&seed=0")
-    _settled(browser, 0)
-    for _ in range(4):
-        _, options = _setup(browser, "draft")
-        _pick(browser, "draft", next(v for v, (_, _, engine) in options.items() if engine))
-    _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-chosen"))
-    for n in range(4):
-        cards = _settled(browser, n)
-        card = sorted(c for c, v in cards.items() if v == "winnable")[0]
-        browser.find_element(By.CSS_SELECTOR, f'#table button.card[data-card="{card}"]').click()
-    _settled(browser, 4)
-
-    def drawn(b: Any) -> Any:
-        selects = b.find_elements(By.CSS_SELECTOR, ".draw-box select")
-        return selects if len(selects) == 4 else False
-
-    selects = _wait(browser, drawn, 60)
-    counts = [len(s.find_elements(By.TAG_NAME, "option")) for s in selects]
-    assert counts == [9, 9, 9, 9], counts
-    marks = {o.get_attribute("data-verdict") for s in selects for o in s.find_elements(By.TAG_NAME, "option")}
-    assert marks <= VERDICTS and marks, marks
-    first = selects[0].find_elements(By.TAG_NAME, "option")
-    pick, expected = next((o.get_attribute("value"), o.get_attribute("data-verdict")) for o in first
-                          if not o.is_selected())
-    Select(selects[0]).select_by_value(pick)
-    _wait(browser, lambda b: (drawn(b) and drawn(b)[0].get_attribute("value") == pick
-                              and b.find_elements(By.ID, "draw-play")), 60)
-    verdict = browser.find_element(By.CSS_SELECTOR, ".draw-verdict").get_attribute("data-verdict")
-    assert verdict == expected, (verdict, expected)
-    browser.find_element(By.ID, "draw-random").click()
-    _wait(browser, lambda b: b.find_elements(By.ID, "draw-play"), 60)
-    browser.find_element(By.ID, "draw-play").click()
-    _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("-drawn"))
-    _settled(browser, 0)
-    hands = browser.execute_script("return S.layout.seats.map((s) => s.suits.flatMap((x) => x.cards).length)")
-    assert hands == [9, 9, 9, 9], hands
 
 
 def test_the_two_readings_of_a_rule_side_by_side(server, browser):
@@ -639,7 +391,7 @@ def test_the_two_readings_of_a_rule_side_by_side(server, browser):
 
     browser.set_window_size(*DESKTOP)
     browser.get(server + "?game=mission&mission=46&players=3&seed=0")
-    _settled(browser, 0)
+    settled(browser, 0)
 
     def rows(b: Any) -> Any:
         got = {k: tuple(v) for k, v in b.execute_script(
@@ -647,13 +399,13 @@ def test_the_two_readings_of_a_rule_side_by_side(server, browser):
             " out[r.dataset.reading] = [r.dataset.verdict, r.textContent]; return out").items()}
         return got if len(got) == 2 and all(v for v, _ in got.values()) else False
 
-    got = _wait(browser, rows, 60)
+    got = wait_for(browser, rows, 60)
     assert got["reference"][1].startswith("This board (as Board Game Arena reads it): ✓"), got
     assert got["literal"][1].startswith("Read word for word: ✓"), got
     browser.find_element(By.ID, "reading-switch").click()
-    _wait(browser, lambda b: b.find_element(By.ID, "title").text.endswith("the rule word for word"))
+    wait_for(browser, lambda b: b.find_element(By.ID, "title").text.endswith("the rule word for word"))
     assert "reading=literal" in browser.current_url
-    got = _wait(browser, rows, 60)
+    got = wait_for(browser, rows, 60)
     assert got["literal"][1].startswith("This board (word for word):"), got
     assert got["reference"][1].startswith("Read as Board Game Arena reads it:"), got
 
@@ -665,9 +417,9 @@ def test_a_set_up_step_that_fails_says_why_in_the_set_up_box(server, browser):
 
     browser.set_window_size(*DESKTOP)
     browser.get(server + "?game=mission&mission=28&players=4&seed=0&assignment=decision")
-    _setup(browser, "recipient")
+    setup_options(browser, "recipient")
     browser.execute_script("S.setup.picks = {recipient: '1'}; S.setup.step = null; askSetup()")
-    error = _wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, ".setup-box .setup-error") or False, 30)[0]
+    error = wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, ".setup-box .setup-error") or False, 30)[0]
     assert error.text == "picks.recipient: '1' is not an option of this step", error.text
 
 
@@ -679,19 +431,19 @@ def test_the_token_swap_and_the_hand_over_on_the_board(server, browser):
 
     browser.set_window_size(*DESKTOP)
     browser.get(server + "?game=mission&mission=23&players=4&seed=0")
-    title, options = _setup(browser, "token_move")
+    title, options = setup_options(browser, "token_move")
     assert title == "The crew may move the task tokens" and options["null"][1] == "the tokens stay where they are"
     swap, (verdict, label, _) = next((v, o) for v, o in options.items() if v != "null" and o[0] == "winnable")
     assert "swaps the tokens of" in label
-    _pick(browser, "token_move", swap)
-    made = _wait(browser, lambda b: b.find_element(By.CSS_SELECTOR, ".setup-made").text or False, 10)
+    pick(browser, "token_move", swap)
+    made = wait_for(browser, lambda b: b.find_element(By.CSS_SELECTOR, ".setup-made").text or False, 10)
     assert made == f"Chosen: {label}.", made
-    title, options = _setup(browser, "draft")
+    title, options = setup_options(browser, "draft")
     assert title == "The draft: seat 2 takes a task" and len(options) == 5
     assert browser.find_element(By.CSS_SELECTOR, ".setup-made").text == made
 
     browser.get(server + "?game=mission&mission=30&players=5&seed=0")
-    title, options = _setup(browser, "handover")
+    title, options = setup_options(browser, "handover")
     assert title == "A crew member may hand one task to another"
     assert list(options)[0] == "null" and options["null"][1] == "no hand-over"
     assert options["[0,1]"][1] == "seat 1 hands a task to seat 2"

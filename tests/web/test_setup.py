@@ -221,3 +221,51 @@ def test_the_other_reading_is_decided_beside_the_board():
     r = client.post("/api/jobs", json={"kind": "analyse", "deal": mine, "compare": {"hands": []}, "history": []})
     assert r.status_code == 400 and r.get_json()["error"]["field"] == "compare"
     app.extensions["crewcheck_jobs"].shutdown()
+
+
+def test_mission_twelves_draw_takes_the_engines_draft_when_the_draft_was_left_to_it():
+    """Mission 12 with the draft left to the engine: after the first trick the draw takes
+    the seats a winning line of the position gives the tasks, and says so; the deal after
+    the draw has every task at that seat. A position no line wins leaves the draw a
+    one-line error naming the history."""
+    from crewcheck.model.cards import iter_bits
+    from crewcheck.model.variants import play_state
+    from crewcheck.web.draw import draw_step
+
+    instance = deal(12)
+    assert instance.rules.assignment == "free"
+    trick = list(decide(instance).witness.plays[:4])
+    position = instance.with_history(trick)
+    line = decide(position).witness.assignment
+    hands = play_state(position).hands
+    cards = [str(position.card(next(iter_bits(h)))) for h in hands]
+    answer = draw_step(position, cards, timeout=60, cancelled=lambda: False, progress=lambda *a: None)
+    expected = [f"seat {s + 1} takes {position.card(t.card)}" for t, s in zip(position.tasks, line)]
+    assert answer["engine"] == ", ".join(expected)
+    after = deal_json.from_dict(answer["deal"])
+    assert after.rules.assignment == "fixed"
+    left = {str(position.card(t.card)): s for t, s in zip(position.tasks, line)}
+    assert all(left[str(after.card(t.card))] == t.seat for t in after.tasks)
+    lost = forms.load({"deal": {"hands": [["B1", "B2"], ["B3", "B4"]], "lead": 0, "assignment": "free",
+                                "tasks": [{"card": "B1"}]}})[0]
+    with pytest.raises(InvalidInputError) as e:
+        draw_step(forms.with_history(lost, ["B2", "B3"]), ["B1", "B4"], timeout=60, cancelled=lambda: False,
+                  progress=lambda *a: None)
+    assert e.value.field == "history" and "cannot be won" in str(e.value) and "draft on the board" in str(e.value)
+
+
+def test_a_deal_with_more_than_four_hundred_choices_is_set_up_one_choice_at_a_time():
+    """Mission 40 with five players and the commander's distribution (1,520 ways to
+    choose): the set-up is offered all the same, a step at a time: the token move first
+    (no move and 15 swaps), then, after a pick, the distribution."""
+    from crewcheck.model.variants import count_variants
+
+    instance = deal(40, players=5, assignment="distribution")
+    assert count_variants(instance) > 400
+    got = step(instance)
+    assert got["step"] == "token_move" and len(got["options"]) == 16
+    assert got["options"][0]["value"] == "null" and got["options"][0]["verdict"] == "winnable"
+    assert {o["verdict"] for o in got["options"]} <= {"winnable", "unwinnable", "unknown"}
+    after = step(instance, {"token_move": "null"})
+    assert after["step"] == "quota" and after["made"] == ["the tokens stay where they are"]
+    assert any(o["verdict"] == "winnable" for o in after["options"])

@@ -2,8 +2,12 @@
 // legal cards, the tricks) and decides; this file only draws its answers and keeps the
 // moves: the cards played (`history`) and the cards taken back (`future`, for redo).
 // The position lives in the address: `?game=mission&mission=1&...&play=B3,B4` or
-// `?deal=<base64url of the deal file>&play=...`, so a link opens the same board and the
-// back button steps back through the positions shown.
+// `?deal=<base64url of the deal file>&play=...`, with the variations (`var=`, one full line
+// each) and practice (`practice=1`), so a link opens the same board and the back button
+// steps back through the positions shown. A deal made on the board (the set-up, `-chosen`,
+// or mission 12's draw, `-drawn`) keeps its name and comment in the deal, what made it
+// (`made=chosen|drawn`), the address it came from (`from=`) and whether the draw follows
+// its first trick (`draw=1`).
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
@@ -21,7 +25,8 @@ const S = {
   pending: null,     // the key of the position whose verdicts are being asked for
   seq: 0,            // bumps on every position shown: answers for older ones are dropped
   missions: [],
-  meta: {},          // the deal's name and comment (kept in downloads)
+  meta: {},          // the deal's name and comment (kept in downloads and links); made, from, draw: what made it
+  arriving: null,    // the variations a link brings, kept when its game is dealt
   stopped: null,     // the key of the position whose analysis was stopped
   explain: new Map(),   // history key -> the board's words for its analysis
   partial: null,     // {key, position, cards}: the verdicts found so far by the running analysis
@@ -113,14 +118,29 @@ function b64decode(text) {
   return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
 }
 
+function linkDeal() {
+  // the deal of a link: the deal file with its name and comment (the board's title and origin)
+  return { ...(S.meta.name ? { name: S.meta.name } : {}), ...(S.meta.comment ? { comment: S.meta.comment } : {}), ...S.base };
+}
+
 function address() {
   const q = new URLSearchParams();
   if (S.game) for (const [k, v] of Object.entries(S.game.params)) { if (v !== "" && v !== null) q.set(k, v); }
-  else q.set("deal", b64encode(JSON.stringify(S.base)));
+  else {
+    q.set("deal", b64encode(JSON.stringify(linkDeal())));
+    if (S.meta.made) q.set("made", S.meta.made);
+    if (S.meta.from) q.set("from", S.meta.from);
+    if (S.meta.draw) q.set("draw", "1");
+  }
+  if (practising()) q.set("practice", "1");
   // card names are letters and digits: the cards read as they are, commas unescaped
   const play = S.history.length ? `&play=${S.history.join(",")}` : "";
-  return `${location.pathname}?${q.toString()}${play}`;
+  const lines = S.variations.map((line) => `&var=${line.join(",")}`).join("");
+  return `${location.pathname}?${q.toString()}${play}${lines}`;
 }
+
+const BOARD_KEYS = ["play", "var", "practice", "made", "from", "draw"];
+// the address's keys that are the board's, not the game's parameters
 
 function remember(push) {
   const url = address();
@@ -149,7 +169,7 @@ async function newGame(params, history, future, push) {
   return same ? go(history || [], future || [], push) : start(history || [], future || [], push);
 }
 
-async function fileGame(deal, history, push) {
+async function fileGame(deal, history, push, made) {
   clearErrors();
   const { status, data } = await call("POST", "/api/deal", { deal });
   if (status !== 200) { showError(data.error); if (!S.layout) broken(data.error); return false; }
@@ -159,13 +179,14 @@ async function fileGame(deal, history, push) {
   S.base = base;
   let parsed = deal;
   try { if (typeof deal === "string") parsed = JSON.parse(deal); } catch (e) { parsed = {}; }
-  S.meta = { name: parsed && parsed.name, comment: parsed && parsed.comment };
+  S.meta = { name: parsed && parsed.name, comment: parsed && parsed.comment, ...(made || {}) };
   return same ? go(history || data.layout.history, [], push) : start(history || data.layout.history, [], push);
 }
 
 async function start(history, future, push) {
   S.setup = { picks: {}, draft: [], step: null };
-  S.variations = [];
+  S.variations = S.arriving || [];
+  S.arriving = null;
   S.draw = null;
   S.compare.clear();
   S.verdicts.clear();
@@ -300,12 +321,14 @@ async function playSetup(setup) {
   // every choice made: the deal with them made is the game played on
   const deal = { ...setup.deal };
   const named = S.meta.name || "deal";
-  const draws = hasDraw();
   deal.name = `${named}-chosen`;
-  deal.comment = `${S.meta.comment || named} Chosen on the board: ${setup.made.join("; ")}.`;
-  await fileGame(deal, [], true);
-  S.meta.draw = draws;
+  deal.comment = `${S.meta.comment || named}${CHOSEN}${setup.made.join("; ")}.`;
+  await fileGame(deal, [], true, { made: "chosen", from: location.search.slice(1), draw: hasDraw() });
 }
+
+// the words a deal made on the board carries in its comment, after the comment it came from
+const CHOSEN = " Chosen on the board: ";
+const DRAWN = " Then the draw: ";
 
 // -- mission 12's draw: right after the first trick each seat draws a card from the crew
 // member to its right; the player picks the cards (each option decided) or randomises them
@@ -346,9 +369,10 @@ async function playDraw(step) {
   const deal = { ...step.deal };
   const named = S.meta.name || (S.game ? S.game.title : "deal");
   deal.name = `${fileName()}-drawn`;
-  deal.comment = `${S.meta.comment || named} After the first trick (${S.history.join(" ")}), the draw: ` +
+  const engine = step.engine ? ` (the tasks as the engine's winning line drafts them: ${step.engine})` : "";
+  deal.comment = `${S.meta.comment || named}${DRAWN}after the first trick (${S.history.join(" ")})${engine}, ` +
     step.seats.map((x) => `seat ${x.to + 1} draws ${x.card} from seat ${x.seat + 1}`).join(", ") + ".";
-  await fileGame(deal, [], true);
+  await fileGame(deal, [], true, { made: "drawn", from: location.search.slice(1), draw: false });
 }
 
 function timeline() { return [...S.history, ...S.future]; }
@@ -516,6 +540,15 @@ async function fromAddress(push) {
   const history = (q.get("play") || "").split(",").map((c) => c.trim().toUpperCase()).filter(Boolean);
   const state = window.history.state;
   const future = state && key(state.history) === key(history) ? state.future : [];
+  const lines = q.getAll("var").map((v) => v.split(",").map((c) => c.trim().toUpperCase()).filter(Boolean))
+    .filter((line) => line.length);
+  $("#practice").checked = q.get("practice") === "1";
+  S.variations = lines;  // kept as they are when the game on the board stays, else when it is dealt
+  S.arriving = lines;
+  try { await openAddress(q, history, future, push); } finally { S.arriving = null; }
+}
+
+async function openAddress(q, history, future, push) {
   if (q.has("deal")) {
     let deal;
     try { deal = JSON.parse(b64decode(q.get("deal"))); } catch (e) {
@@ -524,13 +557,18 @@ async function fromAddress(push) {
       broken(err);
       return;
     }
-    if (!S.game && S.base && q.get("deal") === b64encode(JSON.stringify(S.base))) { await go(history, future, false); return; }
-    await fileGame(deal, history, push);
+    const made = { made: q.get("made") || null, from: q.get("from") || null, draw: q.get("draw") === "1" };
+    if (!S.game && S.base && q.get("deal") === b64encode(JSON.stringify(linkDeal()))) {
+      Object.assign(S.meta, made);
+      await go(history, future, false);
+      return;
+    }
+    await fileGame(deal, history, push, made);
     if (future.length) S.future = future;
     return;
   }
   const params = { game: q.get("game") || "mission" };
-  for (const [k, v] of q.entries()) if (k !== "play" && k !== "game") params[k] = v;
+  for (const [k, v] of q.entries()) if (!BOARD_KEYS.includes(k) && k !== "game") params[k] = v;
   if (!q.has("game")) Object.assign(params, { mission: 1, players: 4, seed: 0 });
   const sameGame = S.game && Object.entries(params).every(([k, v]) => String(S.game.params[k] ?? "") === String(v));
   if (sameGame && S.base) { await go(history, future, false); return; }
@@ -588,7 +626,7 @@ function wire() {
   $("#cancel").addEventListener("click", cancel);
   $("#again").addEventListener("click", analyseAgain);
   $("#download").addEventListener("click", download);
-  $("#practice").addEventListener("change", draw);
+  $("#practice").addEventListener("change", () => { remember(false); draw(); });
   $("#copy-link").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(location.href); $("#copy-link").textContent = "Link copied"; }
     catch (e) { window.prompt("The link to this position:", location.href); }

@@ -219,6 +219,10 @@ function drawBox() {
   if (d && d.error) { box.append(el("div", { class: "error draw-error", role: "alert", text: d.error })); return box; }
   if (!d || !d.step) { box.append(el("div", { class: "small", text: "Deciding each card of the draw…" })); return box; }
   const step = d.step;
+  if (step.engine) {
+    box.append(el("div", { class: "small draw-engine", text: "The tasks were left to the engine: the draw takes the " +
+      `seats its winning line gives them (${step.engine}).` }));
+  }
   for (const x of step.seats) {
     const select = el("select", { "data-seat": String(x.seat), "aria-label": `the card ${seatName(x.to)} draws from ${seatName(x.seat)}` });
     for (const o of x.options) select.append(el("option", { value: o.value, "data-verdict": o.verdict, text: `${o.value} ${MARK[o.verdict]}` }));
@@ -262,9 +266,23 @@ function drawRules() {
   if (game && game.rule) lines.push(el("p", { class: "rule", text: game.rule }));
   if (game && game.reading) lines.push(el("p", { class: "small reading", text: `Note: ${game.reading}` }));
   if (game && game.other) lines.push(readingsBox(game));
+  if (!game && S.meta.made) lines.push(originNote());
   if (L.conditions.length) lines.push(el("ul", { class: "conditions" }, ...L.conditions.map((c) => el("li", { text: c }))));
   if (game && game.notes.length) lines.push(el("p", { class: "small", text: `Not modelled: ${game.notes.join("; ")}` }));
   $("#rules").replaceChildren(...lines);
+}
+
+// a deal made on the board says so, with what was made and a link back to where it was made
+function originNote() {
+  const drawn = S.meta.made === "drawn";
+  const comment = String(S.meta.comment || "");
+  const tail = comment.includes(drawn ? DRAWN : CHOSEN) ? comment.split(drawn ? DRAWN : CHOSEN).pop() : "";
+  const says = drawn ? `Dealt after mission 12's draw, made on the board${tail ? `: ${tail}` : "."}`
+    : `The set-up was made on the board${tail ? `: ${tail}` : "."}` +
+      (S.meta.draw ? " Mission 12's draw follows the first trick." : "");
+  const back = S.meta.from ? el("a", { href: `${location.pathname}?${S.meta.from}`, class: "origin-back",
+                                       text: drawn ? "Back to the draw" : "Back to the set-up" }) : null;
+  return el("p", { class: "small origin", "data-made": S.meta.made }, says, back ? " " : null, back);
 }
 
 // practice: the cards' verdicts hidden until a card is played, then that card's verdict
