@@ -32,8 +32,8 @@ SHAPE = {"mc-cheating": [2, 2, 2, 1] * 20, "mc-ignorant": [1, 2, 1, 1] * 20, "mc
 
 def test_the_designs_chunks() -> None:
     full = players.chunks("full")
-    assert len(full) == 5 * 10 * 5 and all(c["playouts"] == 100 and c["deals"] == 10 for c in full)
-    assert {c["tasks"] for c in full} == set(range(1, 11)) and {c["seed"] for c in full} == {0, 1, 2, 3, 4}
+    assert len(full) == 3 * 10 * 5 and all(c["playouts"] == 100 and c["deals"] == 10 for c in full)
+    assert {c["tasks"] for c in full} == set(range(1, 11)) and {c["seed"] for c in full} == {0, 1, 2}
     assert sum(c["deals"] for c in players.chunks("quick")) == 4
 
 
