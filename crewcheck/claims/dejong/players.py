@@ -21,7 +21,8 @@ completed between two players on the same deal (paired), its mean with a 95 % in
 (normal, over the seed's deals) and a two-sided p-value, Holm-corrected over the three
 pairs of the seed. The shape is reproduced by a seed when smart is significantly below
 both ignorant and cheating and cheating significantly above ignorant; the statement holds
-when every seed reproduces it. The quick mode runs a few deals of one seed and, by the
+when every seed reproduces it, and is contradicted when every seed has some pair
+significantly the other way (e.g. smart above ignorant). The quick mode runs a few deals of one seed and, by the
 ledger's rule, never changes the full run's verdict.
 
 References
@@ -220,7 +221,8 @@ def judge_table(table: Mapping[tuple[int, int, int], Mapping[str, tuple[int, boo
             f"{design.counts[0]}..{design.counts[-1]}, seeds {', '.join(map(str, design.seeds))}, {PLAYOUTS} "
             "playouts per card, random fixed objectives, no hints")
     tried = (f"{what}: {outcome}",)
-    readings = Readings(tried=tried, not_tried=NOT_TRIED, reproducing=tried if holds else ())
+    opposite = bool(signs) and all(any(x == -w for x, w in zip(sg, WANTED)) for sg in signs.values())
+    readings = Readings(tried=tried, not_tried=NOT_TRIED, reproducing=tried if holds else (), contradicted=opposite)
     values = (
         Value("games", 3 * len(table), f"games played: {len(table)} deals x 3 players ({what})"),
         Value("objectives_completed", _per_count(table), "per task count: each player's percentage of "

@@ -15,8 +15,9 @@ Readings (the thesis does not say which scoring the sentence is about, nor wheth
 "these games" are the 10-task ones or all games up to 10 tasks):
 
 * ``smart`` or ``standard`` scoring (``mcts-smart`` / ``mcts``);
-* the 10-task games (three seeds of 1000 deals, run) or the games with 1..10 tasks pooled
-  (not run: :data:`NOT_TRIED`).
+* the 10-task games (three seeds of 1000 deals) or the games with 1..10 tasks pooled
+  (seed 0, smart scoring, 1000 deals per count; judged only once every chunk is recorded,
+  else listed as not tried with what is recorded).
 
 The test: the printed bound is a number, not an estimate, so each seed's rate is compared
 with 0.9 by a one-sided score test (the Wilson interval), Holm-corrected over the seeds of
@@ -41,7 +42,7 @@ from crewcheck.claims.execution import run_job
 from crewcheck.claims.stats import ALPHA, holm, wilson
 
 __all__ = ["NAMESPACE", "BOUND", "BUDGET", "CHUNK", "AGENTS", "Design", "DESIGNS", "chunks", "mcts_chunk",
-           "BoundTest", "bound_test", "games", "judge_table", "witteveen_5_mcts"]
+           "BoundTest", "bound_test", "chunks_below", "games", "judge_table", "witteveen_5_mcts"]
 
 NAMESPACE = "witteveen-5/mcts/v1"
 """The job's namespace (its committed record: ``witteveen-5__mcts__v1.json``)."""
@@ -61,27 +62,37 @@ AGENTS: dict[str, str] = {"smart": "mcts-smart", "standard": "mcts"}
 
 @dataclass(frozen=True, slots=True)
 class Design:
-    """Seeds at 10 tasks, seeds at 1..9 tasks, deals per task count."""
+    """Seeds at 10 tasks (every scoring), seeds and agents at 1..9 tasks, deals per task count."""
 
     seeds_10: tuple[int, ...]
     seeds_below: tuple[int, ...]
+    below_agents: tuple[str, ...]
     deals: int
 
 
 DESIGNS: dict[str, Design] = {
-    "full": Design(seeds_10=(0, 1, 2), seeds_below=(), deals=1000),
-    "quick": Design(seeds_10=(0,), seeds_below=(), deals=20),
+    "full": Design(seeds_10=(0, 1, 2), seeds_below=(0,), below_agents=("mcts-smart",), deals=1000),
+    "quick": Design(seeds_10=(0,), seeds_below=(), below_agents=(), deals=20),
 }
-"""Full: the thesis's 1000 deals at 10 tasks, three seeds; quick: 20 deals, one seed. A design with
-``seeds_below`` adds 1..9 tasks for the pooled reading (not in the full design: see :data:`NOT_TRIED`)."""
+"""Full: the thesis's 1000 deals per task count, three seeds at 10 tasks, seed 0 and smart scoring
+at 1..9 (the pooled reading); quick: 20 deals at 10 tasks, one seed."""
+
+
+def _chunk(s: int, t: int, a: str, i: int, deals: int) -> dict[str, Any]:
+    return {"seed": s, "tasks": t, "agent": a, "first": i, "deals": min(CHUNK, deals - i), "budget": BUDGET}
 
 
 def chunks(mode: Mode) -> list[dict[str, Any]]:
-    """The chunk parameters of ``mode``: the 10-task games first, then 1..9 tasks."""
+    """The chunk parameters of ``mode``'s 10-task games."""
     d = DESIGNS[mode]
-    cells = [(s, 10) for s in d.seeds_10] + [(s, t) for s in d.seeds_below for t in range(1, 10)]
-    return [{"seed": s, "tasks": t, "agent": a, "first": i, "deals": min(CHUNK, d.deals - i), "budget": BUDGET}
-            for s, t in cells for a in AGENTS.values() for i in range(0, d.deals, CHUNK)]
+    return [_chunk(s, 10, a, i, d.deals) for s in d.seeds_10 for a in AGENTS.values() for i in range(0, d.deals, CHUNK)]
+
+
+def chunks_below(mode: Mode) -> list[dict[str, Any]]:
+    """The chunk parameters of ``mode``'s games with 1..9 tasks (the pooled reading)."""
+    d = DESIGNS[mode]
+    return [_chunk(s, t, a, i, d.deals) for s in d.seeds_below for t in range(1, 10) for a in d.below_agents
+            for i in range(0, d.deals, CHUNK)]
 
 
 def mcts_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -100,16 +111,37 @@ def mcts_chunk(params: Mapping[str, Any]) -> dict[str, Any]:
     return {"games": out}
 
 
-def games(mode: Mode) -> dict[tuple[str, int, int], tuple[int, int]]:
-    """Run (or read) the job: ``{(agent, seed, tasks): (wins, games)}``."""
+Table = dict[tuple[str, int, int], tuple[int, int]]
+"""``{(agent, seed, tasks): (wins, games)}``."""
+
+
+def _add(out: Table, params: Mapping[str, Any], value: Mapping[str, Any]) -> None:
+    key = (str(params["agent"]), int(params["seed"]), int(params["tasks"]))
+    wins, n = out.get(key, (0, 0))
+    out[key] = (wins + sum(1 for g in value["games"] if g[1]), n + len(value["games"]))
+
+
+def games(mode: Mode) -> tuple[Table, int]:
+    """Run (or read) the job: the games table and the number of 1..9-task chunks missing.
+
+    The 10-task chunks are required (a missing one makes the row OPEN); the 1..9-task chunks
+    of the pooled reading are read as far as they are recorded, and the reading is judged
+    only when all are.
+    """
+    out: Table = {}
     params = chunks(mode)
-    results = run_job(NAMESPACE, mcts_chunk, params, label="Witteveen §5 MCTS-UCT")
-    out: dict[tuple[str, int, int], tuple[int, int]] = {}
-    for p, value in zip(params, results):
-        key = (str(p["agent"]), int(p["seed"]), int(p["tasks"]))
-        wins, n = out.get(key, (0, 0))
-        out[key] = (wins + sum(1 for g in value["games"] if g[1]), n + len(value["games"]))
-    return out
+    for p, value in zip(params, run_job(NAMESPACE, mcts_chunk, params, label="Witteveen §5 MCTS-UCT")):
+        _add(out, p, value)
+    below = chunks_below(mode)
+    missing = 0
+    if below:
+        for p, maybe in zip(below, run_job(NAMESPACE, mcts_chunk, below, label="Witteveen §5 MCTS-UCT, 1..9 tasks",
+                                           partial=True)):
+            if maybe is None:
+                missing += 1
+            else:
+                _add(out, p, maybe)
+    return out, missing
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,46 +178,57 @@ def _judge(tests: list[BoundTest]) -> str:
     return "inconclusive"
 
 
-def _readings(table: Mapping[tuple[str, int, int], tuple[int, int]], design: Design) -> dict[str, list[BoundTest]]:
+def _readings(table: Table, design: Design, missing: int) -> tuple[dict[str, list[BoundTest]], list[str]]:
+    """The tests of every reading, and the readings left untried because their chunks are missing."""
     out: dict[str, list[BoundTest]] = {}
+    untried: list[str] = []
     for scoring, agent in AGENTS.items():
         out[f"{scoring} scoring, 10 tasks"] = [bound_test(f"seed {s}", *table[(agent, s, 10)]) for s in design.seeds_10]
-        if design.seeds_below:
+        name = f"{scoring} scoring, 1..10 tasks pooled"
+        if agent not in design.below_agents or not design.seeds_below:
+            untried.append(f"{name}: not in the design ({_POOLED_COST})")
+        elif missing:
+            done = len(design.seeds_below) * 9 * (design.deals // CHUNK) * len(design.below_agents) - missing
+            untried.append(f"{name}: incomplete, {done} of {done + missing} chunks of {CHUNK} deals recorded "
+                           f"({_POOLED_COST})")
+        else:
             pooled = []
             for s in design.seeds_below:
                 cells = [table[(agent, s, t)] for t in range(1, 11)]
                 pooled.append(bound_test(f"seed {s}", sum(c[0] for c in cells), sum(c[1] for c in cells)))
-            out[f"{scoring} scoring, 1..10 tasks pooled"] = pooled
-    return out
+            out[name] = pooled
+    return out, untried
 
+
+_POOLED_COST = ("\"these games\" read as every rulebook game, 1..10 tasks: 9 more task counts x 1000 deals, "
+                "about 0.07 s of CPU a game for smart scoring here")
 
 NOT_TRIED: tuple[str, ...] = (
-    "the games with 1..10 tasks pooled (\"these games\" read as every rulebook game): 9 more task counts "
-    "x 1000 deals x 2 scorings, 18,000 games, about 0.05 s of CPU each for smart scoring here; not run for "
-    "want of CPU on the shared machine (the design's seeds_below adds them)",
     "other iteration budgets: the thesis gives none (1000 iterations per move here)",
     "their deals and their MCTS implementation's unstated details (tie-breaking beyond a random child, the "
     "playout policy of the task phase)",
 )
-"""Reasonable readings no run here covers."""
+"""Reasonable readings no run here covers (besides the pooled readings not run)."""
 
 
 def witteveen_5_mcts(mode: Mode) -> Computation:
     """Witteveen §5: pure MCTS-UCT wins more than 90 % of the games with (up to) 10 tasks."""
-    return judge_table(games(mode), mode)
+    table, missing = games(mode)
+    return judge_table(table, mode, missing)
 
 
-def judge_table(table: Mapping[tuple[str, int, int], tuple[int, int]], mode: Mode) -> Computation:
-    """The row's computation from ``{(agent, seed, tasks): (wins, games)}`` of ``mode``'s design."""
+def judge_table(table: Table, mode: Mode, missing: int = 0) -> Computation:
+    """The row's computation from the games of ``mode``'s design (``missing``: 1..9-task chunks
+    not recorded)."""
     design = DESIGNS[mode]
-    readings = _readings(table, design)
+    readings, untried = _readings(table, design, missing)
     outcome = {name: _judge(tests) for name, tests in readings.items()}
     shown = {name: "; ".join(f"{t.label}: {t.wins}/{t.games} = {t.wins / t.games:.3f} "
                              f"[{t.interval[0]:.3f}, {t.interval[1]:.3f}]" for t in tests) + f" — {outcome[name]}"
              for name, tests in readings.items()}
     per_count = {str(t): ", ".join(f"{scoring} {table[(a, 0, t)][0]}/{table[(a, 0, t)][1]}"
-                                   for scoring, a in AGENTS.items())
-                 for t in range(1, 11) if all((a, 0, t) in table for a in AGENTS.values())}
+                                   for scoring, a in AGENTS.items() if (a, 0, t) in table)
+                 for t in range(1, 11) if any((a, 0, t) in table for a in AGENTS.values())}
     reproducing = [name for name, o in outcome.items() if o == "reproduces"]
     tried = [f"{name}: {text}" for name, text in shown.items()]
     values = (
@@ -193,10 +236,10 @@ def judge_table(table: Mapping[tuple[str, int, int], tuple[int, int]], mode: Mod
         Value("win_rate_by_reading", shown, "per reading and seed: wins / games of MCTS-UCT in both phases "
               f"({BUDGET} iterations per move), the 95 % Wilson interval and the outcome of the one-sided score "
               f"tests against {BOUND} (Holm over the seeds, {ALPHA:.0%})"),
-        Value("wins_by_task_count", per_count, "seed 0: wins / games per task count, smart and standard scoring"),
+        Value("wins_by_task_count", per_count, "seed 0: wins / games per task count recorded, by scoring"),
         Value("reproduced", bool(reproducing), "some reading has every seed's rate significantly above 0.9"),
     )
-    r = Readings(tried=tuple(tried), not_tried=NOT_TRIED, reproducing=tuple(reproducing),
+    r = Readings(tried=tuple(tried), not_tried=tuple(untried) + NOT_TRIED, reproducing=tuple(reproducing),
                  contradicted=all(o == "contradicts" for o in outcome.values()))
     evidence = (f"reproduced under: {', '.join(reproducing)}" if reproducing else
                 "no reading has every seed significantly above 90 %: " + "; ".join(

@@ -98,3 +98,12 @@ def test_the_check_follows_perturbed_records(tmp_path: Path, smart_from: str, ho
     assert verdict.computation is not None, verdict.reason
     assert verdict.computation.holds is holds
     assert (verdict.status is Status.CONSISTENT) is holds
+
+
+def test_the_opposite_shape_is_contradicted_but_not_refuted() -> None:
+    """Smart above ignorant on every seed contradicts the statement; readings are left untried,
+    so the row is NOT REPRODUCED, never REFUTED."""
+    swapped = dict(SHAPE, **{"mc-smart": SHAPE["mc-ignorant"], "mc-ignorant": SHAPE["mc-smart"]})
+    comp = players.judge_table(_table(swapped), "full")
+    assert comp.readings is not None and comp.readings.contradicted
+    assert ledger.judge(CLAIM, comp)[0] is Status.NOT_REPRODUCED

@@ -28,6 +28,18 @@ def test_the_designs_chunks() -> None:
     full = agents.chunks("full")
     assert len(full) == 3 * 2 * 10 and {c["tasks"] for c in full} == {10} and all(c["budget"] == 1000 for c in full)
     assert sum(c["deals"] for c in full) == 6000
+    below = agents.chunks_below("full")
+    assert {c["tasks"] for c in below} == set(range(1, 10)) and sum(c["deals"] for c in below) == 9000
+
+
+def test_the_pooled_reading_is_judged_once_complete() -> None:
+    """At 10 tasks 905 of 1000 (inconclusive) but 1..9 tasks all won: the pooled reading
+    reproduces the sentence once every chunk is recorded."""
+    table = _table(905)
+    table.update({("mcts-smart", 0, t): (1000, 1000) for t in range(1, 10)})
+    comp = agents.judge_table(table, "full")
+    assert comp.readings is not None and comp.readings.reproducing == ("smart scoring, 1..10 tasks pooled",)
+    assert ledger.judge(CLAIM, comp)[0] is Status.CONFIRMED
 
 
 def test_a_chunk_is_deterministic() -> None:
@@ -47,8 +59,9 @@ def test_bound_test() -> None:
 def test_the_verdict_follows_the_rate(smart: int, status: Status) -> None:
     """Above 90 % with every seed: CONFIRMED; within noise of it or below: not reproduced (never
     REFUTED: readings are left untried)."""
-    comp = agents.judge_table(_table(smart), "full")
+    comp = agents.judge_table(_table(smart), "full", missing=len(agents.chunks_below("full")))
     assert ledger.judge(CLAIM, comp)[0] is status
+    assert comp.readings is not None and any("incomplete, 0 of 90 chunks" in x for x in comp.readings.not_tried)
     if smart == 850:
         assert comp.readings is not None and comp.readings.contradicted
 
