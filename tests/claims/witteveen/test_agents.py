@@ -29,17 +29,27 @@ def test_the_designs_chunks() -> None:
     assert len(full) == 3 * 2 * 10 and {c["tasks"] for c in full} == {10} and all(c["budget"] == 1000 for c in full)
     assert sum(c["deals"] for c in full) == 6000
     below = agents.chunks_below("full")
-    assert {c["tasks"] for c in below} == set(range(1, 10)) and sum(c["deals"] for c in below) == 9000
+    assert {c["tasks"] for c in below} == set(range(1, 10)) and sum(c["deals"] for c in below) == 2 * 9000
 
 
 def test_the_pooled_reading_is_judged_once_complete() -> None:
     """At 10 tasks 905 of 1000 (inconclusive) but 1..9 tasks all won: the pooled reading
     reproduces the sentence once every chunk is recorded."""
     table = _table(905)
-    table.update({("mcts-smart", 0, t): (1000, 1000) for t in range(1, 10)})
+    table.update({("mcts-smart", s, t): (1000, 1000) for s in (0, 1) for t in range(1, 10)})
     comp = agents.judge_table(table, "full")
     assert comp.readings is not None and comp.readings.reproducing == ("smart scoring, 1..10 tasks pooled",)
     assert ledger.judge(CLAIM, comp)[0] is Status.CONFIRMED
+    # seed 1 incomplete: judged on seed 0 alone, seed 1 listed as not tried
+    partial = {k: v for k, v in table.items() if k[1] != 1 or k[2] == 10}
+    comp = agents.judge_table(partial, "full", missing={1: 40})
+    assert comp.readings is not None and comp.readings.reproducing == ("smart scoring, 1..10 tasks pooled",)
+    assert any("seed 1: incomplete, 50 of 90" in x for x in comp.readings.not_tried)
+    # a seed of the pooled reading at 85 % fails it
+    table.update({("mcts-smart", 1, t): (850, 1000) for t in range(1, 10)})
+    table[("mcts-smart", 1, 10)] = (850, 1000)
+    failing = agents.judge_table(table, "full").readings
+    assert failing is not None and "smart scoring, 1..10 tasks pooled" not in failing.reproducing
 
 
 def test_a_chunk_is_deterministic() -> None:
@@ -59,9 +69,9 @@ def test_bound_test() -> None:
 def test_the_verdict_follows_the_rate(smart: int, status: Status) -> None:
     """Above 90 % with every seed: CONFIRMED; within noise of it or below: not reproduced (never
     REFUTED: readings are left untried)."""
-    comp = agents.judge_table(_table(smart), "full", missing=len(agents.chunks_below("full")))
+    comp = agents.judge_table(_table(smart), "full", missing={0: 90, 1: 90})
     assert ledger.judge(CLAIM, comp)[0] is status
-    assert comp.readings is not None and any("incomplete, 0 of 90 chunks" in x for x in comp.readings.not_tried)
+    assert comp.readings is not None and any("seed 1: incomplete, 0 of 90 chunks" in x for x in comp.readings.not_tried)
     if smart == 850:
         assert comp.readings is not None and comp.readings.contradicted
 
