@@ -1,4 +1,4 @@
-"""Witteveen's 2-player 1-task game (seed ``000``, §3): the mathematics of its claims.
+"""Witteveen's thesis (seed ``000``): the 2-player 1-task game of §3 and the agents of §5.
 
 ``theorems``           one function per claim (Thm 3.12 to 3.23), what the ledger runs
 ``burnside``           counting games up to suit permutation (Thm 3.12, Lemma 3.13)
@@ -8,4 +8,5 @@
 ``jobs``               chunk functions of the characterisation checks (Dask, results store)
 ``exhaustive``         every game of Cor 3.21 decided by exact search; ``exhaustive_kernel``: its kernel
 ``project``            the same games handed to the project's back-ends
+``agents``             §5: MCTS-UCT in both phases against the printed 90 % (records of its games)
 """
