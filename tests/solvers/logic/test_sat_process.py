@@ -130,6 +130,7 @@ def test_a_spare_sat_process_serves_deal_after_deal_and_a_stopped_one_is_replace
     assert no_children()
 
 
+@pytest.mark.slow  # three batches of 30 deals in fresh processes: minutes on a busy 2-core machine
 def test_a_batch_that_ends_while_a_spare_is_made_prints_nothing(tmp_path: Path) -> None:
     """A spare being made when the process exits finishes starting and is stopped: the
     fork server's child is never left without its instructions. Without that, half the
