@@ -53,15 +53,27 @@ def test_sat_process_agrees_with_the_oracle_and_the_search(inst: Instance) -> No
     assert got.verdict is expected is decide(inst, backend="search").verdict
 
 
-@settings(max_examples=30)
-@given(full_free_instances())
-def test_a_cpsat_child_agrees_with_the_oracle(inst: Instance) -> None:
-    """The SAT side running CP-SAT (the engine's choice where free quotas fill the tricks):
-    the oracle's verdict, and a winning line that replays."""
+def _cpsat_child_agrees(inst: Instance) -> None:
     pytest.importorskip("ortools")
     got = _child_answer(inst, sat_process.CPSAT)
     assert got.verdict is oracle_verdict(inst)
     assert got.extra["sat_solver"] == sat_process.CPSAT
+
+
+@settings(max_examples=15)
+@given(full_free_instances())
+def test_a_cpsat_child_agrees_with_the_oracle(inst: Instance) -> None:
+    """The SAT side running CP-SAT (the engine's choice where free quotas fill the tricks):
+    the oracle's verdict, and a winning line that replays (more deals in the slow twin)."""
+    _cpsat_child_agrees(inst)
+
+
+@pytest.mark.slow
+@settings(max_examples=60)
+@given(full_free_instances())
+def test_a_cpsat_child_agrees_with_the_oracle_on_more_deals(inst: Instance) -> None:
+    """The same as above on four times the deals (a CP-SAT child process each)."""
+    _cpsat_child_agrees(inst)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
