@@ -10,11 +10,11 @@ check: typing test slow  ## what CI runs: typing, the suite, the bounded slow st
 typing:
 	PYTHONPATH=$(CURDIR) $(PY) -m mypy --strict crewcheck
 
-test:  ## the suite (the slow tests skipped)
-	$(PYTEST)
+test:  ## the suite (the slow tests skipped), one worker per core
+	$(PYTEST) -n auto
 
 slow:  ## the slow tests that fit CI's time (CI's slow step)
-	$(PYTEST) --runslow -m "slow and not long" tests
+	$(PYTEST) -n auto --runslow -m "slow and not long" tests
 
 slow-all:  ## every slow test, the long sweeps too (hours on 2 cores: see the README)
-	$(PYTEST) --runslow -m slow tests
+	$(PYTEST) -n auto --runslow -m slow tests

@@ -59,6 +59,20 @@ def test_readme_counts_the_tests_and_the_durations_ci_prints() -> None:
     assert f"prints the {durations.pop()} slowest tests" in quickstart
 
 
+def test_readme_test_command_is_the_one_ci_runs() -> None:
+    """The quickstart's test command is ``.ci/run``'s first pytest line less the options CI
+    adds (no cache, the durations, the seed): a worker option in one and not the other
+    made the README's time wrong for whoever typed its command."""
+    quickstart = (ROOT / "README.md").read_text().split("## Deciding a deal", 1)[0]
+    said = re.search(r"python -m pytest([^\n`]*)\n", quickstart)
+    assert said is not None, "README: the quickstart has no `python -m pytest` command"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    run = re.search(r"^python -m pytest([^\n]*)$", ci, re.M)
+    assert run is not None, ".ci/run runs no `python -m pytest`"
+    ci_only = re.compile(r"-p no:cacheprovider|--durations=\d+|--hypothesis-seed=\S+")
+    assert ci_only.sub("", run.group(1)).split() == said.group(1).split(), (said.group(1), run.group(1))
+
+
 def test_no_merge_conflict_markers() -> None:
     """No tracked text file keeps a merge's conflict markers (a lost block of a merge)."""
     import subprocess

@@ -11,6 +11,9 @@ from crewcheck.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# the full runs' in-process parts (dejong-lemma-1, witteveen-thm-3.12, ...) take minutes on a
+# busy 2-core machine: CI's slow step
+@pytest.mark.slow
 def test_committed_ledger_is_what_the_records_generate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """`crewcheck prove --docs DIR --records-only` from the repository alone gives the

@@ -102,11 +102,7 @@ def choice_deals(draw: st.DrawFn) -> Instance:
         raise
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(choice_deals())
-def test_token_moves_and_hand_over_agree_with_the_oracle(inst: Instance) -> None:
-    """The deciders (every variant through the exhaustive oracle, and the SAT back-end)
-    agree with the rules-text oracle; a winning witness replays with its choice."""
+def _agree_with_the_oracle(inst: Instance) -> None:
     note(deal_json.dumps(inst))
     expected = oracle(inst)
     for backend in ("exhaustive", "sat"):
@@ -115,6 +111,23 @@ def test_token_moves_and_hand_over_agree_with_the_oracle(inst: Instance) -> None
         got = decide(inst, backend=backend)  # decide replays a winning witness with its choice
         assert (got.verdict is Verdict.WINNABLE) == expected, (
             f"`{backend}` says {got.verdict.value}, the oracle says {'winnable' if expected else 'unwinnable'}")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(choice_deals())
+def test_token_moves_and_hand_over_agree_with_the_oracle(inst: Instance) -> None:
+    """The deciders (every variant through the exhaustive oracle, and the SAT back-end)
+    agree with the rules-text oracle; a winning witness replays with its choice (more
+    deals in the slow twin)."""
+    _agree_with_the_oracle(inst)
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(choice_deals())
+def test_token_moves_and_hand_over_agree_with_the_oracle_on_more_deals(inst: Instance) -> None:
+    """The same as above on five times the deals."""
+    _agree_with_the_oracle(inst)
 
 
 def test_choice_counts() -> None:

@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import assume, given, note, settings
+from hypothesis import given, note, settings
 
 from crewcheck import decide, load
-from crewcheck.api import check_witness, choose_backend
+from crewcheck.api import choose_backend
 from crewcheck.formats.notation import to_notation
 from crewcheck.model.instance import Instance
 from crewcheck.solvers import engine, registry
@@ -22,6 +22,7 @@ from crewcheck.solvers.logic import sat_process
 from crewcheck.solvers.base import Answer, Budget, Verdict
 from crewcheck.solvers.engine import EngineOptions, EngineSolver
 from tests.oracle import oracle_verdict
+from tests.solvers.children import no_children
 from tests.strategies import full_free_instances, instances
 
 pytest.importorskip("numba")
@@ -34,23 +35,6 @@ def _ctrl_c_on() -> None:
     """In the child: Ctrl-C (SIGINT) delivered as usual, even when the test run itself was
     started with SIGINT ignored (a background job of a non-interactive shell)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-def _left() -> list[multiprocessing.process.BaseProcess]:
-    """The child processes of this test process but the idle spare SAT process, once no
-    spare is being made (multiprocessing reaps the dead)."""
-    if sat_process.SPARES.making:
-        return [multiprocessing.current_process()]  # not yet: a spare is on its way
-    idle = sat_process.SPARES.idle
-    return [p for p in multiprocessing.active_children() if idle is None or p is not idle.proc]
-
-
-def _no_children() -> bool:
-    """No SAT process of this test process is left but the idle spare (which waits on its
-    pipe for the next deal and dies with this process)."""
-    deadline = time.monotonic() + 5
-    while _left() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return not _left()
 
 
 def test_auto_is_the_engine() -> None:
@@ -66,41 +50,7 @@ def test_engine_agrees_with_the_oracle_when_racing(inst: Instance) -> None:
     note(to_notation(inst))
     got = EngineSolver(EngineOptions(search_seconds=0.0)).decide(inst, budget=Budget())
     assert got.verdict is decide(inst, backend="exhaustive").verdict
-    assert _no_children()
-
-
-def _child_answer(inst: Instance, solver: str) -> Answer:
-    """The SAT side's answer alone (a game not over yet), its winning line replayed."""
-    note(to_notation(inst))
-    assume(inst.state().end is None)
-    with sat_process.SatProcess(inst, solver) as child:
-        got = child.wait()
-    if got.verdict is Verdict.WINNABLE:
-        assert got.plays is not None
-        check_witness(inst, inst.history + got.plays, got.assignment, "sat-process")
-    return got
-
-
-@settings(max_examples=40)
-@given(instances(max_players=3, max_cards=12, max_tasks=4))
-def test_sat_process_agrees_with_the_oracle_and_the_search(inst: Instance) -> None:
-    """The SAT side alone: its unwinnable answers match the oracle and the search; its
-    winning lines pass the replay checker. (A history that has already ended the game is
-    answered by ``decide`` itself; no back-end is asked.)"""
-    got = _child_answer(inst, sat_process.SOLVER)
-    expected = decide(inst, backend="exhaustive").verdict
-    assert got.verdict is expected is decide(inst, backend="search").verdict
-
-
-@settings(max_examples=30)
-@given(full_free_instances())
-def test_a_cpsat_child_agrees_with_the_oracle(inst: Instance) -> None:
-    """The SAT side running CP-SAT (the engine's choice where free quotas fill the tricks):
-    the oracle's verdict, and a winning line that replays."""
-    pytest.importorskip("ortools")
-    got = _child_answer(inst, sat_process.CPSAT)
-    assert got.verdict is oracle_verdict(inst)
-    assert got.extra["sat_solver"] == sat_process.CPSAT
+    assert no_children()
 
 
 @settings(max_examples=30)
@@ -109,7 +59,7 @@ def test_engine_racing_a_cpsat_child_agrees_with_the_oracle(inst: Instance) -> N
     note(to_notation(inst))
     got = EngineSolver(EngineOptions(search_seconds=0.0)).decide(inst, budget=Budget())
     assert got.verdict is oracle_verdict(inst)
-    assert _no_children()
+    assert no_children()
 
 
 def test_the_sat_side_runs_cpsat_where_free_quotas_fill_the_tricks(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -133,32 +83,6 @@ def test_the_sat_side_runs_cpsat_where_free_quotas_fill_the_tricks(monkeypatch: 
     assert engine.sat_solver_for(deal(34, "fixed")) == sat_process.SOLVER
     monkeypatch.setattr(engine, "_have_ortools", lambda: False)
     assert engine.sat_solver_for(deal(34, "free")) == sat_process.SOLVER
-
-
-@pytest.mark.parametrize("threads", [1, 2])
-def test_sat_process_with_and_without_fork(monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
-    """One thread: the child is forked; more (a library caller's threads): it comes from
-    the fork server (or is spawned), and must answer all the same."""
-    monkeypatch.setattr(sat_process.threading, "active_count", lambda: threads)
-    deal = load(DEALS / "classic-3p-14-13-13.json")
-    with sat_process.SatProcess(deal) as child:
-        got = child.wait(120)
-    assert got.verdict is Verdict.WINNABLE and got.plays is not None
-    check_witness(deal, deal.history + got.plays, got.assignment, "sat-process")
-    assert _no_children()
-
-
-def test_the_fork_server_preloads_the_sat_child(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With threads (no fork), the fork server is told to import the encoder and PySAT
-    once, so a child is a fork of it rather than a fresh import."""
-    import multiprocessing.forkserver as fs
-
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        pytest.skip("no fork server on this platform")
-    monkeypatch.setattr(sat_process.threading, "active_count", lambda: 2)
-    monkeypatch.setattr(fs._forkserver, "_preload_modules", ["__main__"])
-    assert sat_process._context().get_start_method() == "forkserver"
-    assert fs._forkserver._preload_modules == list(sat_process.PRELOAD)
 
 
 class _StallingSearch:
@@ -202,7 +126,7 @@ def test_sat_side_answers_and_cancels_the_search(stalled: list[bool], deal: str,
     assert result.verdict is verdict and result.stats.extra["stage"] == "sat"
     assert stalled == [True]
     assert result.stats.extra["sat_solver"] == sat_process.SOLVER
-    assert _no_children()
+    assert no_children()
 
 
 class _LosingRelaxation(_StallingSearch):
@@ -232,7 +156,7 @@ def test_a_lost_relaxed_line_waits_for_the_sat_side(monkeypatch: pytest.MonkeyPa
         time.sleep(0.3), real(instance, solver))[1])
     result = EngineSolver(EngineOptions(search_seconds=0.0)).decide(load(DEALS / deal), budget=Budget())
     assert result.verdict is verdict and result.extra["stage"] == "sat"
-    assert _no_children()
+    assert no_children()
 
 
 def test_the_deadline_stops_both_sides(stalled: list[bool], forked: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -242,7 +166,7 @@ def test_the_deadline_stops_both_sides(stalled: list[bool], forked: None, monkey
     result = decide(load(DEALS / "classic-4p-10-tasks-tokens.json"), backend="engine", timeout=0.5)
     assert result.verdict is Verdict.UNKNOWN
     assert time.perf_counter() - t0 < 5
-    assert _no_children()
+    assert no_children()
 
 
 def test_a_dead_sat_side_leaves_the_search_to_finish(forked: None, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -252,7 +176,7 @@ def test_a_dead_sat_side_leaves_the_search_to_finish(forked: None, monkeypatch: 
     result = EngineSolver(EngineOptions(search_seconds=0.0)).decide(deal, budget=Budget(seconds=120))
     assert result.verdict is Verdict.UNWINNABLE and result.extra["stage"] == "search"
     assert "exit code 3" in result.extra["sat_error"]
-    assert _no_children()
+    assert no_children()
 
 
 def test_easy_deal_starts_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -354,7 +278,7 @@ def test_loading_the_kernel_is_not_charged_to_the_budget(forked: None, monkeypat
     # budget (the margin is for a busy machine's overheads)
     assert len(budgets) == 1 and budgets[0].seconds is not None and budgets[0].seconds > 1.6
     assert result.extra["kernel_load_seconds"] == 1.0
-    assert _no_children()
+    assert no_children()
 
 
 def test_no_process_to_be_had_leaves_the_search_alone(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -371,64 +295,6 @@ def test_no_process_to_be_had_leaves_the_search_alone(monkeypatch: pytest.Monkey
                                                      budget=Budget(seconds=120))
     assert result.verdict is Verdict.UNWINNABLE and result.extra["stage"] == "search"
     assert attempts == [1]
-
-
-def _wait_for_spare() -> None:
-    deadline = time.monotonic() + 30
-    while (sat_process.SPARES.making or sat_process.SPARES.idle is None) and time.monotonic() < deadline:
-        time.sleep(0.01)
-
-
-def test_a_spare_sat_process_serves_deal_after_deal_and_a_stopped_one_is_replaced() -> None:
-    """From a process's second SAT process on, a spare made ahead of time takes the deal
-    through its pipe; once it has answered it serves the next deal (the same process); one
-    stopped mid-solve is killed and a new spare takes its place."""
-    if not sat_process.SPARES.enabled:
-        pytest.skip("no fork server on this platform")
-    won = load(DEALS / "classic-3p-14-13-13.json")
-    lost = load(DEALS / "classic-4p-10-tasks-tokens.json")
-    for _ in range(2):  # (forks in a fresh process: the second one asks for a spare)
-        with sat_process.SatProcess(won) as child:
-            assert child.wait().verdict is Verdict.WINNABLE
-    _wait_for_spare()
-    first = sat_process.SatProcess(lost)
-    assert first._spare is not None
-    pid = first._proc.pid
-    assert first.wait().verdict is Verdict.UNWINNABLE
-    first.stop()
-    again = sat_process.SatProcess(won)
-    assert again._proc.pid == pid  # the same spare, idle again
-    got = again.wait()
-    assert got.verdict is Verdict.WINNABLE and got.plays
-    check_witness(won, won.history + got.plays, got.assignment, "spare")
-    again.stop()
-    busy = sat_process.SatProcess(lost)
-    assert busy._proc.pid == pid
-    busy.stop()  # before it answers: killed
-    _wait_for_spare()
-    fresh = sat_process.SatProcess(won)
-    assert fresh._spare is not None and fresh._proc.pid != pid
-    assert fresh.wait().verdict is Verdict.WINNABLE
-    fresh.stop()
-    assert _no_children()
-
-
-def test_a_batch_that_ends_while_a_spare_is_made_prints_nothing(tmp_path: Path) -> None:
-    """A spare being made when the process exits finishes starting and is stopped: the
-    fork server's child is never left without its instructions. Without that, half the
-    runs of this batch (11 of its 30 deals go to the SAT side) ended with that child's
-    traceback on stderr."""
-    if not sat_process.SPARES.enabled:
-        pytest.skip("no fork server on this platform")
-    root = Path(__file__).resolve().parents[2]
-    deals = tmp_path / "deals.jsonl"
-    deals.write_text("".join((root / "benchmarks/corpus/4p-fixed-k12.jsonl").read_text().splitlines(True)[:30]))
-    for n in range(3):
-        out = tmp_path / f"out{n}.jsonl"
-        done = subprocess.run([sys.executable, "-m", "crewcheck", "decide", "--batch", str(deals), "--out", str(out),
-                               "--workers", "0", "--no-progress"], capture_output=True, text=True, timeout=300,
-                              env={**os.environ, "PYTHONPATH": str(root)})
-        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
 
 
 def test_the_kernel_loading_is_reported_when_the_sat_side_answers(forked: None,

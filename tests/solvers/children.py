@@ -1,0 +1,27 @@
+"""The SAT processes a test leaves behind (shared by the engine's and the SAT process's
+tests)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+
+from crewcheck.solvers.logic import sat_process
+
+
+def left_children() -> list[multiprocessing.process.BaseProcess]:
+    """The child processes of this test process but the idle spare SAT process, once no
+    spare is being made (multiprocessing reaps the dead)."""
+    if sat_process.SPARES.making:
+        return [multiprocessing.current_process()]  # not yet: a spare is on its way
+    idle = sat_process.SPARES.idle
+    return [p for p in multiprocessing.active_children() if idle is None or p is not idle.proc]
+
+
+def no_children() -> bool:
+    """No SAT process of this test process is left but the idle spare (which waits on its
+    pipe for the next deal and dies with this process)."""
+    deadline = time.monotonic() + 5
+    while left_children() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return not left_children()
