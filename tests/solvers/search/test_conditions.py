@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
@@ -27,6 +28,19 @@ from crewcheck.solvers.search.driver import SearchOptions, SearchSolver
 from tests.strategies import condition_instances, playouts
 
 KINDS = sorted(SC.SEARCH_KINDS)
+
+FEW = settings(max_examples=min(15, settings.default.max_examples),
+               suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+"""The per-kind property tests check 15 deals a kind by default; each has a slow twin
+(:func:`on_more_deals`, CI's slow step) with the profile's number."""
+
+
+def on_more_deals(test: Any) -> Any:
+    """The slow twin of a per-kind property test: the same body and kinds, the profile's
+    number of examples."""
+    twin = given(data=st.data())(test.hypothesis.inner_test)
+    twin = settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])(twin)
+    return pytest.mark.slow(pytest.mark.parametrize("kind", KINDS)(twin))
 DEEPSEA_KINDS = kinds_of(DEEP_SEA)
 DEEPSEA = tuple(k for k in DEEPSEA_KINDS if k in SC.SEARCH_KINDS)
 
@@ -56,6 +70,7 @@ def _model_judgement(state: State, left: int, tricks_left: int) -> int:
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@FEW
 @given(data=st.data())
 def test_kernel_memos_and_judgements_follow_the_model(kind: str, data: st.DataObject) -> None:
     """Along a random game, after every trick: the kernel's memo of each condition is the
@@ -105,6 +120,7 @@ def _agree(inst: Instance, solver: SearchSolver) -> None:
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@FEW
 @given(data=st.data())
 def test_search_agrees_with_the_oracle(kind: str, data: st.DataObject) -> None:
     """The plain kernel's verdict is the oracle's on tiny deals with a condition of each kind."""
@@ -112,6 +128,7 @@ def test_search_agrees_with_the_oracle(kind: str, data: st.DataObject) -> None:
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@FEW
 @given(data=st.data())
 def test_compiled_search_agrees_with_the_oracle(kind: str, data: st.DataObject) -> None:
     """The compiled kernel's verdict is the oracle's too (no warm start in the plain one)."""
@@ -137,6 +154,7 @@ def test_compiled_kernel_matches_twin_with_conditions(inst: Instance) -> None:
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@FEW
 @given(data=st.data())
 def test_a_kind_left_out_is_a_sound_relaxation(kind: str, data: st.DataObject) -> None:
     """With ``kind`` taken out of the table, the search (relax) never contradicts the oracle:
@@ -258,7 +276,7 @@ _FILTERED = settings(suppress_health_check=[HealthCheck.filter_too_much, HealthC
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@_FILTERED
+@FEW
 @given(data=st.data())
 def test_trick_cut_is_sound(kind: str, data: st.DataObject) -> None:
     """When :func:`cond_trick_dead` refutes a trick in progress, the oracle loses the position."""
@@ -361,3 +379,11 @@ def test_winning_card_arms_leave_an_absolute_token_alone() -> None:
     assert decide(inst, backend="exhaustive").verdict is Verdict.WINNABLE
     for solver in (SearchSolver(SearchOptions(pure=True, split_nodes=1)), SearchSolver()):
         assert solver.decide(inst, budget=Budget(seconds=60)).verdict is Verdict.WINNABLE
+
+
+test_kernel_memos_and_judgements_follow_the_model_on_more_deals = on_more_deals(
+    test_kernel_memos_and_judgements_follow_the_model)
+test_search_agrees_with_the_oracle_on_more_deals = on_more_deals(test_search_agrees_with_the_oracle)
+test_compiled_search_agrees_with_the_oracle_on_more_deals = on_more_deals(test_compiled_search_agrees_with_the_oracle)
+test_a_kind_left_out_is_a_sound_relaxation_on_more_deals = on_more_deals(test_a_kind_left_out_is_a_sound_relaxation)
+test_trick_cut_is_sound_on_more_deals = on_more_deals(test_trick_cut_is_sound)
