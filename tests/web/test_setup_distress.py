@@ -141,3 +141,13 @@ def test_a_signal_in_one_direction_asks_no_direction_and_the_game_offers_the_sig
     with pytest.raises(InvalidInputError) as e:
         new_game({"game": "mission", "mission": 1, "distress": "up"})
     assert e.value.field == "distress"
+
+
+def test_a_signal_still_to_give_is_analysed_at_the_position_only():
+    """Before the passes the hands the cards come from are not chosen: the analysis has
+    the position's verdict and no card verdicts (it used to fail on the first card)."""
+    from crewcheck.analysis.analyse import analyse
+
+    a = analyse(deal(1, distress="choose"), timeout=60)
+    assert a.position.verdict is Verdict.WINNABLE and a.cards == ()
+    assert a.position.witness is not None and a.position.witness.choice.passes is not None
