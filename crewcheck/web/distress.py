@@ -95,9 +95,10 @@ def signal_step(instance: Instance, picks: Mapping[str, str], budget: Budget,
             except NotApplicableError:  # a condition the formula does not encode, or no game to encode
                 verdicts = _enumerated(one, given, seat, cards, budget)
             to = (seat + direction) % p
-            options = [{"value": str(instance.card(c)), "label": str(instance.card(c)), "card": True,
-                        "made": f"seat {seat + 1} passes {instance.card(c)}", "verdict": verdicts[c].value}
-                       for c in cards]
+            options: list[dict[str, Any]] = [
+                {"value": str(instance.card(c)), "label": str(instance.card(c)), "card": True,
+                 "made": f"seat {seat + 1} passes {instance.card(c)}", "verdict": verdicts[c].value}
+                for c in cards]
             return _step(key, f"Distress signal: seat {seat + 1} passes a card to seat {to + 1}", options, made,
                          seat=seat), instance, made
         names = {str(instance.card(c)): c for c in cards}

@@ -63,7 +63,8 @@ def _choice(body: Mapping[str, Any], name: str, allowed: tuple[str, ...], defaul
 
 
 def _mission(body: Mapping[str, Any]) -> dict[str, Any]:
-    from crewcheck.missions.logbook import ASSIGNMENTS, DISTRESS, READINGS, deal_mission, mission, not_modelled
+    from crewcheck.missions.logbook import (ASSIGNMENTS, DISTRESS, READINGS, deal_mission, mission,
+                                            not_modelled)
 
     number = _int(body, "mission", 1, 1, 50)
     m = mission(number)

@@ -17,9 +17,9 @@ __all__ = ["browser", "server"]  # the module fixtures, used by name
 
 def test_the_distress_signal_picked_on_the_board_then_played_on(server, browser):
     """Mission 1, four players, the crew choosing the signal's direction: left and right
-    offered, each decided; then seat 1 to seat 4 in turn, each offering its cards that
-    are no trump, each decided given the passes already picked, the engine's line
-    marked (the direction's, and a seat's while the picks follow it); the chosen passes are in the receivers' hands of the game played, which is
+    offered, each decided, the engine's line marked; then seat 1 to seat 4 in turn,
+    each offering its cards that are no trump, each decided given the passes already
+    picked; the chosen passes are in the receivers' hands of the game played, which is
     winnable and goes on by a click."""
     from selenium.webdriver.common.by import By
 
