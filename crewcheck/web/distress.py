@@ -72,7 +72,7 @@ def signal_step(instance: Instance, picks: Mapping[str, str], budget: Budget,
 
     direction = _direction(instance, picks)
     if direction is None:
-        options = []
+        options: list[dict[str, Any]] = []
         for n, way in enumerate(DIRECTIONS["choose"]):
             progress(n, 2, f"the distress signal to the {_NAMES[way]}")
             verdict = decide(replace(instance, distress=_NAMES[way]), budget=budget).verdict
@@ -95,7 +95,7 @@ def signal_step(instance: Instance, picks: Mapping[str, str], budget: Budget,
             except NotApplicableError:  # a condition the formula does not encode, or no game to encode
                 verdicts = _enumerated(one, given, seat, cards, budget)
             to = (seat + direction) % p
-            options: list[dict[str, Any]] = [
+            options = [
                 {"value": str(instance.card(c)), "label": str(instance.card(c)), "card": True,
                  "made": f"seat {seat + 1} passes {instance.card(c)}", "verdict": verdicts[c].value}
                 for c in cards]
