@@ -149,7 +149,8 @@ def analyse(instance: Instance, *, backend: str | None = None, timeout: float | 
             cancel: Cancel | None = None, progress: Progress | None = None,
             position: Result | None = None, tasks: bool = True,
             decided: Decided | None = None) -> Analysis:
-    """Every legal card's verdict at the position after ``instance.history``.
+    """Every legal card's verdict at the position after ``instance.history`` (none before
+    a distress signal's passes: the hands the cards come from are not chosen yet).
 
     Parameters
     ----------
@@ -188,7 +189,9 @@ def analyse(instance: Instance, *, backend: str | None = None, timeout: float | 
     t0 = time.perf_counter()
     run = Decisions(backend, timeout, cancel, progress)
     state = play_state(instance)
-    classes = equivalent_cards(state) if state.end is None else []
+    # a distress signal still to give: the cards are played from the hands after the
+    # passes, which the crew has not chosen yet; only the position is decided
+    classes = equivalent_cards(state) if state.end is None and instance.distress is None else []
     run.total = len(classes) + (position is None)
     with shared():
         if position is None:

@@ -1,5 +1,7 @@
 """Free assignment: which seats can still take each open task in some winning line
-(:func:`task_seats`), with the winnability encoding kept in one incremental CDCL solver."""
+(:func:`task_seats`), with the winnability encoding kept in one incremental CDCL solver;
+the draft (:func:`draft_verdicts`) and the distress signal's passes
+(:func:`signal_verdicts`) one pick at a time, each option a solve under assumptions."""
 
 from __future__ import annotations
 
@@ -10,9 +12,9 @@ from typing import Any
 from crewcheck.analysis.run import Cancel
 from crewcheck.errors import NotApplicableError
 from crewcheck.model.instance import Instance, Seat
-from crewcheck.solvers.base import Budget, Result, Verdict
+from crewcheck.solvers.base import Budget, BudgetExceeded, Result, Verdict
 
-__all__ = ["TaskSeats", "task_seats", "draft_verdicts"]
+__all__ = ["TaskSeats", "task_seats", "draft_verdicts", "signal_verdicts"]
 
 
 @dataclass(frozen=True)
@@ -172,4 +174,60 @@ def draft_verdicts(instance: Instance, taken: Mapping[int, Seat], seat: Seat, ca
             if got is None:
                 break
             out[k] = Verdict.WINNABLE if got else Verdict.UNWINNABLE
+    return out
+
+
+def signal_verdicts(instance: Instance, given: Mapping[Seat, int], seat: Seat, candidates: Sequence[int], *,
+                    timeout: float | None = None, cancel: Cancel | None = None) -> dict[int, Verdict]:
+    """The distress signal, one seat's pass at a time: for each card in ``candidates``,
+    whether the deal (a distress signal in one direction, ``"left"`` or ``"right"``,
+    before its first card) can still be won when ``seat`` passes it and every seat in
+    ``given`` passed its card, the other seats' passes and every other choice of the
+    crew left free. The formula of every choice with the passes as variables
+    (:func:`crewcheck.solvers.logic.choices.encode_deal`) goes into one incremental CDCL
+    solver; each candidate is a solve under the assumptions "seat s passes card c" in
+    every choice's branch (a branch not taken leaves its variables free). A candidate
+    left undecided by ``timeout`` or ``cancel`` is :attr:`Verdict.UNKNOWN`.
+
+    Raises
+    ------
+    NotApplicableError
+        The deal has no distress signal in one direction, a history, a condition the
+        formula does not encode, or is too large to encode.
+    """
+    from crewcheck.errors import InvalidInputError
+    from crewcheck.solvers.logic.choices import encode_deal
+    from crewcheck.solvers.logic.encoding import ENCODED_KINDS
+    from crewcheck.solvers.logic.export import to_cnf
+    from crewcheck.solvers.logic.sat import SatSolver
+
+    if instance.distress not in ("left", "right") or instance.history:
+        raise NotApplicableError("signal_verdicts needs a deal before its first card with a distress signal "
+                                 "in one direction")
+    if any(c.kind not in ENCODED_KINDS for c in instance.conditions):
+        raise NotApplicableError("the deal holds a condition the formula does not encode")
+    out = {c: Verdict.UNKNOWN for c in candidates}
+    deadline = Budget(seconds=timeout, cancel=cancel).start()
+    try:
+        enc = encode_deal(instance, deadline=deadline)
+        cnf = to_cnf(enc.formula, assume=enc.assumptions, deadline=deadline)
+    except InvalidInputError as e:
+        raise NotApplicableError(str(e)) from None
+    except BudgetExceeded:
+        return out
+
+    def held(s: Seat, c: int) -> list[int]:
+        """"Seat s passes card c" in every branch that encodes a game."""
+        return [b.ids[b.encoding.vars.passes[(s, c)]] for b in enc.branches
+                if b.encoding is not None and (s, c) in b.encoding.vars.passes]
+
+    fixed = [lit for s, c in given.items() if c >= 0 for lit in held(s, c)]
+    from pysat.solvers import Solver
+
+    with Solver(name="glucose42", bootstrap_with=cnf.clauses) as sat:
+        for c in candidates:
+            got = SatSolver._solve_until(sat, [*fixed, *held(seat, c)], deadline, None)
+            if got is None:
+                break
+            out[c] = Verdict.WINNABLE if got else Verdict.UNWINNABLE
     return out

@@ -3,7 +3,8 @@ the board one at a time, each option with its own verdict.
 
 A deal before its first card may leave the crew choices (:mod:`crewcheck.model.variants`:
 the chosen crew member, the token swap or move, the commander's decision or
-distribution, the five-player hand-over) and then the draft (free assignment: the
+distribution, the five-player hand-over; before them the distress signal's direction
+and passes, :mod:`crewcheck.web.distress`) and then the draft (free assignment: the
 commander takes a task first, then each seat clockwise while it has room). The board
 offers them as steps, in the order of :data:`STEPS` and then the draft, one step at a
 time: :func:`setup_step` answers the next step after the picks made so far, with the
@@ -33,6 +34,7 @@ from crewcheck.formats import deal_json
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.model.variants import Choice, count_variants, variants
 from crewcheck.solvers.base import Budget, Verdict, Witness
+from crewcheck.web.distress import after_signal, signal_picks, signal_step
 from crewcheck.web.words import words
 
 __all__ = ["ChoiceKind", "CHOICE_KINDS", "STEPS", "MAX_SETUP_VARIANTS", "setup_step", "engine_setup",
@@ -40,7 +42,8 @@ __all__ = ["ChoiceKind", "CHOICE_KINDS", "STEPS", "MAX_SETUP_VARIANTS", "setup_s
 
 MAX_SETUP_VARIANTS = 5000
 """The most variants a deal may have for its choices to be offered on the board (a
-distress signal's passes run to millions: the engine chooses them). Mission 40 with five
+distress signal's passes are steps of their own, :mod:`crewcheck.web.distress`, and do
+not count: the other choices follow on the deal after the passes). Mission 40 with five
 players and the commander's distribution has 1,520 (16 token moves, 19 distributions,
 5 hand-overs): each step decides only its own options, and an option's verdict stops at
 the first deal of its group that is won, so a step costs one decision per option where
@@ -126,14 +129,16 @@ CHOICE_KINDS: dict[str, ChoiceKind] = {
         _handover, _handover_words),
 }
 """Choice kind -> how the board offers it (one row per field of
-:class:`~crewcheck.model.variants.Choice` the crew chooses; the distress signal's passes
-are left to the engine)."""
+:class:`~crewcheck.model.variants.Choice` the crew chooses; the distress signal's
+direction and passes are steps of :mod:`crewcheck.web.distress`, before these)."""
 STEPS = tuple(CHOICE_KINDS)
 """The order in which the board asks for the choices."""
 
 
 def has_setup(instance: Instance) -> bool:
     """Whether the deal leaves the crew something to choose before its first card."""
+    if instance.distress is not None and not instance.history:
+        return True
     if instance.history or not instance.tasks and not any(c.choices() for c in instance.conditions):
         return False
     return instance.rules.assignment != "fixed" or any(k.applies(instance) for k in CHOICE_KINDS.values())
@@ -228,19 +233,27 @@ def setup_step(instance: Instance, picks: Mapping[str, str], draft: Sequence[str
     """The set-up after ``picks`` (choice kind -> option value) and ``draft`` (task cards
     in the order taken): ``{"step", "title", "options": [{"value", "label", "verdict"}],
     "made": [the picks in words], "deal": None}`` for the next step (``"seat"``: the
-    drafting seat, from 0), or ``{"step": None, "made", "deal"}`` with the deal file's
-    dict of the game as chosen. ``None`` for a deal with nothing to choose. A pick that
-    is no option raises :class:`InvalidInputError` naming it."""
+    drafting or passing seat, from 0), or ``{"step": None, "made", "deal"}`` with the deal
+    file's dict of the game as chosen. ``None`` for a deal with nothing to choose. A
+    distress signal comes first (:func:`crewcheck.web.distress.signal_step`), then the
+    other choices on the deal after its passes. A pick that is no option raises
+    :class:`InvalidInputError` naming it."""
     if not has_setup(instance):
         return None
     budget = Budget(seconds=timeout, cancel=cancelled)
-    kinds = [k for k in STEPS if CHOICE_KINDS[k].applies(instance)]
     made: list[str] = []
-    concrete: Instance | None = instance
-    if kinds:
-        step, concrete, made = _choice_step(instance, kinds, picks, budget, progress)
+    if instance.distress is not None:
+        step, instance, made = signal_step(instance, picks, budget, progress)
         if step is not None:
             return step
+    kinds = [k for k in STEPS if CHOICE_KINDS[k].applies(instance)]
+    concrete: Instance | None = instance
+    if kinds:
+        step, concrete, more = _choice_step(instance, kinds, picks, budget, progress)
+        if step is not None:
+            step["made"] = made + step["made"]
+            return step
+        made += more
     assert concrete is not None
     if concrete.rules.assignment == "free" and concrete.tasks:
         step, concrete = _draft_step(concrete, draft, made, budget, progress)
@@ -280,11 +293,20 @@ def engine_setup(instance: Instance, witness: Witness | None) -> dict[str, Any] 
     option values: ``{"picks": {kind: value}, "draft": [task cards in draft order]}``
     (the draft only when the line gives every task a seat); ``None`` without a line or
     without a set-up."""
-    if witness is None or not has_setup(instance) or count_variants(instance) > MAX_SETUP_VARIANTS:
+    if witness is None or not has_setup(instance):
         return None
     choice = witness.choice or Choice()
-    seats = witness.assignment
     picks: dict[str, str] = {}
+    if instance.distress is not None:
+        if choice.direction is None or choice.passes is None:
+            return None
+        picks = signal_picks(instance, choice)
+        instance = after_signal(instance, choice.direction, choice.passes)
+        if not has_setup(instance):
+            return {"picks": picks, "draft": []}
+    if count_variants(instance) > MAX_SETUP_VARIANTS:
+        return {"picks": picks, "draft": []} if picks else None
+    seats = witness.assignment
     variant = _line_variant(instance, witness)
     for kind in STEPS:
         if CHOICE_KINDS[kind].applies(instance):

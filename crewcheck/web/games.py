@@ -63,7 +63,8 @@ def _choice(body: Mapping[str, Any], name: str, allowed: tuple[str, ...], defaul
 
 
 def _mission(body: Mapping[str, Any]) -> dict[str, Any]:
-    from crewcheck.missions.logbook import ASSIGNMENTS, READINGS, deal_mission, mission, not_modelled
+    from crewcheck.missions.logbook import (ASSIGNMENTS, DISTRESS, READINGS, deal_mission, mission,
+                                            not_modelled)
 
     number = _int(body, "mission", 1, 1, 50)
     m = mission(number)
@@ -71,7 +72,8 @@ def _mission(body: Mapping[str, Any]) -> dict[str, Any]:
     seed = _int(body, "seed", 0, 0, MAX_SEED)
     assignment = _choice(body, "assignment", ASSIGNMENTS, None)
     read = _choice(body, "reading", READINGS, "reference") or "reference"
-    deal = deal_mission(number, players, seed, assignment, reading=read)
+    distress = _choice(body, "distress", DISTRESS, None)
+    deal = deal_mission(number, players, seed, assignment, reading=read, distress=distress)
     title = f"Mission {number}, {players} players, seed {seed}" + (", the rule word for word" if read != "reference" else "")
     reading = READING_NOTES.get(number) if m.readings else None
     if reading and number == 46 and players != 3:
@@ -79,12 +81,14 @@ def _mission(body: Mapping[str, Any]) -> dict[str, Any]:
     other = None
     if reading:  # the other reading's deal, decided beside the board's (side by side)
         name = next(r for r in READINGS if r != read)
-        other = {"reading": name, "deal": deal_mission(number, players, seed, assignment, reading=name),
+        other = {"reading": name, "deal": deal_mission(number, players, seed, assignment, reading=name,
+                                                       distress=distress),
                  "label": READING_LABELS[name]}
     return {"deal": deal, "title": title, "rule": m.special_rule, "notes": not_modelled(m, players),
             "reading": reading, "read": read, "other": other, "draw": number == DRAW_MISSION,
             "params": {"game": "mission", "mission": number, "players": players, "seed": seed,
-                       "assignment": assignment or "", "reading": "" if read == "reference" else read}}
+                       "assignment": assignment or "", "reading": "" if read == "reference" else read,
+                       "distress": distress or ""}}
 
 
 def _classic(body: Mapping[str, Any]) -> dict[str, Any]:

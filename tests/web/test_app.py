@@ -317,7 +317,7 @@ def test_a_new_mission_is_the_command_lines_deal_and_its_layout(client):
     want = deal_mission(16, 3, 7)
     assert got["game"]["deal"] == want
     assert got["game"]["params"] == {"game": "mission", "mission": 16, "players": 3, "seed": 7, "assignment": "",
-                                     "reading": ""}
+                                     "reading": "", "distress": ""}
     layout = got["layout"]
     commander = next(s for s, hand in enumerate(want["hands"]) if "R4" in hand)
     assert layout["to_play"] == commander and sorted(layout["legal"]) == sorted(want["hands"][commander])

@@ -34,7 +34,7 @@ def step(instance, picks=None, draft=(), cancelled=lambda: False):
 
 def test_every_choice_the_crew_makes_has_a_row():
     """Every field of a Choice the crew picks on the board is a row of the table (the
-    distress signal's direction and passes are the engine's)."""
+    distress signal's direction and passes are steps of :mod:`crewcheck.web.distress`)."""
     fields = {f.name for f in dataclasses.fields(Choice)} - {"direction", "passes"}
     assert fields == set(CHOICE_KINDS)
 

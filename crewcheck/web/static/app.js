@@ -303,7 +303,7 @@ async function askSetup() {
 function pickSetup(step, value) {
   // a choice made on the board: the next step is asked for, with each of its options decided
   const option = step.options.find((o) => o.value === value);
-  S.setup.made = [...(step.made || []), step.step === "draft" ? `${seatName(step.seat)} takes ${value}` : option.label];
+  S.setup.made = [...(step.made || []), step.step === "draft" ? `${seatName(step.seat)} takes ${value}` : option.made || option.label];
   if (step.step === "draft") S.setup.draft = [...S.setup.draft, value];
   else S.setup.picks = { ...S.setup.picks, [step.step]: value };
   S.setup.step = null;

@@ -188,7 +188,7 @@ function setupBox() {
                                "data-step": step.step, "data-value": o.value, "data-verdict": o.verdict, "data-label": o.label,
                                title: `${o.label}: ${says}${mine ? " (the engine's winning line)" : ""}` },
                    el("span", { class: "mark", text: `${MARK[o.verdict]} `, "aria-hidden": "true" }),
-                   step.step === "draft" ? cardFace(o.label) : o.label, mine ? el("span", { class: "tag", text: "engine's line" }) : null);
+                   step.step === "draft" || o.card ? cardFace(o.label) : o.label, mine ? el("span", { class: "tag", text: "engine's line" }) : null);
       b.addEventListener("click", () => pickSetup(step, o.value));
       options.append(b);
     }
