@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from benchmarks.scripts.run_peer import quantile
-from crewcheck import decide
+from benchmarks.scripts.run_sat_start import decide_alternating
 from crewcheck.formats.deal_json import from_dict
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.logic import sat_process
@@ -106,33 +106,21 @@ class _TwoPasses(ClauseFormula):
         return to_cnf(self, assume=assume)
 
 
+def _builder(cls: type[ClauseFormula]) -> Callable[[], None]:
+    return lambda: setattr(sat_process, "ClauseFormula", cls)
+
+
 def decide_rows(cells: Sequence[str], limit: int | None) -> tuple[list[str], int]:
     rows = ["| cell | deals | SAT process builds with | median s | p90 s | total s | SAT side answered |",
             "|---|---|---|---|---|---|---|"]
     bad = 0
-    settings: dict[str, type[ClauseFormula]] = {"ClauseFormula": ClauseFormula, "to_cnf(encode)": _TwoPasses}
+    settings = {"ClauseFormula": _builder(ClauseFormula), "to_cnf(encode)": _builder(_TwoPasses)}
     sat_process.SPARES.enabled = False
     try:
         for cell in cells:
-            deals = _deals(cell, limit)
-            secs: dict[str, list[float]] = {s: [] for s in settings}
-            sat: dict[str, int] = {s: 0 for s in settings}
-            for n, inst in enumerate(deals):
-                verdicts = {}
-                for name in (list(settings) if n % 2 == 0 else list(settings)[::-1]):
-                    setattr(sat_process, "ClauseFormula", settings[name])
-                    t0 = time.perf_counter()
-                    r = decide(inst)
-                    secs[name].append(time.perf_counter() - t0)
-                    sat[name] += r.stats.extra.get("stage") == "sat"
-                    verdicts[name] = r.verdict
-                if len(set(verdicts.values())) != 1:
-                    bad += 1
-                    print(f"DISAGREEMENT {cell}/{n}: {verdicts}", file=sys.stderr)
-            for name, xs in secs.items():
-                rows.append(f"| {cell} | {len(xs)} | {name} | {quantile(xs, 0.5):.4f} | {quantile(xs, 0.9):.4f} | "
-                            f"{sum(xs):.2f} | {sat[name]} |")
-                print(rows[-1], file=sys.stderr)
+            got, b = decide_alternating(cell, _deals(cell, limit), settings)
+            rows += got
+            bad += b
     finally:
         setattr(sat_process, "ClauseFormula", ClauseFormula)
         sat_process.SPARES.enabled = True
