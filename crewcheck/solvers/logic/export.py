@@ -60,9 +60,12 @@ def to_cnf(formula: Formula, *, assume: Iterable[Lit] = (), deadline: Deadline |
     pool = formula.pool
     cnf = CNF(pool, formula_vars=pool.top)
     out = cnf.clauses
+    def aux() -> Lit:
+        return pool.id(("aux", pool.top + 1))
+
     try:
         for n, con in enumerate(formula.constraints):
-            _expand(con, pool, out)
+            _expand(con, aux, out)
             if deadline is not None and not n % CHECK_EVERY:
                 deadline.check()
     except BudgetExceeded:
@@ -73,14 +76,11 @@ def to_cnf(formula: Formula, *, assume: Iterable[Lit] = (), deadline: Deadline |
     return cnf
 
 
-def _expand(con: Constraint, pool: IDPool, out: list[list[Lit]]) -> None:
+def _expand(con: Constraint, aux: Callable[[], Lit], out: list[list[Lit]]) -> None:
+    """``con`` as clauses appended to ``out``; ``aux()`` gives each new auxiliary."""
     neg = [-e for e in con.enforce]
     lits = list(con.lits)
     kind = con.kind
-
-    def aux() -> Lit:
-        return pool.id(("aux", pool.top + 1))
-
     if kind == "or":
         out.append(neg + lits)
     elif kind == "and":
@@ -161,17 +161,9 @@ class ClauseFormula(Formula):
     def add_implication(self, a: Lit, b: Lit) -> None:
         self.clauses.append([-a, b])
 
-    def _add(self, con: Constraint) -> None:  # the cardinalities
+    def _add(self, con: Constraint) -> None:  # the cardinalities (the other kinds are above)
         first = len(self.clauses)
-        neg = [-e for e in con.enforce]
-        lits = list(con.lits)
-        if con.kind == "exactly_one":
-            self.clauses.append(neg + lits)
-            _at_most(lits, 1, neg, self._aux, self.clauses)
-        elif con.kind == "at_least":
-            _at_most([-x for x in lits], len(lits) - con.bound, neg, self._aux, self.clauses)
-        else:
-            _at_most(lits, 1 if con.kind == "at_most_one" else con.bound, neg, self._aux, self.clauses)
+        _expand(con, self._aux, self.clauses)
         self._spans.append((first, len(self.clauses)))
 
     def cnf(self, *, assume: Iterable[Lit] = ()) -> CNF:
