@@ -12,14 +12,14 @@ import dataclasses
 
 from hypothesis import strategies as st
 
-from crewcheck.model.cards import Deck
+from crewcheck.model.cards import Deck, iter_bits
 from crewcheck.model.conditions import Condition
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import TOKENS, Task
 
-__all__ = ["decks", "instances", "playouts", "conditions_for", "condition_instances"]
+__all__ = ["decks", "instances", "playouts", "random_game", "conditions_for", "condition_instances"]
 
 _SUIT_NAMES = "BGPY"
 
@@ -146,6 +146,17 @@ def playouts(draw: st.DrawFn, instance: Instance, *, max_plays: int = 40) -> tup
         plays.append(card)
         state = state.apply(card)
     return tuple(plays)
+
+
+def random_game(data: st.DataObject, instance: Instance) -> tuple[State, list[int]]:
+    """A random legal game of ``instance`` to its end: the final state and the cards played."""
+    state = State.initial(instance)
+    plays: list[int] = []
+    while not state.is_terminal():
+        card = data.draw(st.sampled_from(list(iter_bits(state.legal_mask()))))
+        plays.append(card)
+        state = state.apply(card)
+    return state, plays
 
 
 def _bits(mask: int) -> list[int]:

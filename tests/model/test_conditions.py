@@ -22,17 +22,7 @@ from crewcheck.model.replay import replay
 from crewcheck.model.state import State
 from crewcheck.model.variants import count_variants, variants
 from crewcheck.solvers.base import Verdict
-from tests.strategies import condition_instances
-
-
-def _random_game(data: st.DataObject, instance: Instance) -> tuple[State, list[int]]:
-    state = State.initial(instance)
-    plays: list[int] = []
-    while not state.is_terminal():
-        card = data.draw(st.sampled_from(list(iter_bits(state.legal_mask()))))
-        plays.append(card)
-        state = state.apply(card)
-    return state, plays
+from tests.strategies import condition_instances, random_game
 
 
 @given(condition_instances(assignments=("fixed", "free", "decision", "distribution")), st.data())
@@ -40,7 +30,7 @@ def test_engine_and_checker_agree_on_every_game(instance: Instance, data: st.Dat
     """Play a random legal game with the engine; the checker judges it the same way,
     and a won game ends at the same trick for both."""
     note(deal_json.dumps(instance))
-    state, plays = _random_game(data, instance)
+    state, plays = random_game(data, instance)
     assert state.end is not None
     owners = state.owners
     if state.end.won:

@@ -14,15 +14,13 @@ from hypothesis import strategies as st
 from crewcheck import decide
 from crewcheck.errors import IllegalPlayError
 from crewcheck.formats import deal_json
-from crewcheck.model.cards import iter_bits
 from crewcheck.model.conditions import DEEP_SEA, Condition, kinds_of
 from crewcheck.model.instance import Instance
 from crewcheck.model.replay import replay
 from crewcheck.model.rules import Rules
-from crewcheck.model.state import State
 from crewcheck.model.tasks import Task
 from crewcheck.solvers import registry
-from tests.strategies import deepsea_makers, instances, playouts
+from tests.strategies import deepsea_makers, instances, playouts, random_game
 
 DEEPSEA_KINDS = kinds_of(DEEP_SEA)
 
@@ -73,12 +71,7 @@ def test_engine_and_checker_agree_on_every_game(kind: str, data: st.DataObject) 
     replay checker: won by both or by neither, and a won game ends at the same trick."""
     instance = data.draw(deepsea_instances(kinds=(kind,)))
     note(deal_json.dumps(instance))
-    state = State.initial(instance)
-    plays: list[int] = []
-    while not state.is_terminal():
-        card = data.draw(st.sampled_from(list(iter_bits(state.legal_mask()))))
-        plays.append(card)
-        state = state.apply(card)
+    state, plays = random_game(data, instance)
     assert state.end is not None
     owners = state.owners
     free = instance.rules.assignment != "fixed"
