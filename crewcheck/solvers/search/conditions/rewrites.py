@@ -29,13 +29,27 @@ def _rewritable(instance: Instance) -> bool:
     return not (instance.tasks and instance.rules.assignment != "fixed")
 
 
+def _played_for_sure(instance: Instance) -> int:
+    """The cards every line plays: those of the hands dealt exactly as many cards as
+    the game has tricks."""
+    out = 0
+    for hand in instance.hands:
+        if hand.bit_count() == instance.tricks:
+            out |= hand
+    return out
+
+
 def tasks_in_disguise(instance: Instance) -> Instance | None:
     """The same deal with the conditions that are tasks in disguise written as tasks, or
     ``None`` when there is none (or the deal does not allow it).
 
     ``wins_all_cards(seat, suit)`` (not ``played_only``) is exactly one task per card of
     the suit for ``seat``: each is won by the seat, the game cannot be won before the last is, and it is lost
-    when another seat wins one or one stays unplayed. ``each_trump_wins_a_trick`` is one
+    when another seat wins one or one stays unplayed. With ``played_only`` the cards every
+    line plays (those of a hand dealt as many cards as there are tricks: with three
+    players, all but the 14-card hand's) are such tasks too, and the condition stays for
+    the cards that may remain unplayed (it holds only once they are all played and won
+    by the seat, or stay in hand, so the added tasks are implied by it). ``each_trump_wins_a_trick`` is one
     task per trump for its holder: the holder wins the trick of its trump exactly when
     that trump wins it (a seat plays one card per trick), and two trumps in one trick
     fail the lower one's task; ``in_order`` adds the relative tokens ``>``, ``>>``, ...
@@ -54,9 +68,14 @@ def tasks_in_disguise(instance: Instance) -> Instance | None:
     changed = False
     for cond in instance.conditions:
         new: list[Task] = []
-        if isinstance(cond, C.WinsAllCards) and isinstance(cond.seat, int) and not cond.played_only:
+        if isinstance(cond, C.WinsAllCards) and isinstance(cond.seat, int):
             target = cond.target(instance)
-            new = [Task(c, cond.seat) for c in range(instance.deck.size) if target >> c & 1]
+            sure = target & _played_for_sure(instance) if cond.played_only else target
+            new = [Task(c, cond.seat) for c in range(instance.deck.size) if sure >> c & 1]
+            if sure != target or not new:
+                kept.append(cond)  # it still judges the cards that may stay unplayed
+            if not new:
+                continue
         elif isinstance(cond, C.EachTrumpWinsATrick) and instance.trump_suit is not None:
             mask = trump_mask(instance)
             trumps = [c for c in range(instance.deck.size) if mask >> c & 1]
@@ -69,7 +88,8 @@ def tasks_in_disguise(instance: Instance) -> Instance | None:
             kept.append(cond)
             continue
         if any(t.card in owner and (owner[t.card] != t.seat or t.token is not None) for t in new):
-            kept.append(cond)
+            if not kept or kept[-1] is not cond:
+                kept.append(cond)
             continue
         for t in new:
             if t.card not in owner:
