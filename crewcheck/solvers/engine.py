@@ -153,6 +153,8 @@ class EngineSolver:
     requires: ClassVar[tuple[tuple[str, str], ...]] = ()
     condition_kinds: ClassVar[frozenset[str]] = ENCODED_KINDS | frozenset(SEARCH_KINDS)
     """A kind either side judges (the search a relaxation without the kinds it does not know)."""
+    plays_covered: ClassVar[bool] = True
+    """Covered cards: the SAT side alone decides them (the search does not play them)."""
 
     def __init__(self, options: EngineOptions | None = None) -> None:
         self.options = options or EngineOptions()
@@ -170,7 +172,7 @@ class EngineSolver:
 
     def supports(self, instance: Instance) -> str | None:
         why = SearchSolver(SearchOptions(relax=True)).supports(instance)
-        if why is not None and instance.conditions:
+        if why is not None and (instance.conditions or instance.covered):
             return self.sat_side(instance) and why  # the SAT side alone, if it can
         return why
 

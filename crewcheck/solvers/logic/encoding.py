@@ -99,7 +99,7 @@ from crewcheck.solvers.logic.condition_clauses import CONDITION_CLAUSES, add_con
 from crewcheck.solvers.logic.formula import Formula
 from crewcheck.solvers.logic.position import Encoding, Position, Variables, add_variables, position_of
 from crewcheck.solvers.logic.rule_clauses import (
-    add_assignment_constraints, add_count_constraints, add_follow_suit_constraints, add_lead_constraints,
+    add_assignment_constraints, add_count_constraints, add_cover_constraints, add_follow_suit_constraints, add_lead_constraints,
     add_led_suit_constraints, add_order_constraints, add_play_constraints, add_precedence_constraints,
     add_symmetry_constraints, add_task_constraints, add_winner_constraints,
 )
@@ -113,6 +113,7 @@ ENCODERS: tuple[Callable[[Formula, Variables, Position], None], ...] = (
     add_lead_constraints,
     add_led_suit_constraints,
     add_follow_suit_constraints,
+    add_cover_constraints,
     add_winner_constraints,
     add_task_constraints,
     add_precedence_constraints,
