@@ -5,14 +5,17 @@ play covered cards refuse them by name."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 
 import pytest
 from hypothesis import example, given, settings
 
 from crewcheck.api import choose_backend, decide
 from crewcheck.errors import NotApplicableError
-from crewcheck.formats.notation import parse_deal
+from crewcheck.formats.notation import parse_deal, to_notation
+from crewcheck.model.cards import Deck
 from crewcheck.model.instance import Instance
+from crewcheck.model.tasks import Task
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
 from tests.oracle import check_against_oracle, check_explanation, oracle_verdict
@@ -58,6 +61,40 @@ def test_explanations_on_covered_deals_are_minimal_cores(inst: Instance) -> None
     """An unwinnable covered deal's explanation names tasks that alone lose, none superfluous."""
     pytest.importorskip("pysat")
     check_explanation(inst, "sat")
+
+
+TINY = Deck.from_sizes({"B": 3, "G": 2, "R": 1})
+
+
+def _every_covered_deal(split: tuple[int, ...], jarvis: int) -> list[Instance]:
+    """Every deal of the tiny deck with hands ``split`` (cut from each ordering of the
+    cards' seats), one cover in seat ``jarvis`` (every ordered pair), one task (every card,
+    every seat)."""
+    deals = []
+    seats_of = sorted(set(itertools.permutations([s for s, n in enumerate(split) for _ in range(n)])))
+    for seats in seats_of:
+        hands = tuple(sum(1 << c for c in range(TINY.size) if seats[c] == s) for s in range(len(split)))
+        mine = [c for c in range(TINY.size) if seats[c] == jarvis]
+        for low, high in itertools.permutations(mine, 2):
+            for card in range(TINY.size):
+                for owner in range(len(split)):
+                    deals.append(Instance(TINY, hands, (Task(card, owner),), "R", "rocket", covered=((low, high),)))
+    return deals
+
+
+@pytest.mark.parametrize("split, jarvis", [
+    ((3, 3), 0),
+    pytest.param((2, 2, 2), 2, marks=pytest.mark.slow),
+])
+def test_sat_agrees_with_the_oracle_on_every_tiny_covered_deal(split: tuple[int, ...], jarvis: int) -> None:
+    """Exhaustively, not sampled: every deal of a six-card deck (B1-3, G1-2, R1) with one
+    cover and one task, on two seats 3/3 and (slow) three seats 2/2/2 with JARVIS's cover at
+    seat 2: the SAT back-end's verdict is the oracle's."""
+    pytest.importorskip("pysat")
+    deals = _every_covered_deal(split, jarvis)
+    assert len(deals) > 1000
+    wrong = [to_notation(d) for d in deals if decide(d, backend="sat").verdict is not oracle_verdict(d)]
+    assert not wrong, f"{len(wrong)} disagreements, e.g. {wrong[0]}"
 
 
 def test_the_oracle_sees_the_cover_change_the_verdict() -> None:
