@@ -231,7 +231,7 @@ def format_covers(instance: Instance) -> list[str]:
     seat (``[]`` without covered cards), as ``seat 2 columns (top/under): P7/B2  R1/G9``.
     """
     deck = instance.deck
-    under = dict((high, low) for low, high in instance.covered)
+    under = {high: low for low, high in instance.covered}
     covered = {low for low, _ in instance.covered}
     stacks: dict[int, list[str]] = {}
     for top in sorted(under):

@@ -77,8 +77,8 @@ from typing import Any
 from crewcheck.errors import InvalidInputError
 
 __all__ = [
-    "LOGBOOK_SCHEMA_ID", "PLAYERS", "JARVIS", "seats", "verdict_caveats", "ASSIGNMENTS", "DISTRESS", "READINGS", "Mission", "logbook", "missions",
-    "mission", "deal_mission", "not_modelled", "resolve_placeholders",
+    "LOGBOOK_SCHEMA_ID", "PLAYERS", "JARVIS", "seats", "verdict_caveats", "ASSIGNMENTS", "DISTRESS", "READINGS",
+    "Mission", "logbook", "missions", "mission", "deal_mission", "not_modelled", "resolve_placeholders",
 ]
 
 LOGBOOK_SCHEMA_ID = "crewcheck-logbook/1"
@@ -347,16 +347,15 @@ def _deal_cards(cards: list[str], players: int) -> tuple[list[list[str]], list[l
     """The shuffled ``cards`` dealt to the seats, and JARVIS's columns as ``[covered,
     covering]`` pairs (none but with 2 players). See the module docstring, step 1."""
     covered: list[list[str]] = []
-    humans = players
     if players == 2:
         top = f"{_TRUMP}4"
         size = len(cards) // 3 + (1 if len(cards) == 40 else 0)  # 14 (the lucky guy's extra card), or 10
         jarvis = [c for c in cards if c != top][:size]
         covered = [[jarvis[k], jarvis[k + 1]] for k in range(0, size, 2)]
         cards = [c for c in cards if c not in jarvis]
-    hands: list[list[str]] = [[] for _ in range(humans)]
+    hands: list[list[str]] = [[] for _ in range(players)]
     for k, card in enumerate(cards):
-        hands[k % humans].append(card)
+        hands[k % players].append(card)
     if covered:
         hands.append([c for pair in covered for c in pair])
     return [sorted(h, key=_card_key) for h in hands], covered

@@ -29,7 +29,8 @@ Rules covered
     <crewcheck.solvers.search.conditions.SEARCH_KINDS>`) races like any other; a kind
     only the SAT side knows leaves the search a relaxation (the kind left out), whose
     refutation is a proof and whose winning line counts only if it wins the real deal,
-    so the SAT side decides what the search cannot.
+    so the SAT side decides what the search cannot. Covered cards (JARVIS's columns),
+    which the search does not play, are decided by the SAT side alone.
 Exact
     Yes: each side is exact, and a winning line passes the replay checker in
     :func:`crewcheck.decide` as always. ``Result.stats.extra["stage"]`` says which side

@@ -10,8 +10,8 @@ from crewcheck.solvers.logic.formula import Formula, Lit
 from crewcheck.solvers.logic.position import Position, Variables
 
 __all__ = [
-    "add_play_constraints", "add_cover_constraints", "card_kinds", "fixed_cards", "add_symmetry_constraints", "add_lead_constraints", "add_led_suit_constraints",
-    "add_follow_suit_constraints", "add_winner_constraints", "add_task_constraints",
+    "add_play_constraints", "add_cover_constraints", "card_kinds", "fixed_cards", "add_symmetry_constraints",
+    "add_lead_constraints", "add_led_suit_constraints", "add_follow_suit_constraints", "add_winner_constraints", "add_task_constraints",
     "add_assignment_constraints", "add_order_constraints", "add_precedence_constraints", "add_count_constraints",
 ]
 
