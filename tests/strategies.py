@@ -122,12 +122,19 @@ def instances(
 
 @st.composite
 def covered_instances(draw: st.DrawFn, *, max_cards: int = 9, max_tasks: int = 2, history: bool = True,
-                      free: bool | None = None) -> Instance:
+                      free: bool | None = None, conditions: bool = False) -> Instance:
     """A small deal in which one seat (JARVIS's, in the two-player game) holds stacks of
     covered cards: its hand in a drawn order, cut into stacks of one to three cards (the
-    first card of a stack under the second, the second under the third)."""
-    base = draw(instances(min_players=2, max_players=3, max_cards=max_cards, max_tasks=max_tasks,
-                          history=False, free=free))
+    first card of a stack under the second, the second under the third). ``conditions``:
+    a deal of :func:`condition_instances` (choices and the commander's assignments too),
+    without history."""
+    if conditions:
+        base = draw(condition_instances(choose=True, assignments=("fixed", "free", "decision", "distribution"),
+                                        max_cards=max_cards, max_tasks=max_tasks))
+        history = False
+    else:
+        base = draw(instances(min_players=2, max_players=3, max_cards=max_cards, max_tasks=max_tasks,
+                              history=False, free=free))
     seat = draw(st.integers(0, base.players - 1))
     mine = draw(st.permutations(list(iter_bits(base.hands[seat]))))
     covered = []

@@ -12,6 +12,7 @@ from hypothesis import example, given, settings
 
 from crewcheck.api import choose_backend, decide
 from crewcheck.errors import NotApplicableError
+from crewcheck.formats import deal_json
 from crewcheck.formats.notation import parse_deal, to_notation
 from crewcheck.model.cards import Deck
 from crewcheck.model.instance import Instance
@@ -53,6 +54,17 @@ def test_agrees_with_the_oracle_on_covered_deals(backend: str, inst: Instance) -
     pinned stack R2 over R1 over B1 must not be taken for two alike trumps played lowest
     first (the symmetry breaking leaves covered cards alone)."""
     check_against_oracle(inst, backend)
+
+
+@pytest.mark.parametrize("backend", DECIDERS)
+@settings(max_examples=30, deadline=None)
+@given(covered_instances(max_cards=8, conditions=True))
+def test_agrees_with_the_oracle_on_covered_deals_with_conditions(backend: str, inst: Instance) -> None:
+    """Covered cards with random conditions, crew choices and the commander's assignments:
+    the oracle's verdict (every variant decided, a winning line replayed with its choice)."""
+    want = decide(inst, backend="exhaustive").verdict
+    got = decide(inst, backend=backend).verdict
+    assert got is want, f"`{backend}` says {got.value}, `exhaustive` says {want.value} on {deal_json.dumps(inst)}"
 
 
 @settings(max_examples=30, deadline=None)
