@@ -24,7 +24,7 @@ from crewcheck.solvers.logic.choices import SIGNAL_BACKENDS, decide_signal
 from crewcheck.solvers.special import CONFIRMED
 
 __all__ = ["decide", "decide_many", "choose_backend", "check_witness", "as_instance", "DealLike",
-           "unsupported_conditions"]
+           "unsupported_conditions", "unsupported_rules"]
 
 DealLike: TypeAlias = "Instance | Mapping[str, Any] | str | os.PathLike[str]"
 """What :func:`decide` accepts as a deal: an :class:`Instance`, a parsed deal file (a
@@ -78,7 +78,7 @@ def choose_backend(instance: Instance | None = None, *, among: Sequence[str] | N
     order = (*CONFIRMED, *registry.DEFAULT_ORDER) if among is None else tuple(among)
     reasons = []
     for name in registry.installed(order):
-        why = None if instance is None else (unsupported_conditions(registry.get(name), instance)
+        why = None if instance is None else (unsupported_rules(registry.get(name), instance)
                                              or registry.get(name).supports(instance))
         if why is None:
             return name
@@ -87,6 +87,14 @@ def choose_backend(instance: Instance | None = None, *, among: Sequence[str] | N
     if instance is None:
         raise NotApplicableError(f"none of the back-ends {', '.join(order)} is installed")
     raise NotApplicableError("no installed back-end decides this deal: " + "; ".join(reasons))
+
+
+def unsupported_rules(solver: object, instance: Instance) -> str | None:
+    """Why ``solver`` cannot decide ``instance`` under its rules (covered cards, the
+    condition kinds) before its own :meth:`supports` is asked, or ``None``."""
+    if instance.covered and not getattr(solver, "plays_covered", False):
+        return "it does not play covered cards (the two-player game's JARVIS columns; use --backend sat or engine)"
+    return unsupported_conditions(solver, instance)
 
 
 def unsupported_conditions(solver: object, instance: Instance) -> str | None:
@@ -178,7 +186,7 @@ def decide(instance: DealLike, *, backend: str | None = None, budget: Budget | N
         return _decide_variants(instance, backend, budget)
     name = choose_backend(instance) if backend in (None, "auto") else registry.canonical(backend)
     solver = registry.get(name)
-    why = unsupported_conditions(solver, instance) or solver.supports(instance)
+    why = unsupported_rules(solver, instance) or solver.supports(instance)
     if why is not None:
         raise NotApplicableError(f"backend {name!r} does not decide this deal: {why}")
     start = time.perf_counter()

@@ -78,7 +78,7 @@ def sub_deal_verdict(inst: Instance, keep: list[int]) -> Verdict | None:
     hands and history; a history that already ends that deal decides it)."""
     tasks = tuple(inst.tasks[k] for k in sorted(keep))
     try:
-        base = Instance(inst.deck, inst.hands, tasks, inst.trump, inst.lead, inst.rules)
+        base = Instance(inst.deck, inst.hands, tasks, inst.trump, inst.lead, inst.rules, covered=inst.covered)
     except InvalidDealError:  # e.g. a number token beyond the tasks left: not a deal
         return None
     state = base.initial_state()

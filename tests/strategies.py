@@ -19,7 +19,8 @@ from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import TOKENS, Task
 
-__all__ = ["decks", "instances", "playouts", "random_game", "conditions_for", "condition_instances"]
+__all__ = ["decks", "instances", "covered_instances", "playouts", "random_game", "conditions_for",
+           "condition_instances"]
 
 _SUIT_NAMES = "BGPY"
 
@@ -117,6 +118,36 @@ def instances(
         plays = draw(playouts(instance, max_plays=deck.size))
         instance = instance.with_history(plays)
     return instance
+
+
+@st.composite
+def covered_instances(draw: st.DrawFn, *, max_cards: int = 9, max_tasks: int = 2, history: bool = True,
+                      free: bool | None = None, conditions: bool = False) -> Instance:
+    """A small deal in which one seat (JARVIS's, in the two-player game) holds stacks of
+    covered cards: its hand in a drawn order, cut into stacks of one to three cards (the
+    first card of a stack under the second, the second under the third). ``conditions``:
+    a deal of :func:`condition_instances` (choices and the commander's assignments too),
+    without history."""
+    if conditions:
+        base = draw(condition_instances(choose=True, assignments=("fixed", "free", "decision", "distribution"),
+                                        max_cards=max_cards, max_tasks=max_tasks))
+        history = False
+    else:
+        base = draw(instances(min_players=2, max_players=3, max_cards=max_cards, max_tasks=max_tasks,
+                              history=False, free=free))
+    seat = draw(st.integers(0, base.players - 1))
+    mine = draw(st.permutations(list(iter_bits(base.hands[seat]))))
+    covered = []
+    at = 0
+    while at < len(mine):
+        size = draw(st.integers(1, 3))
+        stack = mine[at:at + size]
+        covered.extend(zip(stack, stack[1:]))
+        at += size
+    inst = dataclasses.replace(base, covered=tuple(covered))
+    if history and draw(st.booleans()):
+        inst = inst.with_history(draw(playouts(inst, max_plays=inst.deck.size)))
+    return inst
 
 
 @st.composite

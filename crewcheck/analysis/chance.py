@@ -421,7 +421,7 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
     """The three answers of ``instance`` with mission 12's draw after the first trick.
 
     ``instance`` is a deal before its first card (a deal file of ``crewcheck mission 12``),
-    without conditions, distress signal or hand-over. ``backend`` decides the positions
+    without conditions, distress signal, hand-over or covered cards. ``backend`` decides the positions
     after a draw (default: the plain search, then the default back-end for a position it
     does not settle quickly); ``budget.seconds`` bounds the whole analysis;
     ``progress(searches)`` is called now and then.
@@ -441,6 +441,9 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
         raise NotApplicableError("the draw comes after the first trick: give the deal before its first card")
     if instance.conditions or instance.distress is not None or instance.handover:
         raise NotApplicableError("the draw analysis takes deals with tasks only (mission 12)")
+    if instance.covered:
+        raise NotApplicableError("the draw with JARVIS (covered cards: it gives a random face-down card, and "
+                                 "the card it takes lies in that card's column) is not modelled")
     start = time.perf_counter()
     limit = None if budget is None or budget.seconds is None else start + budget.seconds
     run = _Analysis(backend, limit, progress, shield)

@@ -63,7 +63,7 @@ MAX_MODEL_BYTES = 1 << 26
 
 def _load(path: str) -> tuple[Instance, Encoding]:
     """The deal at ``path`` and its encoding (every choice the crew has included)."""
-    from crewcheck.api import unsupported_conditions
+    from crewcheck.api import unsupported_rules
     from crewcheck.solvers.logic.choices import encode_deal
     from crewcheck.solvers.logic.encoding import size_limit
     from crewcheck.solvers.logic.sat import SatSolver
@@ -74,7 +74,7 @@ def _load(path: str) -> tuple[Instance, Encoding]:
         if state.end is not None:
             raise InvalidInputError(f"the played history has already ended the game "
                                     f"({state.end.describe(instance)}); nothing to encode")
-    missing = unsupported_conditions(SatSolver, instance)
+    missing = unsupported_rules(SatSolver, instance)
     if missing is not None:
         raise InvalidInputError(f"the encoding has no clauses for this deal: {missing}", field="conditions")
     too_big = size_limit(instance)

@@ -42,13 +42,14 @@ def add_parsers(sub: Any) -> None:
                     "in every mission.")
     one.add_argument("number", metavar="N", help="mission number, 1..50")
     one.add_argument("--players", default="4", metavar="P",
-                     help=f"number of players: {', '.join(map(str, PLAYERS))} (default: 4)")
+                     help=f"number of players: {', '.join(map(str, PLAYERS))} (default: 4); 2 is the "
+                          "two-player game with JARVIS, a third seat whose columns are the deal's covered cards")
     one.add_argument("--seed", default="0", metavar="S", help="random seed, an integer (default: 0)")
     one.add_argument("--assignment", metavar="A",
                      help=f"hand the tasks out another way: {', '.join(ASSIGNMENTS)} (default: the mission's; "
                           "'fixed' gives the commander the first task card, the next seat the second, ...)")
     one.add_argument("--challenge", action="store_true",
-                     help="Challenge for Three: no green cards and no R1, 10 cards each (3 players only)")
+                     help="Challenge for Three: no green cards and no R1, 10 cards each (2 or 3 players)")
     one.add_argument("--distress", metavar="D",
                      help=f"add the distress signal: {', '.join(DISTRESS)} (default: none)")
     one.add_argument("--reading", metavar="R", default="reference",

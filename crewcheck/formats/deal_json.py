@@ -199,9 +199,11 @@ def from_dict(data: Mapping[str, Any]) -> Instance:
 
     conditions = tuple(condition_from_json(c, f"conditions[{j}]", card_index)
                        for j, c in enumerate(data.get("conditions", [])))
+    covered = tuple((card_index(low, f"covered[{j}][0]"), card_index(high, f"covered[{j}][1]"))
+                    for j, (low, high) in enumerate(data.get("covered", [])))
     base = Instance(deck, hands, tuple(tasks), trump, lead, rules, conditions=conditions,
                     distress=data.get("distress"), token_move=data.get("token_move"),
-                    handover=bool(data.get("handover", False)))
+                    handover=bool(data.get("handover", False)), covered=covered)
 
     history = _history(base, data)
     return base.with_history(history) if history else base
@@ -274,6 +276,8 @@ def to_dict(instance: Instance) -> dict[str, Any]:
         out["token_move"] = instance.token_move
     if instance.handover:
         out["handover"] = True
+    if instance.covered:
+        out["covered"] = [[str(deck.card(low)), str(deck.card(high))] for low, high in instance.covered]
     if instance.conditions:
         out["conditions"] = [condition_to_json(c, lambda i: str(deck.card(i))) for c in instance.conditions]
     if instance.history:

@@ -5,7 +5,8 @@ The one-line notation is for notes, test failure messages and counterexample log
     B1 B3 | B2 B4 ; trump - ; lead 0 ; tasks B3@0:1 B4@1 ; strict/fixed ; played B1 B2
 
 Hands are separated by ``|``; a task is ``CARD@SEAT`` (``CARD@?`` under free assignment)
-with ``:TOKEN`` when it has one. :func:`parse_deal` reads it back.
+with ``:TOKEN`` when it has one; a covered card is ``CARD<COVER`` after ``covered``.
+:func:`parse_deal` reads it back.
 
 >>> from crewcheck.formats.deal_json import loads
 >>> deal = loads('{"hands": [["B1", "B3"], ["B2", "B4"]], "tasks": [{"card": "B3", "seat": 0, "token": "1"}]}')
@@ -26,8 +27,8 @@ from crewcheck.model.outcome import Trick
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
 
-__all__ = ["to_notation", "parse_deal", "format_trick", "format_tasks", "format_deal", "describe_conditions", "conditions_line",
-           "describe_choices"]
+__all__ = ["to_notation", "parse_deal", "format_trick", "format_tasks", "format_deal", "format_covers", "describe_conditions",
+           "conditions_line", "describe_choices"]
 
 
 def to_notation(instance: Instance) -> str:
@@ -44,6 +45,8 @@ def to_notation(instance: Instance) -> str:
         f"tasks {tasks}".rstrip(),
         str(instance.rules),
     ]
+    if instance.covered:
+        parts.append("covered " + " ".join(f"{deck.card(low)}<{deck.card(high)}" for low, high in instance.covered))
     if instance.history:
         parts.append("played " + " ".join(str(deck.card(c)) for c in instance.history))
     return " ; ".join(parts)
@@ -60,7 +63,7 @@ def parse_deal(text: str) -> Instance:
         if "/" in key and not value:
             order, _, assignment = key.partition("/")
             rules = Rules(order, assignment)  # type: ignore[arg-type]
-        elif key in ("trump", "lead", "tasks", "played"):
+        elif key in ("trump", "lead", "tasks", "played", "covered"):
             fields[key] = value.strip()
         else:
             raise InvalidDealError(f"unknown part {part!r}", field="notation")
@@ -78,7 +81,14 @@ def parse_deal(text: str) -> Instance:
         seat = None if seat_text == "?" else int(seat_text)
         tasks.append(Task(_index(deck, card_text, "tasks"), seat, token or None))
     history = tuple(_index(deck, c, "played") for c in fields.get("played", "").split())
-    return Instance(deck, hands, tuple(tasks), None if trump == "-" else trump, lead, rules, history)
+    covered = []
+    for item in fields.get("covered", "").split():
+        low, sep, high = item.partition("<")
+        if not sep:
+            raise InvalidDealError(f"expected CARD<COVER, got {item!r}", field="covered")
+        covered.append((_index(deck, low, "covered"), _index(deck, high, "covered")))
+    return Instance(deck, hands, tuple(tasks), None if trump == "-" else trump, lead, rules, history,
+                    covered=tuple(covered))
 
 
 def _index(deck: Deck, text: str, where: str) -> int:
@@ -186,6 +196,7 @@ def format_deal(instance: Instance) -> str:
                       if deck.suit_of(c) == s and hand >> c & 1]
             groups.append(f"{name:<{width}} {' '.join(values) if values else '-'}")
         lines.append(f"seat {seat} ({hand.bit_count():>2}): " + " | ".join(groups))
+    lines.extend(format_covers(instance))
     if instance.tasks or not instance.conditions:
         lines.append("tasks: " + format_tasks(instance))
     for line in describe_conditions(instance):
@@ -213,6 +224,25 @@ def format_deal(instance: Instance) -> str:
         if state.end is not None:
             lines.append(f"game over: {state.end.describe(instance)}")
     return "\n".join(lines)
+
+
+def format_covers(instance: Instance) -> list[str]:
+    """Each seat's stacks of covered cards, top card first (JARVIS's columns), one line a
+    seat (``[]`` without covered cards), as ``seat 2 columns (top/under): P7/B2  R1/G9``.
+    """
+    deck = instance.deck
+    under = {high: low for low, high in instance.covered}
+    covered = {low for low, _ in instance.covered}
+    stacks: dict[int, list[str]] = {}
+    for top in sorted(under):
+        if top in covered:
+            continue  # not the top of its stack
+        column, card = [top], top
+        while card in under:
+            card = under[card]
+            column.append(card)
+        stacks.setdefault(instance.holder[top], []).append("/".join(str(deck.card(c)) for c in column))
+    return [f"seat {seat} columns (top/under): {'  '.join(cols)}" for seat, cols in sorted(stacks.items())]
 
 
 def _winner(instance: Instance, lead: int, cards: tuple[int, ...]) -> int:

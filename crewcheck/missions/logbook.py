@@ -11,8 +11,17 @@ object of ``crewcheck/formats/deal.schema.json``), the way the rulebook sets a m
 
 1. ``random.Random(seed)`` shuffles the 40 playing cards (B, G, P, Y 1-9, then R 1-4) and
    deals them one at a time round the table from seat 0: 14/13/13 with 3 players, 10 each
-   with 4, 8 each with 5. With ``challenge=True`` (3 players only, *Challenge for Three*)
+   with 4, 8 each with 5. With ``challenge=True`` (2 or 3 players, *Challenge for Three*)
    the green cards and R1 are left out: 30 cards, 10 each.
+
+   With 2 players the game has a third seat, JARVIS, dealt as the reference deals it
+   (models/missions/README.md cites the lines): seat 2 is JARVIS and takes the first 14
+   cards of the shuffled deck that are not R4 (10 with ``challenge``), laid out in the
+   order drawn as columns of two, the first card face down under the second (the deal's
+   ``"covered"``); the other 26 (20) cards are dealt one at a time to seats 0 and 1.
+   JARVIS plays after seat 1 and before seat 0; the commander is whichever of the two
+   holds R4, so JARVIS plays after the commander or before it, as in the reference,
+   where it plays after a human chosen at random.
 2. The commander is the holder of R4; it leads the first trick (``"lead": "rocket"``).
 3. The same generator shuffles the 36 colour cards (27 without green) in the same order
    and the mission's task cards are the first ones; the task tokens go on the first task
@@ -68,13 +77,16 @@ from typing import Any
 from crewcheck.errors import InvalidInputError
 
 __all__ = [
-    "LOGBOOK_SCHEMA_ID", "PLAYERS", "verdict_caveats", "ASSIGNMENTS", "DISTRESS", "READINGS", "Mission", "logbook", "missions",
-    "mission", "deal_mission", "not_modelled", "resolve_placeholders",
+    "LOGBOOK_SCHEMA_ID", "PLAYERS", "JARVIS", "seats", "verdict_caveats", "ASSIGNMENTS", "DISTRESS", "READINGS",
+    "Mission", "logbook", "missions", "mission", "deal_mission", "not_modelled", "resolve_placeholders",
 ]
 
 LOGBOOK_SCHEMA_ID = "crewcheck-logbook/1"
-PLAYERS: tuple[int, ...] = (3, 4, 5)
-"""Player counts a mission can be dealt for (JARVIS's two-player game is not modelled)."""
+PLAYERS: tuple[int, ...] = (2, 3, 4, 5)
+"""Player counts a mission can be dealt for (2: the two-player game, with JARVIS as a
+third seat: :data:`JARVIS`)."""
+JARVIS = 2
+"""JARVIS's seat in a two-player deal: after seat 1, before seat 0."""
 ASSIGNMENTS: tuple[str, ...] = ("fixed", "free", "decision", "distribution")
 DISTRESS: tuple[str, ...] = ("left", "right", "choose")
 READINGS: tuple[str, ...] = ("reference", "literal")
@@ -190,7 +202,7 @@ def not_modelled(m: Mission, players: int, *, crew_choices: bool = True) -> list
     return out
 
 
-_DEAL_NAME = re.compile(r"mission-(\d\d)-[345]p")
+_DEAL_NAME = re.compile(r"mission-(\d\d)-[2345]p")
 
 
 def verdict_caveats(deal: Mapping[str, Any]) -> list[str]:
@@ -257,8 +269,8 @@ def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str |
     """
     m = mission(number)
     if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYERS:
-        raise InvalidInputError(f"{players!r} players: missions are dealt for 3, 4 or 5 players",
-                                field="players")
+        raise InvalidInputError(f"{players!r} players: missions are dealt for 2 (with JARVIS), 3, 4 or 5 "
+                                "players", field="players")
     if players not in m.players:
         raise InvalidInputError(f"mission {number} is not played with {players} players "
                                 f"(players: {', '.join(map(str, m.players))})", field="players")
@@ -267,22 +279,21 @@ def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str |
     if assignment is not None and assignment not in ASSIGNMENTS:
         raise InvalidInputError(f"unknown assignment {assignment!r}; expected one of {', '.join(ASSIGNMENTS)}",
                                 field="assignment")
-    if challenge and players != 3:
-        raise InvalidInputError(f"the Challenge for Three is for 3 players, not {players}", field="challenge")
+    if challenge and players not in (2, 3):
+        raise InvalidInputError(f"the Challenge for Three is for 2 or 3 players, not {players}", field="challenge")
     if reading not in READINGS:
         raise InvalidInputError(f"unknown reading {reading!r}; expected one of {', '.join(READINGS)}",
                                 field="reading")
     if distress is not None and distress not in DISTRESS:
         raise InvalidInputError(f"unknown distress direction {distress!r}; expected one of {', '.join(DISTRESS)}",
                                 field="distress")
+    if distress is not None and players == 2:
+        raise InvalidInputError("the distress signal with JARVIS is not modelled", field="distress")
 
     rng = random.Random(seed)
     cards = _deck(challenge)
     rng.shuffle(cards)
-    hands: list[list[str]] = [[] for _ in range(players)]
-    for k, card in enumerate(cards):
-        hands[k % players].append(card)
-    hands = [sorted(h, key=_card_key) for h in hands]
+    hands, covered = _deal_cards(cards, players)
     top = f"{_TRUMP}4"
     commander = next(s for s, h in enumerate(hands) if top in h)
 
@@ -297,7 +308,7 @@ def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str |
     mode = assignment or m.assignment
     if mode == "fixed":
         for k, task in enumerate(tasks):
-            task["seat"] = (commander + k) % players
+            task["seat"] = (commander + k) % seats(players)
 
     conditions = resolve_placeholders(m.conditions_for(reading), hands, tasks, commander)
 
@@ -316,6 +327,8 @@ def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str |
         deal["assignment"] = mode
     if conditions:
         deal["conditions"] = conditions
+    if covered:
+        deal["covered"] = covered
     if distress is not None:
         deal["distress"] = distress
     if crew_choices and m.token_move is not None:
@@ -323,6 +336,29 @@ def deal_mission(number: int, players: int = 4, seed: int = 0, assignment: str |
     if crew_choices and tasks and players == 5 and m.five_player_rule:
         deal["handover"] = True
     return deal
+
+
+def seats(players: int) -> int:
+    """The seats of a deal for ``players``: one more with 2 players (JARVIS)."""
+    return 3 if players == 2 else players
+
+
+def _deal_cards(cards: list[str], players: int) -> tuple[list[list[str]], list[list[str]]]:
+    """The shuffled ``cards`` dealt to the seats, and JARVIS's columns as ``[covered,
+    covering]`` pairs (none but with 2 players). See the module docstring, step 1."""
+    covered: list[list[str]] = []
+    if players == 2:
+        top = f"{_TRUMP}4"
+        size = len(cards) // 3 + (1 if len(cards) == 40 else 0)  # 14 (the lucky guy's extra card), or 10
+        jarvis = [c for c in cards if c != top][:size]
+        covered = [[jarvis[k], jarvis[k + 1]] for k in range(0, size, 2)]
+        cards = [c for c in cards if c not in jarvis]
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for k, card in enumerate(cards):
+        hands[k % players].append(card)
+    if covered:
+        hands.append([c for pair in covered for c in pair])
+    return [sorted(h, key=_card_key) for h in hands], covered
 
 
 def _comment(m: Mission, players: int, seed: int, challenge: bool, commander: int, mode: str | None,
@@ -335,7 +371,9 @@ def _comment(m: Mission, players: int, seed: int, challenge: bool, commander: in
     head = f"The Crew logbook mission {m.number} ({', '.join(what)})"
     head += f": {m.special_rule}" if m.special_rule else "."
     deck = "Challenge for Three deck (no green, no R1), " if challenge else ""
-    text = (f"{head} {deck}{players} players, seed {seed}, dealt by crewcheck.missions.logbook.deal_mission; "
+    jarvis = (f" with JARVIS at seat {JARVIS} (its columns: 'covered'; the commander plays its cards)"
+              if players == 2 else "")
+    text = (f"{head} {deck}{players} players{jarvis}, seed {seed}, dealt by crewcheck.missions.logbook.deal_mission; "
             f"commander: seat {commander}.")
     left_out = not_modelled(m, players, crew_choices=crew_choices)
     if left_out:

@@ -15,7 +15,7 @@ from typing import Literal, Protocol, TypeAlias
 
 from crewcheck.model.cards import Mask
 from crewcheck.model.conditions.base import Condition, Table
-from crewcheck.model.rules import Rules
+from crewcheck.model.rules import Cover, Rules
 from crewcheck.model.tasks import Task
 
 __all__ = ["Seat", "Lead", "Table", "Deal"]
@@ -60,3 +60,5 @@ class Deal(Table, Protocol):
     def task_counts(self) -> tuple[int, ...] | None: ...
     @property
     def task_mask(self) -> Mask: ...
+    @property
+    def covered(self) -> tuple[Cover, ...]: ...

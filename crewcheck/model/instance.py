@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Literal
 
@@ -20,7 +20,7 @@ from crewcheck.model.cards import Card, CardIndex, Deck, Mask, iter_bits
 from crewcheck.model.conditions import Condition, Undecided
 from crewcheck.model.deal import Lead, Seat
 from crewcheck.model.limits import MAX_CONDITIONS, MAX_PLAYERS, is_int
-from crewcheck.model.rules import Rules
+from crewcheck.model.rules import Cover, Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import TOKENS, Task, TokenKind, token_kind
 
@@ -63,6 +63,9 @@ class DealStatus(enum.IntFlag):
     """The tricks already played break the rules."""
     BAD_CONDITION = enum.auto()
     """A condition does not fit the deal (seat, value, suit or trick out of range)."""
+    BAD_COVER = enum.auto()
+    """A covered card that is not under a card of its own hand, covered twice, covering
+    two cards, or in a cycle of covers."""
 
 
 @dataclass(frozen=True)
@@ -107,12 +110,21 @@ class Instance:
     handover: bool = False
     """The five-player rule: before the first trick one seat may hand one of its tasks
     to another (:mod:`crewcheck.model.variants`)."""
+    covered: tuple[Cover, ...] = ()
+    """Cards lying face down under another card of the same hand, as ``(covered,
+    covering)`` pairs: JARVIS's columns in the two-player game. A covered card may be
+    played only once its covering card has been played in an earlier trick (it is turned
+    up at the end of that trick), and its seat follows suit only with the cards it may
+    play (:func:`crewcheck.model.rules.uncovered`). Each card is covered by at most one
+    card and covers at most one, without a cycle: the pairs form stacks."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hands", tuple(self.hands))
         object.__setattr__(self, "tasks", tuple(self.tasks))
         object.__setattr__(self, "history", tuple(self.history))
         object.__setattr__(self, "conditions", tuple(self.conditions))
+        object.__setattr__(self, "covered", tuple(
+            tuple(pair) if isinstance(pair, (tuple, list)) else pair for pair in self.covered))
         problems = self.problems()
         if problems:
             status = DealStatus.VALID
@@ -202,12 +214,11 @@ class Instance:
         """The fixed-assignment deal with task ``i`` given to ``seats[i]``."""
         tasks = tuple(Task(t.card, s, t.token) for t, s in zip(self.tasks, seats, strict=True))
         return Instance(self.deck, self.hands, tasks, self.trump, self.lead,
-                        Rules(self.rules.order_rule, "fixed"), self.history, self.conditions)
+                        Rules(self.rules.order_rule, "fixed"), self.history, self.conditions,
+                        covered=self.covered)
 
     def with_history(self, history: Sequence[CardIndex]) -> Instance:
-        return Instance(self.deck, self.hands, self.tasks, self.trump, self.lead,
-                        self.rules, tuple(history), self.conditions, self.quota, self.distress,
-                        self.token_move, self.handover)
+        return replace(self, history=tuple(history))
 
     def initial_state(self) -> State:
         """The state before any card is played (ignores :attr:`history`)."""
@@ -257,6 +268,7 @@ class Instance:
             out.append((DealStatus.BAD_LEAD, "lead",
                         f"expected a seat 0..{p - 1}, 'rocket' or 'any', got {lead!r}"))
         out.extend(self._task_problems(seen))
+        out.extend(self._cover_problems())
         if not out:
             out.extend(self._condition_problems())
         if not out and self.history:
@@ -293,6 +305,42 @@ class Instance:
                 out.append((DealStatus.ILLEGAL_HISTORY, where,
                             f"expected a card index 0..{deck.size - 1}, got {c!r}"))
         return out
+
+    def _cover_problems(self) -> list[tuple[DealStatus, str, str]]:
+        """The covers must form stacks within one hand (see :attr:`covered`)."""
+        if not self.covered:
+            return []
+        fmt, size = self.deck.card, self.deck.size
+        under: dict[int, int] = {}  # covering card -> the card under it
+        over: dict[int, int] = {}  # covered card -> the card on it
+        for j, pair in enumerate(self.covered):
+            where = f"covered[{j}]"
+            if not isinstance(pair, tuple) or len(pair) != 2 or not all(is_int(c) and 0 <= c < size for c in pair):
+                return [(DealStatus.BAD_COVER, where, f"expected two card indices 0..{size - 1}, got {pair!r}")]
+            low, high = pair
+            if low == high:
+                return [(DealStatus.BAD_COVER, where, f"{str(fmt(low))!r} cannot cover itself")]
+            if self.holder[low] != self.holder[high]:
+                return [(DealStatus.BAD_COVER, f"{where}[0]", f"{str(fmt(low))!r} is not in the hand of "
+                         f"seat {self.holder[high]}, which holds {str(fmt(high))!r} on top of it")]
+            if low in over:
+                return [(DealStatus.BAD_COVER, f"{where}[0]",
+                         f"{str(fmt(low))!r} is covered twice (also by {str(fmt(over[low]))!r})")]
+            if high in under:
+                return [(DealStatus.BAD_COVER, f"{where}[1]",
+                         f"{str(fmt(high))!r} covers two cards (also {str(fmt(under[high]))!r})")]
+            over[low], under[high] = high, low
+        for j, (low, _) in enumerate(self.covered):
+            card, seen = low, set()
+            while card in over and card not in seen:
+                seen.add(card)
+                card = over[card]
+            if card in seen:
+                return [(DealStatus.BAD_COVER, f"covered[{j}]",
+                         f"the covers of {str(fmt(low))!r} form a cycle")]
+        if self.distress is not None:
+            return [(DealStatus.BAD_COVER, "distress", "the distress signal is not modelled with covered cards")]
+        return []
 
     def _task_problems(self, dealt: dict[int, int]) -> list[tuple[DealStatus, str, str]]:
         out: list[tuple[DealStatus, str, str]] = []
@@ -373,8 +421,7 @@ class Instance:
         if all(c.is_concrete() for c in self.conditions):
             return self
         kept = tuple(c if c.is_concrete() else Undecided(c) for c in self.conditions)
-        return Instance(self.deck, self.hands, self.tasks, self.trump, self.lead, self.rules,
-                        self.history, kept, self.quota, self.distress, self.token_move, self.handover)
+        return replace(self, conditions=kept)
 
     def _history_problems(self) -> list[tuple[DealStatus, str, str]]:
         base = self.without_choices()

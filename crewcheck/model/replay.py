@@ -2,7 +2,8 @@
 
 :func:`replay` re-plays a sequence of cards from the start of a deal and reports how
 the game went. It shares the card model (:class:`Deck`, :class:`Card`) with the rest of
-crewcheck but *not* the move generator: follow-suit, trick winners, task ownership and
+crewcheck but *not* the move generator: follow-suit, covered cards (a card under another
+is face up once that card has gone in a complete trick), trick winners, task ownership and
 the order tokens are re-derived here from the rules text, with cards compared by suit
 name and value. A bug in :mod:`.rules` or :mod:`.state` therefore shows up as a
 rejected witness instead of hiding in both.
@@ -87,6 +88,12 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
     else:
         leader = int(instance.lead)
 
+    under = {cards[low]: cards[high] for low, high in instance.covered}  # covered card -> its cover
+    gone: set[Card] = set()  # the cards of the complete tricks
+
+    def face_up(card: Card) -> bool:
+        return card not in under or under[card] in gone
+
     tricks: list[Trick] = []
     order: list[int] = []  # completed tasks in their linear order
     completed: set[int] = set()
@@ -107,9 +114,11 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
         seat = (leader + len(current)) % p
         if card not in hands[seat]:
             raise IllegalPlayError(f"play {n}: {card} is not in the hand of seat {seat}")
+        if not face_up(card):
+            raise IllegalPlayError(f"play {n}: {card} still lies under {under[card]}")
         if current:
             led = current[0].suit
-            if card.suit != led and any(c.suit == led for c in hands[seat]):
+            if card.suit != led and any(c.suit == led and face_up(c) for c in hands[seat]):
                 raise IllegalPlayError(f"play {n}: seat {seat} must follow {led}, not play {card}")
         hands[seat].remove(card)
         current.append(card)
@@ -119,6 +128,7 @@ def replay(instance: Instance, plays: Sequence[int], assignment: Sequence[int] |
         best = max(trumps or [c for c in current if c.suit == current[0].suit], key=lambda c: c.value)
         winner = (leader + current.index(best)) % p
         tricks.append(Trick(leader, tuple(deck.index(c) for c in current), winner))
+        gone.update(current)
         group = [i for i in range(n_tasks) if task_card[i] in current]
         end = _judge(instance, tokens, owner, group, winner, order, completed)
         current = []

@@ -35,7 +35,7 @@ from crewcheck.model.tasks import Task, TokenKind, token_kind
 
 __all__ = [
     "Rules", "OrderRule", "Assignment", "ASSIGNMENTS", "RULE_PRESETS", "find_rules",
-    "legal_plays", "trick_winner", "order_violation",
+    "Cover", "uncovered", "legal_plays", "trick_winner", "order_violation",
 ]
 
 OrderRule = Literal["strict", "lenient"]
@@ -85,10 +85,29 @@ def find_rules(name: str) -> Rules:
         ) from None
 
 
+Cover = tuple[CardIndex, CardIndex]
+"""``(covered, covering)``: a card lying face down under another card of the same hand
+(JARVIS's columns in the two-player game). It may be played only once the covering card
+has been played in an earlier trick."""
+
+
+def uncovered(hand: Mask, covers: Sequence[Cover]) -> Mask:
+    """The cards of ``hand`` that no card still in ``hand`` covers: those its seat may
+    play. Between two tricks the hand holds exactly the cards not yet played, so a card
+    whose cover left the hand in an earlier trick is face up; within a trick a seat has
+    played no card yet when its turn comes, so the same mask holds all through it."""
+    for low, high in covers:
+        if hand >> high & 1:
+            hand &= ~(1 << low)
+    return hand
+
+
 def legal_plays(deck: Deck, hand: Mask, trick: Sequence[CardIndex]) -> Mask:
     """Cards of ``hand`` that may be played to ``trick`` (cards already played in it).
 
-    The leader plays anything; the others must follow the led suit if they can.
+    The leader plays anything; the others must follow the led suit if they can. With
+    covered cards ``hand`` is the seat's :func:`uncovered` cards: a seat follows suit only
+    with the cards it may play.
     """
     if not trick:
         return hand

@@ -19,7 +19,7 @@ from crewcheck.model.cards import CardIndex, CardSet, Mask
 from crewcheck.model.conditions import BROKEN, HOLDS, TrickView
 from crewcheck.model.deal import Deal, Seat
 from crewcheck.model.outcome import Outcome, Termination
-from crewcheck.model.rules import legal_plays, order_violation, trick_winner
+from crewcheck.model.rules import legal_plays, order_violation, trick_winner, uncovered
 
 __all__ = ["State"]
 
@@ -96,12 +96,13 @@ class State:
         if self.end is not None:
             return 0
         seat = self.to_play
+        covers = self.instance.covered
         if seat is None:
             m = 0
             for h in self.hands:
-                m |= h
+                m |= uncovered(h, covers)
             return m
-        return legal_plays(self.instance.deck, self.hands[seat], self.trick)
+        return legal_plays(self.instance.deck, uncovered(self.hands[seat], covers), self.trick)
 
     def legal_plays(self) -> CardSet:
         return CardSet(self.instance.deck, self.legal_mask())
@@ -155,7 +156,12 @@ class State:
             seat = inst.holder[card]
         if not self.hands[seat] >> card & 1:
             raise IllegalPlayError(f"{name!r} is not in the hand of seat {seat}, whose turn it is")
-        if not legal_plays(inst.deck, self.hands[seat], self.trick) >> card & 1:
+        free = uncovered(self.hands[seat], inst.covered)
+        if not free >> card & 1:
+            above = next(str(inst.deck.card(h)) for c, h in inst.covered if c == card)
+            raise IllegalPlayError(f"{name!r} lies under {above!r}, which seat {seat} has not played "
+                                   "in an earlier trick")
+        if not legal_plays(inst.deck, free, self.trick) >> card & 1:
             led = inst.deck.card(self.trick[0])
             raise IllegalPlayError(f"seat {seat} must follow suit {led.suit!r}, not play {name!r}")
         hands = list(self.hands)

@@ -233,7 +233,8 @@ def variants(instance: Instance) -> Iterator[tuple[Choice, Instance]]:
 def _free(instance: Instance, conds: tuple[Condition, ...], quota: tuple[int, ...] | None) -> Instance:
     """Free assignment with these per-seat counts (``None``: the draft's)."""
     return Instance(instance.deck, instance.hands, instance.tasks, instance.trump, instance.lead,
-                    Rules(instance.rules.order_rule, "free"), instance.history, conds, quota)
+                    Rules(instance.rules.order_rule, "free"), instance.history, conds, quota,
+                    covered=instance.covered)
 
 
 def _makers(instance: Instance) -> Iterator[tuple[Choice, Callable[[], Instance]]]:
@@ -268,7 +269,7 @@ def _makers(instance: Instance) -> Iterator[tuple[Choice, Callable[[], Instance]
         else:
             yield Choice(seat), partial(
                 Instance, instance.deck, instance.hands, instance.tasks, instance.trump, instance.lead,
-                instance.rules, instance.history, conds, instance.quota)
+                instance.rules, instance.history, conds, instance.quota, covered=instance.covered)
             if over:  # one task's seat changes
                 for t, task in enumerate(instance.tasks):
                     for b in range(instance.players):
@@ -277,13 +278,14 @@ def _makers(instance: Instance) -> Iterator[tuple[Choice, Callable[[], Instance]
                                           for y, x in enumerate(instance.tasks))
                             yield Choice(seat, handover=(int(task.seat), b)), partial(  # type: ignore[arg-type]
                                 Instance, instance.deck, instance.hands, tasks, instance.trump, instance.lead,
-                                instance.rules, instance.history, conds)
+                                instance.rules, instance.history, conds, covered=instance.covered)
 
 
 def _decision(instance: Instance, conds: tuple[Condition, ...], recipient: Seat) -> Instance:
     tasks = tuple(Task(t.card, recipient, t.token) for t in instance.tasks)
     return Instance(instance.deck, instance.hands, tasks, instance.trump, instance.lead,
-                    Rules(instance.rules.order_rule, "fixed"), instance.history, conds)
+                    Rules(instance.rules.order_rule, "fixed"), instance.history, conds,
+                    covered=instance.covered)
 
 
 def variant_assignment(instance: Instance, choice: Choice, variant: Instance,

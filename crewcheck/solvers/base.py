@@ -232,6 +232,10 @@ class Solver(Protocol):
     """The condition kinds it decides (:data:`crewcheck.model.conditions.CONDITION_KINDS`);
     :func:`crewcheck.decide` refuses a deal with any other kind for it. A back-end that
     does not declare it decides deals without conditions only."""
+    plays_covered: ClassVar[bool]
+    """Whether it decides deals with covered cards (``Instance.covered``, JARVIS's
+    columns); :func:`crewcheck.decide` refuses them for a back-end that does not declare it
+    ``True``."""
 
     def supports(self, instance: Instance) -> str | None:
         """``None`` if this back-end decides ``instance``, else why not (one line)."""

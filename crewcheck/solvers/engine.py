@@ -29,7 +29,8 @@ Rules covered
     <crewcheck.solvers.search.conditions.SEARCH_KINDS>`) races like any other; a kind
     only the SAT side knows leaves the search a relaxation (the kind left out), whose
     refutation is a proof and whose winning line counts only if it wins the real deal,
-    so the SAT side decides what the search cannot.
+    so the SAT side decides what the search cannot. Covered cards (JARVIS's columns),
+    which the search does not play, are decided by the SAT side alone.
 Exact
     Yes: each side is exact, and a winning line passes the replay checker in
     :func:`crewcheck.decide` as always. ``Result.stats.extra["stage"]`` says which side
@@ -153,6 +154,8 @@ class EngineSolver:
     requires: ClassVar[tuple[tuple[str, str], ...]] = ()
     condition_kinds: ClassVar[frozenset[str]] = ENCODED_KINDS | frozenset(SEARCH_KINDS)
     """A kind either side judges (the search a relaxation without the kinds it does not know)."""
+    plays_covered: ClassVar[bool] = True
+    """Covered cards: the SAT side alone decides them (the search does not play them)."""
 
     def __init__(self, options: EngineOptions | None = None) -> None:
         self.options = options or EngineOptions()
@@ -170,7 +173,7 @@ class EngineSolver:
 
     def supports(self, instance: Instance) -> str | None:
         why = SearchSolver(SearchOptions(relax=True)).supports(instance)
-        if why is not None and instance.conditions:
+        if why is not None and (instance.conditions or instance.covered):
             return self.sat_side(instance) and why  # the SAT side alone, if it can
         return why
 

@@ -94,6 +94,8 @@ class ExhaustiveSolver:
     requires: ClassVar[tuple[tuple[str, str], ...]] = ()
     condition_kinds: ClassVar[frozenset[str]] = frozenset(CONDITION_KINDS)
     """Every condition kind: the oracle is the reference for them."""
+    plays_covered: ClassVar[bool] = True
+    """Covered cards: the rules engine plays them."""
 
     def supports(self, instance: Instance) -> str | None:
         left = instance.state().hands

@@ -31,7 +31,7 @@ from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Verdict
 from tests.certificates import naive
 from tests.solvers.hand_checked import HAND_CHECKED
-from tests.strategies import condition_instances, playouts
+from tests.strategies import condition_instances, covered_instances, playouts
 
 pytest.importorskip("pysat")
 
@@ -250,6 +250,28 @@ def test_any_small_deal_certifies_and_checks(inst: Instance) -> None:
     got = check_certificate(inst, cert)
     assert got.accepted, got.message
     assert got.verdict == result.verdict.value
+
+
+@settings(max_examples=40, deadline=None)
+@given(inst=covered_instances())
+def test_covered_deals_certify_and_check(inst: Instance) -> None:
+    """Covered cards (JARVIS's columns): the oracle's verdict certifies and checks, the CNF
+    rebuilt from the deal with the cover rule; the same certificate does not check
+    against the deal without its covers."""
+    note(deal_json.dumps(inst))
+    result = decide(inst, backend="exhaustive")
+    try:
+        produced = certify(inst, result)
+    except NotApplicableError as e:
+        assert "history has already lost" in str(e) or "before its history ends" in str(e)
+        assume(False)
+    assert produced is not None
+    cert = parse_certificate(_bytes(produced.certificate))
+    got = check_certificate(inst, cert)
+    assert got.accepted, got.message
+    assert got.verdict == result.verdict.value
+    if inst.covered:
+        assert not check_certificate(dataclasses.replace(inst, covered=()), cert).accepted
 
 
 def _bytes(cert: Certificate) -> bytes:

@@ -58,13 +58,19 @@ def test_mission_deals_carry_their_own_seed(capsys: pytest.CaptureFixture[str]) 
     assert {k: v for k, v in rows[1].items() if k not in ("id", "seed")} == single
 
 
+def test_two_player_mission_deals_carry_jarvis(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--mission N --players 2``: three seats, JARVIS's seven columns as covered cards."""
+    rows = _lines(capsys, "--mission", "1", "--players", "2", "--count", "2")
+    assert [len(r["hands"]) for r in rows] == [3, 3] and all(len(r["covered"]) == 7 for r in rows)
+
+
 @pytest.mark.parametrize("argv, needle", [
     (["--tasks", "37"], "--tasks"),
     (["--tasks", "3..1"], "--tasks"),
     (["--players", "6"], "--players"),
     (["--tokens", "--assignment", "free"], "--tokens"),
     (["--cell", "4p-sideways-k3"], "--cell"),
-    (["--mission", "1", "--players", "2"], "--players"),
+    (["--mission", "1", "--players", "1"], "--players"),
 ])
 def test_bad_arguments_are_one_line_and_exit_2(argv: list[str], needle: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:

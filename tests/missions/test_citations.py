@@ -21,7 +21,7 @@ LINES = ROOT / "models" / "missions" / "reference_lines.json"
 LOGBOOK = ROOT / "crewcheck" / "missions" / "data" / "logbook.json"
 COMMIT = "c57d835"
 FULL_COMMIT = "c57d8352e9c730e776f5a8087ccd963e2f531768"
-CITATION = re.compile(r"`(modules/php/[\w/]+\.php):([1-9]\d*)@([0-9a-f]{7,40})`")
+CITATION = re.compile(r"`((?:modules/(?:php|js)/[\w/]+|game\w+\.inc)\.(?:php|js)):([1-9]\d*)@([0-9a-f]{7,40})`")
 SECTION = "## The special rules and where the reference plays them"
 DEFAULT_MIRROR = Path("/work/.mirror/Syarwin+bga-thecrew/repo")
 

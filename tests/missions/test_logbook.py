@@ -11,7 +11,7 @@ import pytest
 from crewcheck.cli import main
 from crewcheck.errors import InvalidInputError
 from crewcheck.formats.deal_json import from_dict
-from crewcheck.missions.logbook import PLAYERS, READINGS, deal_mission, logbook, mission, missions
+from crewcheck.missions.logbook import JARVIS, PLAYERS, READINGS, deal_mission, logbook, mission, missions, seats
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models" / "missions"
@@ -76,11 +76,12 @@ def test_mission_out_of_range() -> None:
 def _check_deal(deal: dict[str, Any], number: int, players: int) -> None:
     m = mission(number)
     hands = deal["hands"]
-    assert len(hands) == players
+    assert len(hands) == seats(players)
     dealt = [c for h in hands for c in h]
     assert len(dealt) == len(set(dealt)) and set(dealt) == CLASSIC, "hands partition the 40 cards"
     sizes = sorted(len(h) for h in hands)
-    assert sizes == {3: [13, 13, 14], 4: [10] * 4, 5: [8] * 5}[players]
+    assert sizes == {2: [13, 13, 14], 3: [13, 13, 14], 4: [10] * 4, 5: [8] * 5}[players]
+    assert ("covered" in deal) == (players == 2)
     commander = next(s for s, h in enumerate(hands) if "R4" in h)
     assert f"seat {commander}." in deal["comment"]
     assert deal["lead"] == "rocket" and deal["trump"] == "R" and deal["deck"] == "classic"
@@ -97,13 +98,13 @@ def _check_deal(deal: dict[str, Any], number: int, players: int) -> None:
     for c in conds:
         for field in ("seat", "other"):
             v = c.get(field)
-            assert v is None or (isinstance(v, int) and 0 <= v < players) or str(v).startswith(KEPT), c
+            assert v is None or (isinstance(v, int) and 0 <= v < seats(players)) or str(v).startswith(KEPT), c
         assert "card" not in c or c["card"] in cards or c["card"] in CLASSIC
 
 
 @pytest.mark.parametrize("number,players", ALL_DEALS)
 def test_every_mission_deals_well_formed(number: int, players: int) -> None:
-    """Every mission deals for 3, 4 and 5 players into a well-formed deal dict."""
+    """Every mission deals for 2 (with JARVIS), 3, 4 and 5 players into a well-formed deal dict."""
     _check_deal(deal_mission(number, players, seed=number), number, players)
 
 
@@ -161,7 +162,7 @@ def test_challenge_for_three_and_distress() -> None:
 
 
 @pytest.mark.parametrize("kwargs,field", [
-    ({"number": 51}, "mission"), ({"number": 1, "players": 2}, "players"), ({"number": 1, "players": 6}, "players"),
+    ({"number": 51}, "mission"), ({"number": 1, "players": 1}, "players"), ({"number": 1, "players": 6}, "players"),
     ({"number": 1, "assignment": "random"}, "assignment"), ({"number": 1, "challenge": True}, "challenge"),
     ({"number": 1, "distress": "up"}, "distress"), ({"number": 1, "seed": "x"}, "seed"),
 ])
@@ -180,7 +181,7 @@ _NEW = [(n, p) for n, p in ALL_DEALS if (n, p) not in _PLAIN]
 def test_plain_missions_load(number: int, players: int) -> None:
     """Missions with only tasks, tokens and the draft load with today's deal format."""
     inst = from_dict(deal_mission(number, players, seed=number))
-    assert inst.players == players and len(inst.tasks) == mission(number).tasks
+    assert inst.players == seats(players) and len(inst.tasks) == mission(number).tasks
 
 
 @pytest.mark.parametrize("number,players", _NEW)
@@ -188,7 +189,7 @@ def test_special_missions_load(number: int, players: int) -> None:
     """Missions with conditions or the commander's assignments load into the model."""
     deal = deal_mission(number, players, seed=number)
     inst = from_dict(deal)
-    assert inst.players == players
+    assert inst.players == seats(players)
     assert len(inst.conditions) == len(deal.get("conditions", []))  # type: ignore[attr-defined]
 
 

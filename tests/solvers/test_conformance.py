@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from crewcheck.api import decide, unsupported_conditions
+from crewcheck.api import decide, unsupported_rules
 from crewcheck.errors import NotApplicableError
 from crewcheck.formats.deal_json import load
 from crewcheck.formats.notation import parse_deal
@@ -59,7 +59,7 @@ def _in_domain(name: str, deal: Instance, refutes: tuple[str, ...]) -> Solver:
     backend = _backend(name)
     if name in refutes:
         pytest.skip(f"{name} is refuted by this case (pinned in its own tests)")
-    why = backend.supports(deal) or unsupported_conditions(backend, deal)
+    why = backend.supports(deal) or unsupported_rules(backend, deal)
     if why is not None:
         pytest.skip(why)
     return backend

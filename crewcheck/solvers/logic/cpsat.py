@@ -221,6 +221,7 @@ class CpSatSolver:
 
     name: ClassVar[str] = "cpsat"
     condition_kinds: ClassVar[frozenset[str]] = ENCODED_KINDS
+    plays_covered: ClassVar[bool] = True
     """Every condition kind (:func:`encoding.add_condition_constraints`)."""
     exact: ClassVar[bool] = True
     requires: ClassVar[tuple[tuple[str, str], ...]] = (("ortools", "cpsat"),)

@@ -50,7 +50,9 @@ Rule features
     :mod:`crewcheck.model.rules`); fixed or free assignment with the draft's per-seat
     counts (a sequential-counter cardinality constraint, not de Jong's binomial
     encoding (13), which needs :math:`\\binom{|O|}{n_p+1}` clauses and runs out of memory
-    at 36 tasks); and mid-game positions (the complete tricks of the history are gone,
+    at 36 tasks); covered cards (JARVIS's columns: a covered card is played in a later
+    trick than the card on it, and does not oblige its seat to follow suit while covered;
+    :func:`.rule_clauses.add_cover_constraints` and the follow-suit block); and mid-game positions (the complete tricks of the history are gone,
     the trick in progress is trick ``t0`` with its cards fixed).
 
     *The game is won by trick T.* The encoding plays every remaining trick, like de
@@ -99,7 +101,7 @@ from crewcheck.solvers.logic.condition_clauses import CONDITION_CLAUSES, add_con
 from crewcheck.solvers.logic.formula import Formula
 from crewcheck.solvers.logic.position import Encoding, Position, Variables, add_variables, position_of
 from crewcheck.solvers.logic.rule_clauses import (
-    add_assignment_constraints, add_count_constraints, add_follow_suit_constraints, add_lead_constraints,
+    add_assignment_constraints, add_count_constraints, add_cover_constraints, add_follow_suit_constraints, add_lead_constraints,
     add_led_suit_constraints, add_order_constraints, add_play_constraints, add_precedence_constraints,
     add_symmetry_constraints, add_task_constraints, add_winner_constraints,
 )
@@ -113,6 +115,7 @@ ENCODERS: tuple[Callable[[Formula, Variables, Position], None], ...] = (
     add_lead_constraints,
     add_led_suit_constraints,
     add_follow_suit_constraints,
+    add_cover_constraints,
     add_winner_constraints,
     add_task_constraints,
     add_precedence_constraints,

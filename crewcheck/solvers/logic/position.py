@@ -76,6 +76,13 @@ class Position:
             m |= h
         return m
 
+    @property
+    def covers(self) -> dict[CardIndex, CardIndex]:
+        """Covered card -> the card on it, for the covers still in play (the card on top
+        not played in a complete trick of the history; :attr:`Instance.covered`)."""
+        cards = self.cards
+        return {low: high for low, high in self.instance.covered if cards >> high & 1}
+
 
 def position_of(instance: Instance, *, direction: int | None = None) -> Position:
     """The :class:`Position` after ``instance.history`` (which must not end the game).

@@ -10,8 +10,8 @@ from crewcheck.solvers.logic.formula import Formula, Lit
 from crewcheck.solvers.logic.position import Position, Variables
 
 __all__ = [
-    "add_play_constraints", "card_kinds", "fixed_cards", "add_symmetry_constraints", "add_lead_constraints", "add_led_suit_constraints",
-    "add_follow_suit_constraints", "add_winner_constraints", "add_task_constraints",
+    "add_play_constraints", "add_cover_constraints", "card_kinds", "fixed_cards", "add_symmetry_constraints",
+    "add_lead_constraints", "add_led_suit_constraints", "add_follow_suit_constraints", "add_winner_constraints", "add_task_constraints",
     "add_assignment_constraints", "add_order_constraints", "add_precedence_constraints", "add_count_constraints",
 ]
 
@@ -48,6 +48,15 @@ def add_play_constraints(model: Formula, v: Variables, pos: Position) -> None:
         return
     for s in range(p):
         model.add_at_least([v.done[(last, c)] for c in iter_bits(pos.hands[s])], pos.end - pos.first)
+
+
+def add_cover_constraints(model: Formula, v: Variables, pos: Position) -> None:
+    # A covered card is played in a later trick than the card on it (it is turned up at
+    # the end of that card's trick): in trick t only if the card on it is done by t - 1.
+    for low, high in pos.covers.items():
+        s = pos.instance.holder[low]
+        for t in pos.tricks:
+            model.add_bool_or([v.done[(t - 1, high)]] if t > pos.first else [], enforce=[v.play[(t, s, low)]])
 
 
 def _add_passing_constraints(model: Formula, v: Variables, pos: Position) -> None:
@@ -89,6 +98,8 @@ def card_kinds(pos: Position) -> tuple[dict[CardIndex, object], dict[CardIndex, 
     for cond in inst.conditions:  # cards a condition tells apart are unique too
         for c in iter_bits(cond.named(inst)):
             kind[c] = ("task", -1 - c)
+    for low, high in pos.covers.items():  # a covered card, and the card on it, are unique too
+        kind[low], kind[high] = ("task", -1 - low), ("task", -1 - high)
     return kind, task_of
 
 
@@ -157,8 +168,11 @@ def add_follow_suit_constraints(model: Formula, v: Variables, pos: Position) -> 
     # each hand's cards by suit, and whether a card is held in every case (no distress
     # signal), once per deal: this block has the most clauses of the encoding
     by_suit = [[list(iter_bits(hand & deck.suit_mask(u))) for u in suits] for hand in pos.hands]
+    covers = pos.covers
     # A seat may play off the led suit only if every card it held of that suit is
-    # already played (de Jong (8), with done_t_c for the disjunction over earlier tricks).
+    # already played (de Jong (8), with done_t_c for the disjunction over earlier tricks)
+    # or still covered: the card on it is not done by the trick before (a covered card
+    # does not oblige its seat to follow suit).
     for t in pos.tricks:
         later = t > pos.first
         for s in range(pos.instance.players):
@@ -172,6 +186,10 @@ def add_follow_suit_constraints(model: Formula, v: Variables, pos: Position) -> 
                     lu = led[(t, u)]
                     for other in mine[u]:
                         gone = [done[(t - 1, other)]] if later else []
+                        if other in covers:
+                            if not later:
+                                continue  # covered all through the first trick
+                            gone.append(-done[(t - 1, covers[other])])
                         hold = v.holds(pos, s, other)  # (after a distress signal's passes)
                         add(gone, enforce=[now, lu] if hold is None else [now, lu, hold])
 
@@ -339,6 +357,7 @@ def add_precedence_constraints(model: Formula, v: Variables, pos: Position) -> N
     inst = pos.instance
     deck, trump = inst.deck, inst.trump_suit
     task_at = {inst.tasks[k].card: k for k in pos.tasks}
+    covers = pos.covers
     # Redundant (implied, not a rule), the search's precedence (kernel.boundary_dead): a
     # seat's own task card c that is no trump must win its trick itself, so c's suit is
     # led and no higher card of it is in the trick. Another seat holding cards of c's
@@ -354,8 +373,8 @@ def add_precedence_constraints(model: Formula, v: Variables, pos: Position) -> N
             continue
         for o in range(inst.players):
             mine = list(iter_bits(pos.hands[o] & deck.suit_mask(u)))
-            if o == w or not mine:
-                continue
+            if o == w or not mine or any(x in covers for x in mine):
+                continue  # (a covered card does not oblige o to follow suit)
             lower = [task_at.get(x) for x in mine if x < c]
             if any(j is None or inst.tasks[j].seat == w for j in lower):
                 continue  # o can duck under c

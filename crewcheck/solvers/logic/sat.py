@@ -72,6 +72,7 @@ class SatSolver:
 
     name: ClassVar[str] = "sat"
     condition_kinds: ClassVar[frozenset[str]] = ENCODED_KINDS
+    plays_covered: ClassVar[bool] = True
     """Every condition kind (:func:`encoding.add_condition_constraints`)."""
     exact: ClassVar[bool] = True
     requires: ClassVar[tuple[tuple[str, str], ...]] = (("pysat", "sat"),)

@@ -161,6 +161,7 @@ class Z3Solver:
 
     name: ClassVar[str] = "z3"
     condition_kinds: ClassVar[frozenset[str]] = ENCODED_KINDS
+    plays_covered: ClassVar[bool] = True
     """Every condition kind (:func:`encoding.add_condition_constraints`)."""
     exact: ClassVar[bool] = True
     requires: ClassVar[tuple[tuple[str, str], ...]] = (("z3", "z3"),)

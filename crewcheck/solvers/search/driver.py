@@ -227,6 +227,8 @@ class SearchSolver:
         return None if why is None else f"runs the plain-Python kernel (much slower): {why}"
 
     def supports(self, instance: Instance) -> str | None:
+        if instance.covered:
+            return "the search does not play covered cards (the two-player game's JARVIS columns)"
         if instance.deck.size > MAX_CARDS:
             return (f"search handles decks of at most {MAX_CARDS} cards; this deal has {instance.deck.size} "
                     f"(use --backend sat, z3 or cpsat)")

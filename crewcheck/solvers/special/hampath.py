@@ -402,6 +402,8 @@ class HamPathSolver:
         self.options = options or HamPathOptions()
 
     def supports(self, instance: Instance) -> str | None:
+        if instance.covered:
+            return "hampath needs a deal without covered cards"
         if instance.history:
             return "hampath needs a deal before its first card (no history)"
         found = recognise(instance)

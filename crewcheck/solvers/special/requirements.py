@@ -159,7 +159,11 @@ CHECKS: dict[str, Check] = {
 
 
 def class_reason(name: str, instance: Instance, conditions: dict[str, Any]) -> str | None:
-    """The first failing condition as ``"<name> needs ...; this deal has ..."``, or ``None``."""
+    """The first failing condition as ``"<name> needs ...; this deal has ..."``, or ``None``.
+    No decider of a class plays covered cards (JARVIS's columns): they change who may
+    follow suit, which every published algorithm takes as given."""
+    if instance.covered:
+        return f"{name} needs a deal without covered cards; this deal has {len(instance.covered)}"
     for key, check in CHECKS.items():
         if key in conditions:
             why = check(instance, conditions[key])

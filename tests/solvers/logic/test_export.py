@@ -15,7 +15,7 @@ from crewcheck.missions.logbook import deal_mission
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.logic.encoding import encode
 from crewcheck.solvers.logic.export import ClauseFormula, to_cnf
-from tests.strategies import condition_instances, instances
+from tests.strategies import condition_instances, covered_instances, instances
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -42,6 +42,13 @@ def test_the_builder_writes_the_cnf_of_to_cnf(inst: Instance) -> None:
 @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(condition_instances())
 def test_the_builder_writes_the_conditions_as_to_cnf(inst: Instance) -> None:
+    assert_same_cnf(inst)
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(covered_instances())
+def test_the_builder_writes_covered_cards_as_to_cnf(inst: Instance) -> None:
+    assume(inst.state().end is None)
     assert_same_cnf(inst)
 
 
