@@ -1,5 +1,5 @@
 """How hard is the logbook, really? The winnable fraction of each mission under perfect
-information, for 3, 4 and 5 players.
+information, for 3, 4 and 5 players (``--players 2``: the two-player game with JARVIS).
 
 For every mission 1-50 and player count, seeded deals (``crewcheck mission N --players P
 --seed S``, seeds 0, 1, ...) are decided by the default back-end. Deals are taken in
@@ -100,7 +100,7 @@ def load(path: Path) -> list[dict[str, object]]:
 
 def run(args: argparse.Namespace) -> None:
     done = {(r["mission"], r["players"], r["seed"]) for r in load(args.out)}
-    players = (3,) if args.challenge else PLAYERS
+    players = (3,) if args.challenge else args.players
     numbers = [m.number for m in missions() if not args.missions or m.number in args.missions]
     with args.out.open("a") as out, ProcessPoolExecutor(args.workers) as pool:
         for start in range(0, args.deals, args.round):
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> None:
 
 def report(args: argparse.Namespace) -> None:
     rows = load(args.out)
-    players = (3,) if args.challenge else PLAYERS
+    players = (3,) if args.challenge else args.players
     cells: dict[tuple[int, int], list[dict[str, object]]] = {}
     for r in rows:
         cells.setdefault((int(r["mission"]), int(r["players"])), []).append(r)  # type: ignore[arg-type]
@@ -186,6 +186,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per deal (then 'unknown')")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/missions.jsonl"))
+    ap.add_argument("--players", type=lambda s: tuple(int(x) for x in s.split(",")), default=PLAYERS,
+                    help="player counts, comma-separated (default 3,4,5; 2 is the game with JARVIS)")
     ap.add_argument("--challenge", action="store_true", help="3 players, the 30-card Challenge for Three")
     ap.add_argument("--report", action="store_true", help="print the table instead of running")
     ap.add_argument("--plot", type=Path, help="with --report: write the plot here")
