@@ -155,6 +155,14 @@ def _wins_by_pair(g: Grid, counts: Sequence[int]) -> dict[str, str]:
     return {f"{ta} / {pa}": f"{sum(w >> k & 1 for w in deals)}/{len(deals)}" for k, (ta, pa) in enumerate(PAIRS)}
 
 
+def _figure_pairs_by_count(g: Grid, design: Design) -> dict[str, str]:
+    """Per task count recorded, the wins of every pair the rankings compare (the figures' points)."""
+    pairs = list(dict.fromkeys(p for r in RANKINGS + SHOWN for p in (r.better, r.worse)))
+    return {f"{t} tasks, {len(g[t])} deals": ", ".join(f"{ta}/{pa} {sum(w >> _index((ta, pa)) & 1 for w in g[t])}"
+                                                      for ta, pa in pairs)
+            for t in design.counts if g.get(t)}
+
+
 NOTES: tuple[str, ...] = (
     f"The thesis gives no iteration budget; the grid uses {BUDGET} iterations per move for every tree search "
     "(as crewcheck bench agents). The rankings compare agents at one budget; the row does not read the "
@@ -181,16 +189,20 @@ def judge_grid(g: Grid, design: Design) -> Computation:
         Value("not_judged", unjudged, "shown, not judged: the thesis says no clear difference"),
         Value("wins_by_pair", _wins_by_pair(g, design.counts), "games won / deals recorded per task / play "
               f"agent pair, all task counts pooled ({BUDGET} iterations per move)"),
+        Value("wins_by_task_count", _figure_pairs_by_count(g, design), "per task count: games won by each "
+              "task/play pair the rankings compare, of the deals recorded (Figures 5-7 plot these)"),
     )
     if not complete or not tested:
-        summary = "; ".join(f"{name}: " + ", ".join(f"{x.ranking.label.split(': ', 1)[1]} {x.test.difference:+.3f} "
-                                                       f"[{x.test.interval[0]:+.3f}, {x.test.interval[1]:+.3f}]"
-                                                       for x in xs) for name, xs in tested.items())
+        first = next(iter(tested.values()), [])
+        summary = ", ".join(f"{x.ranking.label.split(': ', 1)[1]} {x.test.difference:+.3f} "
+                            f"[{x.test.interval[0]:+.3f}, {x.test.interval[1]:+.3f}]" for x in first)
+        n = sum(len(g.get(t, [])) for t in design.counts)
         return Computation(values + (Value("reproduced", False, "not judged: the grid is incomplete"),),
                            holds=None, notes=NOTES, open_reason=(
             f"the committed record of the grid is incomplete ({covered}; the design: {design.deals} deals per task "
-            f"count {design.counts[0]}..{design.counts[-1]}, 36 pairs each); the partial data, paired differences "
-            f"of win rates with 95 % intervals, not judged: {summary or 'no deal recorded'}"))
+            f"count {design.counts[0]}..{design.counts[-1]}, 36 pairs each); the partial data, not judged, on the "
+            f"{n:,} deals recorded, difference of win rates with its 95 % paired interval: "
+            f"{summary or 'no deal recorded'}"))
     signs = {name: [x.sign for x in xs] for name, xs in tested.items()}
     reproducing = tuple(name for name, s in signs.items() if all(x == 1 for x in s))
     contradicted = all(any(x == -1 for x in s) for s in signs.values())

@@ -129,3 +129,27 @@ def test_perturbed_records_are_not_confirmed(tmp_path: Path) -> None:
     assert verdict.status is not Status.CONFIRMED, verdict.reason
     complete = len(data["chunks"]) == len(job.chunks("full"))
     assert complete or verdict.status is Status.OPEN, verdict.reason
+
+
+@pytest.mark.skipif(not (RECORDS / file_name(job.NAMESPACE)).is_file(), reason="no committed record")
+def test_the_grid_agrees_with_the_mcts_rows_games() -> None:
+    """Pure MCTS-UCT on a deal both records hold (same key, same budget): the same outcome in the
+    grid's record as in the record of row witteveen-5-mcts, played by another job."""
+    from crewcheck.claims.witteveen import agents
+
+    records = Records()
+    other = {}
+    for key, (value, _) in records.get_many(agents.NAMESPACE).items():
+        p = json.loads(key)
+        if p["budget"] == job.BUDGET:
+            other.update({(p["agent"], p["seed"], p["tasks"], g[0]): g[1] for g in value["games"]})
+    shared = 0
+    for key, (value, _) in records.get_many(job.NAMESPACE).items():
+        p = json.loads(key)
+        for j, bits in enumerate(value["wins"]):
+            for agent in ("mcts", "mcts-smart"):
+                theirs = other.get((agent, p["seed"], p["tasks"], p["first"] + j))
+                if theirs is not None:
+                    shared += 1
+                    assert job.won(bits, (agent, agent)) == theirs, (agent, p, j)
+    assert shared > 0
