@@ -177,7 +177,7 @@ def judge_grid(g: Grid, design: Design) -> Computation:
     complete = all(len(g.get(t, [])) == design.deals for t in design.counts)
     tested = {name: paired_tests([w for t in counts if t in design.counts for w in g.get(t, [])])
               for name, counts in READINGS.items() if any(g.get(t) for t in counts)}
-    shown = {name: [x.text() for x in xs] for name, xs in tested.items()}
+    shown = {name: "; ".join(x.text() for x in xs) for name, xs in tested.items()}
     unjudged = {name: paired_tests([w for t in counts for w in g.get(t, [])], SHOWN)[0].text()
                 for name, counts in READINGS.items() if name in tested}
     values = (
