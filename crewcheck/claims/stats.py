@@ -14,6 +14,8 @@ Examples
 1.0
 >>> holm([0.01, 0.04, 0.03])
 [0.03, 0.06, 0.06]
+>>> round(paired_wins(60, 40, 1000).p_value, 4)
+0.0455
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["ALPHA", "Comparison", "wilson", "two_sample", "ratio_test", "holm"]
+__all__ = ["ALPHA", "Comparison", "PairedWins", "wilson", "two_sample", "ratio_test", "paired_wins", "holm"]
 
 ALPHA = 0.05
 """Family-wise significance level of one table's comparisons."""
@@ -101,6 +103,39 @@ def ratio_test(k_num: int, n_num: int, k_den: int, n_den: int, published_num: fl
     se = math.sqrt(var_ours + var_theirs)
     z = d / se
     return Comparison(ours, theirs, d, (d - _Z95 * se, d + _Z95 * se), z, _p_two_sided(z))
+
+
+@dataclass(frozen=True, slots=True)
+class PairedWins:
+    """Two players' win rates on the same deals (McNemar's test on the discordant deals)."""
+
+    only_a: int
+    """Deals ``a`` won and ``b`` lost."""
+    only_b: int
+    """Deals ``b`` won and ``a`` lost."""
+    deals: int
+    """Deals played by both."""
+    difference: float
+    """``a``'s win rate minus ``b``'s."""
+    interval: tuple[float, float]
+    """95 % interval of the difference (Wald, paired)."""
+    p_value: float
+    """Two-sided, before any correction (1 when no deal is discordant)."""
+
+
+def paired_wins(only_a: int, only_b: int, deals: int) -> PairedWins:
+    """Compare two players' win rates on the same ``deals``: McNemar's z test on the deals only
+    one of them won (a paired test: the deals both won or both lost say nothing of the
+    difference), with the paired Wald interval of the difference of the rates."""
+    if deals <= 0 or only_a < 0 or only_b < 0 or only_a + only_b > deals:
+        raise ValueError(f"discordant deals {only_a} + {only_b} do not fit in {deals} deals")
+    d = (only_a - only_b) / deals
+    discordant = only_a + only_b
+    if discordant == 0:
+        return PairedWins(only_a, only_b, deals, 0.0, (0.0, 0.0), 1.0)
+    se = math.sqrt(max(0.0, discordant - (only_a - only_b) ** 2 / deals)) / deals
+    z = (only_a - only_b) / math.sqrt(discordant)
+    return PairedWins(only_a, only_b, deals, d, (d - _Z95 * se, d + _Z95 * se), _p_two_sided(z))
 
 
 def holm(p_values: Sequence[float]) -> list[float]:

@@ -8,7 +8,8 @@ A row is perturbed in one of three ways, listed in :data:`PERTURB`:
   unwinnable deal, a wrong image); recomputed from the perturbed records, the row must
   not be CONFIRMED;
 * a function of its own, for rows computed inline or perturbed in their own way (the agent
-  rows: tests/claims/dejong/test_players.py, tests/claims/witteveen/test_agents.py).
+  rows: tests/claims/dejong/test_players.py, tests/claims/witteveen/test_agents.py,
+  tests/claims/witteveen/test_ranking.py).
 
 A test also checks that every CONFIRMED or CONSISTENT row of the committed ledger has an
 entry here, so a new one cannot be added without a failing-input test.
@@ -47,7 +48,7 @@ PERTURB: dict[str, str] = {
     "reiber-lemma-6.2": "records", "reiber-cor-6.4-intended": "records", "reiber-thm-6.5": "records",
     "dejong-lemma-1": "own", "dejong-lemma-2": "own", "reiber-cor-6.3": "own", "dejong-fig-3-fixed": "own",
     "blog-003-planner-execution": "records",
-    "dejong-5.3-players": "own", "witteveen-5-mcts": "own",
+    "dejong-5.3-players": "own", "witteveen-5-mcts": "own", "witteveen-5-ranking": "own",
 }
 
 

@@ -23,7 +23,7 @@ The test: the printed bound is a number, not an estimate, so each seed's rate is
 with 0.9 by a one-sided score test (the Wilson interval), Holm-corrected over the seeds of
 a reading. A reading *reproduces* the sentence when every seed's rate is significantly
 above 0.9, *contradicts* it when every seed's is significantly below. The agents' ranking
-(the rest of §5) needs the whole grid: :func:`crewcheck.claims.agents_open.witteveen_5_ranking`.
+(the rest of §5) needs the whole grid: :mod:`crewcheck.claims.witteveen.ranking`.
 
 References
 ----------
