@@ -27,12 +27,14 @@ def few(n: int = FEW) -> settings:
     return settings(max_examples=min(n, settings.default.max_examples), suppress_health_check=_RELAXED)
 
 
-def slow_twin(test: Any, argname: str | None = None, values: Any = (), **strategies: Any) -> Any:
-    """The slow twin of ``test``: the same body with the profile's number of examples,
-    drawing from ``strategies`` (``data=st.data()`` when none are given), marked ``slow``,
-    parametrized over ``argname`` in ``values`` when given."""
+def slow_twin(test: Any, argname: str | None = None, values: Any = (), *, examples: int | None = None,
+              **strategies: Any) -> Any:
+    """The slow twin of ``test``: the same body with the profile's number of examples (or
+    ``examples``), drawing from ``strategies`` (``data=st.data()`` when none are given),
+    marked ``slow``, parametrized over ``argname`` in ``values`` when given."""
     twin = given(**(strategies or {"data": st.data()}))(test.hypothesis.inner_test)
-    twin = settings(suppress_health_check=_RELAXED)(twin)
+    twin = settings(suppress_health_check=_RELAXED,
+                    **({} if examples is None else {"max_examples": examples}))(twin)
     if argname is not None:
         twin = pytest.mark.parametrize(argname, values)(twin)
     return pytest.mark.slow(twin)
