@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-FEW = 15
+FEW = 10
 """Examples a property test of the default suite checks (per parametrization)."""
 
 _RELAXED = [HealthCheck.filter_too_much, HealthCheck.too_slow]

@@ -71,7 +71,7 @@ def deals(draw: st.DrawFn, kinds: tuple[str, ...] = DEEPSEA_KINDS) -> Instance:
 @given(data=st.data())
 def test_engine_and_checker_agree_on_every_game(kind: str, data: st.DataObject) -> None:
     """A random legal game judged by the engine (the oracle's evaluation) and by the
-    replay checker: won by both or by neither, and a won game ends at the same trick (15
+    replay checker: won by both or by neither, and a won game ends at the same trick (10
     games a kind by default, the profile's number in the slow twin)."""
     instance = data.draw(deepsea_instances(kinds=(kind,)))
     note(deal_json.dumps(instance))
@@ -101,7 +101,7 @@ def _agree(inst: Instance, backend: str) -> None:
 @few()
 @given(data=st.data())
 def test_sat_agrees_with_the_oracle(kind: str, data: st.DataObject) -> None:
-    """The SAT encoding of each kind decides like the oracle (witnesses replayed; 15 deals
+    """The SAT encoding of each kind decides like the oracle (witnesses replayed; 10 deals
     a kind by default, the profile's number in the slow twin)."""
     if registry.missing("sat"):
         pytest.skip(registry.missing("sat") or "")

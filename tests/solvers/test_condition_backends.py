@@ -44,7 +44,7 @@ def _agree(inst: Instance, backend: str) -> None:
 @few()
 @given(inst=deals())
 def test_fast_backends_agree_with_the_oracle(backend: str, inst: Instance) -> None:
-    """SAT and the engine decide like the oracle (15 deals each by default, the profile's
+    """SAT and the engine decide like the oracle (10 deals each by default, the profile's
     number in the slow twin)."""
     if registry.missing(backend):
         pytest.skip(registry.missing(backend) or "")

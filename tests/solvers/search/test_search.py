@@ -48,7 +48,7 @@ def test_search_agrees_with_oracle_own_tasks(inst: Instance) -> None:
 @given(inst=instances(max_players=3, max_cards=10, max_tasks=9, free=True, history=False))
 def test_search_agrees_with_oracle_free_many_tasks(inst: Instance) -> None:
     """Free assignment with most cards tasks: the counting of non-task cards modulo the
-    players (kernel ``boundary_dead``) fires here; the verdict is still the oracle's (15
+    players (kernel ``boundary_dead``) fires here; the verdict is still the oracle's (10
     deals by default, the profile's number in the slow twin)."""
     check_against_oracle(inst, SearchSolver())
 
