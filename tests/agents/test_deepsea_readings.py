@@ -1,8 +1,8 @@
-"""Readings of the Deep Sea experiment: deals, the online planner, the trained tables, the study record."""
+"""Readings of the Deep Sea experiment: deals, the online planner, the trained tables, the
+table of agents (the study record's tests are in ``tests/experiments/test_deepsea_study.py``)."""
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -10,13 +10,11 @@ from typing import Any, get_args, get_type_hints
 
 import pytest
 
-from crewcheck.agents.deepsea import (PASS, R4, TASK_IDS, DeepSeaRules, DeepSeaView, deal_deepsea, play_deepsea,
+from crewcheck.agents.deepsea import (R4, TASK_IDS, DeepSeaRules, DeepSeaView, deal_deepsea, play_deepsea,
                                       task_options, train_mcts)
-from crewcheck.experiments.deepsea_bench import published
 from crewcheck.agents.deepsea_readings import (DEEPSEA_AGENTS, STUDY_AGENTS, DeepSeaAgentSpec, OnlineMCTSAgent,
                                                ReadingOptions, Table, TableAgent, make_deepsea_agent, reading_deal,
                                                rollouts_per_decision, state_from_view, train_table)
-from crewcheck.experiments.deepsea_study import SCHEMA, Reading, build_record, main, readings_table, run_study
 from crewcheck.errors import InvalidInputError
 from crewcheck.model.cards import CLASSIC_DECK, Card
 
@@ -132,68 +130,6 @@ def test_table_training_and_round_trip(tmp_path: Path) -> None:
     assert rec.won in (True, False)
 
 
-def _tiny() -> list[Reading]:
-    return [Reading("st", "stochastic", ReadingOptions(), 30, 10),
-            Reading("on", "online", ReadingOptions(agent="mcts-online", budget="decision:5"), 8, 4),
-            Reading("tab", "table", ReadingOptions(agent="mcts-table", training=100, tasks="feasible"), 6, 4,
-                    (0, 1, 2))]
-
-
-def test_study_record_and_resume(tmp_path: Path) -> None:
-    rs = _tiny()
-    path = tmp_path / "rec.json"
-    rec = run_study(str(tmp_path / "out"), path, rs, record_readings=rs)
-    assert json.loads(path.read_text()) == rec
-    assert rec["schema"] == SCHEMA
-    assert rec["published"] == {str(n): {"stochastic": v["stochastic"], "mcts": v["mcts"]}
-                                for n, v in published().items()}
-    assert [(e["name"], e["seed"]) for e in rec["readings"]] == [("st", 0), ("on", 0), ("tab", 0), ("tab", 1),
-                                                                 ("tab", 2)]
-    for e in rec["readings"]:
-        assert e["complete"] and set(e["per_n"]) == {"3", "4", "5", "6"}
-        assert all(c["games"] == e["games_planned"] for c in e["per_n"].values())
-    on = rec["readings"][1]
-    assert on["rollouts_per_decision"] == {"3": 5, "4": 5, "5": 5, "6": 5} and on["training_rollouts"] is None
-    assert rec["readings"][2]["training_rollouts"] == 100
-    # the stochastic reading plays the bench's deals: the same wins game for game
-    wins3 = sum(play_deepsea(deal_deepsea(3, f"0:3:{i}"), _stoch(), seed=f"0:3:{i}").won for i in range(30))
-    assert rec["readings"][0]["per_n"]["3"]["wins"] == wins3
-    chunks = (tmp_path / "out" / "chunks.jsonl").read_text()
-    # resume: nothing to do, the record unchanged; a line cut by a kill is played again
-    assert run_study(str(tmp_path / "out"), path, rs, record_readings=rs) == rec
-    lines = chunks.splitlines()
-    (tmp_path / "out" / "chunks.jsonl").write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:20])
-
-    def counts(r: dict[str, Any]) -> list[Any]:
-        return [(e["name"], e["seed"], e["per_n"], e["complete"]) for e in r["readings"]]
-
-    again = run_study(str(tmp_path / "out"), path, rs, record_readings=rs)
-    assert counts(again) == counts(rec)
-    assert counts(run_study(str(tmp_path / "out"), path, rs, record_readings=rs)) == counts(rec)
-    table = readings_table(rec)
-    assert len(table) == 2 + 2 + 3 and "`tab`" in table[-1] and "3 seeds" in table[-1]
-
-
-def _stoch():  # type: ignore[no-untyped-def]
-    from crewcheck.agents.deepsea import StochasticAgent
-
-    return StochasticAgent()
-
-
-def test_partial_record_marks_incomplete() -> None:
-    rs = _tiny()
-    rec = build_record({}, rs)
-    assert all(not e["complete"] and e["per_n"] == {} for e in rec["readings"])
-
-
-def test_cli_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--workers", "0"]) == 2
-    assert main(["--only", "nope"]) == 2
-    assert main(["--table", "--record", str(tmp_path / "none.json")]) == 2
-    err = capsys.readouterr().err
-    assert err.count("error:") == 3 and "Traceback" not in err
-
-
 # -- the table of Deep Sea agents -------------------------------------------------------------
 
 def _table_for(spec: DeepSeaAgentSpec) -> Any:
@@ -241,18 +177,3 @@ def test_a_reading_names_an_agent_of_the_table() -> None:
     assert list(ReadingOptions(agent="mcts-table").to_json())[5:] == ["abstraction", "training", "c"]
     assert list(ReadingOptions(agent="mcts-online").to_json())[5:] == ["budget", "c"]
     assert list(ReadingOptions().to_json())[5:] == []
-
-
-def test_every_bench_setting_seats_agents_of_the_table() -> None:
-    """Every setting the bench plays has a row of SEATINGS; the sweep's settings seat the
-    agent and its teammates of reliability r as the setting says."""
-    from crewcheck.experiments.deepsea_bench import SEATINGS, DeepSeaConfig, _agents, settings
-
-    table = train_mcts(3, 20, seed=0)
-    for s in settings(DeepSeaConfig(r_step=0.5)):
-        assert SEATINGS[s.partition("@")[0]][0] in DEEPSEA_AGENTS
-        assert len(_agents(s, table, 0)) == 4
-    assert [a.name for a in _agents("stochastic", None, 1)] == ["stochastic"] * 4
-    assert [a.name for a in _agents("mcts-seen", table, 1)] == ["mcts"] * 4
-    assert [a.name for a in _agents("teammates@0.5", table, 6)] == ["mcts@r=0.5"] * 2 + ["mcts"] + ["mcts@r=0.5"]
-    assert [a.name for a in _agents("all@0.2", table, 6)] == ["mcts@r=0.2"] * 4

@@ -1,7 +1,8 @@
 """Bounds and checks a hostile user found missing: a resume that checks its input, a bound
 on conditions, path arguments checked before they are opened, condition fields checked by
 type, and one-line messages that say what is wrong. Each test is the regression test of
-one finding; they run in this process (a subprocess where a hang is the failure)."""
+one finding; they run in this process (a subprocess where a hang is the failure). The web
+routes' side is in ``tests/web/test_hostile_bounds.py``."""
 
 from __future__ import annotations
 
@@ -258,25 +259,6 @@ def test_a_condition_kind_that_is_no_string_is_one_line(kind: object, command: s
     one_error(run([command, str(path)]), "conditions[0].kind: expected a kind name (a string)")
 
 
-def test_a_condition_kind_that_is_no_string_on_the_web() -> None:
-    flask = pytest.importorskip("flask")
-    assert flask
-    from crewcheck.web.app import create_app
-    from crewcheck.web.jobs import Jobs
-
-    app = create_app(jobs=Jobs(1), timeout=1.0)
-    try:
-        client = app.test_client()
-        for kind in (["x"], {"a": 1}):
-            got = client.post("/api/deal", json={"deal": {**SMALL, "conditions": [{"kind": kind}]}})
-            assert got.status_code == 400
-            assert got.get_json()["error"]["field"] == "conditions[0].kind"
-        got = client.post("/api/deal", json={"deal": {**SMALL, "conditions": [NO_TRICK] * (MAX_CONDITIONS + 1)}})
-        assert got.status_code == 400 and "more than the limit" in got.get_json()["error"]["message"]
-    finally:
-        app.extensions["crewcheck_jobs"].shutdown()
-
-
 # -- messages ---------------------------------------------------------------------------------
 def test_a_bad_batch_line_error_carries_its_id(tmp_path: Path) -> None:
     path = tmp_path / "deals.jsonl"
@@ -287,7 +269,8 @@ def test_a_bad_batch_line_error_carries_its_id(tmp_path: Path) -> None:
 
 
 def test_a_line_of_deals_saved_as_a_file_is_a_deal_file(tmp_path: Path) -> None:
-    """``crewcheck deals | head -1 > d.json; crewcheck validate d.json``: "unknown key 'id'"."""
+    """``crewcheck deals | head -1 > d.json; crewcheck validate d.json``: "unknown key 'id'"
+    (the web page's side is in ``tests/web/test_hostile_bounds.py``)."""
     lines = tmp_path / "deals.jsonl"
     assert run(["deals", "--players", "3", "--tasks", "1", "--count", "1", "-o", str(lines)])[0] == 0
     one = tmp_path / "one.json"
@@ -297,17 +280,6 @@ def test_a_line_of_deals_saved_as_a_file_is_a_deal_file(tmp_path: Path) -> None:
     assert run(["decide", str(one), "--json"])[0] in (0, 1)
     one.write_text(json.dumps({**SMALL, "id": 5}))
     one_error(run(["validate", str(one)]), "id: expected a string")
-    flask = pytest.importorskip("flask")
-    assert flask
-    from crewcheck.web.app import create_app
-    from crewcheck.web.jobs import Jobs
-
-    app = create_app(jobs=Jobs(1), timeout=1.0)
-    try:
-        got = app.test_client().post("/api/deal", json={"deal": lines.read_text().splitlines()[0]})
-        assert got.status_code == 200, got.get_json()
-    finally:
-        app.extensions["crewcheck_jobs"].shutdown()
 
 
 def test_reduce_hampath_refuses_a_text_that_is_no_graph(tmp_path: Path) -> None:
@@ -337,22 +309,3 @@ def test_the_oracle_does_not_point_at_a_search_that_refuses_too() -> None:
                                                           for s in range(200)]})
     why = ExhaustiveSolver().supports(many) or ""
     assert "use --backend search" not in why and "not 200 conditions at once" in why, why
-
-
-def test_options_on_the_api_answers_with_the_methods() -> None:
-    """``OPTIONS /api/*`` answered an empty HTML page."""
-    pytest.importorskip("flask")
-    from crewcheck.web.app import create_app
-    from crewcheck.web.jobs import Jobs
-
-    app = create_app(jobs=Jobs(1), timeout=1.0)
-    try:
-        client = app.test_client()
-        got = client.open("/api/deal", method="OPTIONS")
-        assert got.status_code == 204 and got.headers["Allow"] == "OPTIONS, POST" and got.data == b""
-        got = client.open("/api/examples", method="OPTIONS")
-        assert "GET" in got.headers["Allow"]
-        got = client.open("/api/nope", method="OPTIONS")
-        assert got.status_code == 404 and got.get_json()["error"]["type"] == "RequestError"
-    finally:
-        app.extensions["crewcheck_jobs"].shutdown()

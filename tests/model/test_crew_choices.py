@@ -113,7 +113,7 @@ def _agree_with_the_oracle(inst: Instance) -> None:
             f"`{backend}` says {got.verdict.value}, the oracle says {'winnable' if expected else 'unwinnable'}")
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(choice_deals())
 def test_token_moves_and_hand_over_agree_with_the_oracle(inst: Instance) -> None:
     """The deciders (every variant through the exhaustive oracle, and the SAT back-end)
@@ -126,7 +126,7 @@ def test_token_moves_and_hand_over_agree_with_the_oracle(inst: Instance) -> None
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(choice_deals())
 def test_token_moves_and_hand_over_agree_with_the_oracle_on_more_deals(inst: Instance) -> None:
-    """The same as above on five times the deals."""
+    """The same as above on ten times the deals."""
     _agree_with_the_oracle(inst)
 
 

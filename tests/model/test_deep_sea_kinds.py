@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given, note, settings
+from hypothesis import given, note
 from hypothesis import strategies as st
 
 from crewcheck import decide
@@ -20,9 +20,11 @@ from crewcheck.model.replay import replay
 from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
 from crewcheck.solvers import registry
+from tests.sizes import few, slow_twin
 from tests.strategies import deepsea_makers, instances, playouts, random_game
 
 DEEPSEA_KINDS = kinds_of(DEEP_SEA)
+OTHER_BACKENDS = ["engine", "z3", "cpsat"]
 
 
 @st.composite
@@ -65,10 +67,12 @@ def deals(draw: st.DrawFn, kinds: tuple[str, ...] = DEEPSEA_KINDS) -> Instance:
 
 
 @pytest.mark.parametrize("kind", DEEPSEA_KINDS)
+@few()
 @given(data=st.data())
 def test_engine_and_checker_agree_on_every_game(kind: str, data: st.DataObject) -> None:
     """A random legal game judged by the engine (the oracle's evaluation) and by the
-    replay checker: won by both or by neither, and a won game ends at the same trick."""
+    replay checker: won by both or by neither, and a won game ends at the same trick (10
+    games a kind by default, the profile's number in the slow twin)."""
     instance = data.draw(deepsea_instances(kinds=(kind,)))
     note(deal_json.dumps(instance))
     state, plays = random_game(data, instance)
@@ -94,28 +98,43 @@ def _agree(inst: Instance, backend: str) -> None:
 
 
 @pytest.mark.parametrize("kind", DEEPSEA_KINDS)
+@few()
 @given(data=st.data())
 def test_sat_agrees_with_the_oracle(kind: str, data: st.DataObject) -> None:
-    """The SAT encoding of each kind decides like the oracle (witnesses replayed)."""
+    """The SAT encoding of each kind decides like the oracle (witnesses replayed; 10 deals
+    a kind by default, the profile's number in the slow twin)."""
     if registry.missing("sat"):
         pytest.skip(registry.missing("sat") or "")
     _agree(data.draw(deals((kind,))), "sat")
 
 
-@pytest.mark.parametrize("backend", ["engine", "z3", "cpsat"])
-@settings(max_examples=15)
+test_engine_and_checker_agree_on_more_games = slow_twin(test_engine_and_checker_agree_on_every_game,
+                                                        "kind", DEEPSEA_KINDS)
+test_sat_agrees_with_the_oracle_on_more_deals = slow_twin(test_sat_agrees_with_the_oracle, "kind", DEEPSEA_KINDS)
+
+
+@pytest.mark.parametrize("backend", OTHER_BACKENDS)
+@few(5)
 @given(inst=deals())
 def test_other_backends_agree_with_the_oracle(backend: str, inst: Instance) -> None:
-    """The engine, Z3 and CP-SAT read the same clauses: they decide like the oracle."""
+    """The engine, Z3 and CP-SAT read the same clauses: they decide like the oracle (5
+    deals each by default, the profile's number in the slow twin)."""
     if registry.missing(backend):
         pytest.skip(registry.missing(backend) or "")
     _agree(inst, backend)
 
 
-@given(deepsea_instances(choose=True))
+@few()
+@given(instance=deepsea_instances(choose=True))
 def test_deal_files_keep_deepsea_conditions(instance: Instance) -> None:
     """A deal file written and read back gives the same deal."""
     assert deal_json.loads(deal_json.dumps(instance)) == instance
+
+
+test_other_backends_agree_with_the_oracle_on_more_deals = slow_twin(
+    test_other_backends_agree_with_the_oracle, "backend", OTHER_BACKENDS, inst=deals())
+test_deal_files_keep_deepsea_conditions_on_more_deals = slow_twin(
+    test_deal_files_keep_deepsea_conditions, instance=deepsea_instances(choose=True))
 
 
 # -- hand-made deals: each reading on a deal small enough to check by eye ------------------

@@ -14,7 +14,10 @@ from crewcheck.formats import deal_json
 from crewcheck.model.instance import Instance
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
+from tests.sizes import few, slow_twin
 from tests.strategies import condition_instances, playouts
+
+FAST_BACKENDS = ["sat", "engine"]
 
 
 @st.composite
@@ -37,12 +40,19 @@ def _agree(inst: Instance, backend: str) -> None:
     assert got == expected
 
 
-@pytest.mark.parametrize("backend", ["sat", "engine"])
+@pytest.mark.parametrize("backend", FAST_BACKENDS)
+@few()
 @given(inst=deals())
 def test_fast_backends_agree_with_the_oracle(backend: str, inst: Instance) -> None:
+    """SAT and the engine decide like the oracle (10 deals each by default, the profile's
+    number in the slow twin)."""
     if registry.missing(backend):
         pytest.skip(registry.missing(backend) or "")
     _agree(inst, backend)
+
+
+test_fast_backends_agree_with_the_oracle_on_more_deals = slow_twin(
+    test_fast_backends_agree_with_the_oracle, "backend", FAST_BACKENDS, inst=deals())
 
 
 @pytest.mark.parametrize("backend", ["z3", "cpsat"])

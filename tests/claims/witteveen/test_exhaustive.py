@@ -19,8 +19,10 @@ def _holdings(hand1: int, n: int) -> list[int]:
     return [(hand1 >> (s * n)) & ((1 << n) - 1) for s in range(4)]
 
 
-def _losers(n: int, compiled: bool) -> set[tuple[int, int]]:
-    """Every losing ``(hand1, task value)`` by the exhaustive solver, all suit orders expanded."""
+@cache
+def _losers(n: int, compiled: bool) -> frozenset[tuple[int, int]]:
+    """Every losing ``(hand1, task value)`` by the exhaustive solver, all suit orders expanded
+    (computed once a process: the tests below only read it)."""
     ws = ex.Workspace(n, memo_bits=16, relaxed_bits=14, max_lines=1024, record=1 << 20)
     fns = ex.kernel(compiled)
     out = set()
@@ -31,7 +33,7 @@ def _losers(n: int, compiled: bool) -> set[tuple[int, int]]:
             for triple in res["losers"]:
                 for a, b, c in itertools.permutations(triple):
                     out.add((h0 | a << n | b << (2 * n) | c << (3 * n), tv))
-    return out
+    return frozenset(out)
 
 
 @cache
@@ -68,9 +70,10 @@ def test_every_game_against_the_plain_search(n: int) -> None:
             assert ((h, tv) not in losers) == is_winnable_plain(h, full ^ h, tv - 1, n, 4), (h, tv)
 
 
-@pytest.mark.parametrize("n", [4, 5])
+@pytest.mark.parametrize("n", [4, pytest.param(5, marks=pytest.mark.slow)])
 def test_every_game_against_the_reference_kernel(n: int) -> None:
-    """4 x 4 and 4 x 5, compiled: each game's verdict equals the reference search's (compiled)."""
+    """4 x 4 and (in the slow suite) 4 x 5, compiled: each game's verdict equals the
+    reference search's (compiled)."""
     if not _numba():
         pytest.skip("numba is not available")
     from crewcheck.claims.witteveen.kernel import is_winnable_compiled

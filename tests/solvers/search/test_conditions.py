@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, note, settings
+from hypothesis import assume, given, note
 from hypothesis import strategies as st
 
 from crewcheck import decide
@@ -26,22 +26,22 @@ from crewcheck.formats.deal_json import from_dict
 from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.search import conditions as SC
 from crewcheck.solvers.search.driver import SearchOptions, SearchSolver
+from tests.sizes import few, slow_twin
 from tests.strategies import condition_instances, playouts
 
 KINDS = sorted(SC.SEARCH_KINDS)
 
-FEW = settings(max_examples=min(15, settings.default.max_examples),
-               suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
-"""The per-kind property tests check 15 deals a kind by default; each has a slow twin
+FEW = few()
+"""The per-kind property tests check 10 deals a kind by default; each has a slow twin
 (:func:`on_more_deals`, CI's slow step) with the profile's number."""
 
 
 def on_more_deals(test: Any) -> Any:
     """The slow twin of a per-kind property test: the same body and kinds, the profile's
     number of examples."""
-    twin = given(data=st.data())(test.hypothesis.inner_test)
-    twin = settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])(twin)
-    return pytest.mark.slow(pytest.mark.parametrize("kind", KINDS)(twin))
+    return slow_twin(test, "kind", KINDS)
+
+
 DEEPSEA_KINDS = kinds_of(DEEP_SEA)
 DEEPSEA = tuple(k for k in DEEPSEA_KINDS if k in SC.SEARCH_KINDS)
 
@@ -213,7 +213,7 @@ def test_every_deepsea_kind_is_judged_by_the_search() -> None:
 
 
 @pytest.mark.parametrize("kind", DEEPSEA)
-@settings(max_examples=40)
+@FEW
 @given(data=st.data())
 def test_decide_with_the_search_gives_a_checked_witness(kind: str, data: st.DataObject) -> None:
     """``decide(backend="search")`` on a tiny deal with a Deep Sea condition: the oracle's
@@ -273,7 +273,8 @@ def _boundary(data: st.DataObject, kind: str) -> Instance:
     return inst.with_history(tuple(kept))
 
 
-_FILTERED = settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+BOUNDARY_KINDS = ["wins_no_tricks", "wins_trick_where"]
+DISGUISED_KINDS = ["wins_all_cards", "each_trump_wins_a_trick"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -295,8 +296,8 @@ def test_trick_cut_is_sound(kind: str, data: st.DataObject) -> None:
         assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE
 
 
-@pytest.mark.parametrize("kind", ["wins_no_tricks", "wins_trick_where"])
-@_FILTERED
+@pytest.mark.parametrize("kind", BOUNDARY_KINDS)
+@FEW
 @given(data=st.data())
 def test_boundary_cut_is_sound(kind: str, data: st.DataObject) -> None:
     """When :func:`cond_boundary_dead` refutes a trick boundary, the oracle loses the position."""
@@ -312,8 +313,8 @@ def test_boundary_cut_is_sound(kind: str, data: st.DataObject) -> None:
         assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE
 
 
-@pytest.mark.parametrize("kind", ["wins_all_cards", "each_trump_wins_a_trick"])
-@_FILTERED
+@pytest.mark.parametrize("kind", DISGUISED_KINDS)
+@FEW
 @given(data=st.data())
 def test_tasks_in_disguise_keep_the_verdict(kind: str, data: st.DataObject) -> None:
     """The deal with those conditions written as tasks has the oracle's verdict of the deal."""
@@ -325,7 +326,7 @@ def test_tasks_in_disguise_keep_the_verdict(kind: str, data: st.DataObject) -> N
     assert decide(work, backend="exhaustive").verdict is decide(inst, backend="exhaustive").verdict
 
 
-@_FILTERED
+@FEW
 @given(data=st.data())
 def test_winning_card_arms_are_equivalent_to_the_deal(data: st.DataObject) -> None:
     """A deal with ``trick_won_with`` is winnable iff one of its arms is (oracle on each),
@@ -388,6 +389,13 @@ test_search_agrees_with_the_oracle_on_more_deals = on_more_deals(test_search_agr
 test_compiled_search_agrees_with_the_oracle_on_more_deals = on_more_deals(test_compiled_search_agrees_with_the_oracle)
 test_a_kind_left_out_is_a_sound_relaxation_on_more_deals = on_more_deals(test_a_kind_left_out_is_a_sound_relaxation)
 test_trick_cut_is_sound_on_more_deals = on_more_deals(test_trick_cut_is_sound)
+test_decide_with_the_search_gives_a_checked_witness_on_more_deals = slow_twin(
+    test_decide_with_the_search_gives_a_checked_witness, "kind", DEEPSEA)
+test_boundary_cut_is_sound_on_more_deals = slow_twin(test_boundary_cut_is_sound, "kind", BOUNDARY_KINDS)
+test_winning_card_arms_are_equivalent_to_the_deal_on_more_deals = slow_twin(
+    test_winning_card_arms_are_equivalent_to_the_deal)
+test_tasks_in_disguise_keep_the_verdict_on_more_deals = slow_twin(
+    test_tasks_in_disguise_keep_the_verdict, "kind", DISGUISED_KINDS)
 
 
 def test_cards_played_for_sure_are_tasks_in_disguise_under_played_only() -> None:

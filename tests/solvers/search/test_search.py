@@ -24,6 +24,7 @@ from crewcheck.solvers import registry
 from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.search import SearchOptions, SearchSolver
 from tests.oracle import check_against_oracle
+from tests.sizes import few, slow_twin
 from tests.strategies import instances, own_task_instances, trump_pad_instances
 
 COUNTEREXAMPLES = Path(__file__).resolve().parents[3] / "models" / "counterexamples"
@@ -43,11 +44,18 @@ def test_search_agrees_with_oracle_own_tasks(inst: Instance) -> None:
     check_against_oracle(inst, SearchSolver())
 
 
-@given(instances(max_players=3, max_cards=10, max_tasks=9, free=True, history=False))
+@few()
+@given(inst=instances(max_players=3, max_cards=10, max_tasks=9, free=True, history=False))
 def test_search_agrees_with_oracle_free_many_tasks(inst: Instance) -> None:
     """Free assignment with most cards tasks: the counting of non-task cards modulo the
-    players (kernel ``boundary_dead``) fires here; the verdict is still the oracle's."""
+    players (kernel ``boundary_dead``) fires here; the verdict is still the oracle's (10
+    deals by default, the profile's number in the slow twin)."""
     check_against_oracle(inst, SearchSolver())
+
+
+test_search_agrees_with_oracle_free_many_tasks_on_more_deals = slow_twin(
+    test_search_agrees_with_oracle_free_many_tasks,
+    inst=instances(max_players=3, max_cards=10, max_tasks=9, free=True, history=False))
 
 
 @given(trump_pad_instances())

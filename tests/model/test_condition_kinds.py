@@ -22,7 +22,7 @@ from crewcheck.model.conditions import CONDITION_KINDS
 from crewcheck.solvers.logic import condition_clauses
 from crewcheck.solvers.search.conditions import SEARCH_KINDS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 SEARCH_RELAXES: frozenset[str] = frozenset()
 """Kinds without a row in the search's table: the search leaves them out (a relaxation)
