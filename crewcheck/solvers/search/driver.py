@@ -490,10 +490,12 @@ class SearchSolver:
             if rate_seconds > 0 and rate_nodes > 0:
                 rate = rate_nodes / rate_seconds
             if rate > 0:
+                # slices of at least 1024 nodes, but never past the round's, the budget's
+                # or the ceiling's end: a round cut into slices explores exactly its nodes
                 if remaining is not None:
-                    node_cap = max(1024, min(node_cap, int(rate * remaining * 0.9) + 1))
+                    node_cap = min(node_cap, max(1024, int(rate * remaining * 0.9) + 1))
                 if deadline.cancel is not None:  # keep rounds short so a cancel is seen soon
-                    node_cap = max(1024, min(node_cap, int(rate * CANCEL_ROUND_SECONDS) + 1))
+                    node_cap = min(node_cap, max(1024, int(rate * CANCEL_ROUND_SECONDS) + 1))
             elif deadline.cancel is not None:
                 node_cap = min(node_cap, FIRST_CANCEL_SLICE_NODES)
             seed, shaping = 0, 0
