@@ -22,11 +22,13 @@ def test_search_does_not_charge_kernel_loading_to_the_budget(monkeypatch: pytest
     (rather than returning after 1.2-2.2 s with almost no search), and the result's
     seconds leave the loading out."""
     left: list[float | None] = []
+    reached: list[float] = []
     real = driver.SearchSolver._decide
 
     def spy(self: driver.SearchSolver, instance: object, state: object, budget: object, deadline: Deadline,
             pure: bool) -> object:
         left.append(deadline.remaining())
+        reached.append(time.perf_counter())
         return real(self, instance, state, budget, deadline, pure)  # type: ignore[arg-type]
 
     monkeypatch.setattr(kernel, "is_loaded", lambda: False)
@@ -35,7 +37,11 @@ def test_search_does_not_charge_kernel_loading_to_the_budget(monkeypatch: pytest
     t0 = time.perf_counter()
     result = decide(load(HARD), backend="search", timeout=0.5)
     wall = time.perf_counter() - t0
-    assert len(left) == 1 and left[0] is not None and left[0] > 0.3
+    # what the search proper has left is the limit less the time spent besides the
+    # loading (the warm start, building the deal: long on a busy machine), never less
+    # the loading itself
+    besides = reached[0] - t0 - 1.0
+    assert len(left) == 1 and left[0] is not None and left[0] > 0.5 - besides - 0.05
     assert result.stats.extra["kernel_load_seconds"] == 1.0
     assert wall >= 1.0 and result.stats.seconds < wall - 0.9
 
