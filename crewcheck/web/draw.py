@@ -26,7 +26,10 @@ __all__ = ["draw_step", "drawable"]
 
 def drawable(instance: Instance) -> str | None:
     """Why the draw cannot be made after this position (``None``: it can): the deal must
-    stand just after its first trick, not over."""
+    stand just after its first trick, not over, and have no covered cards (with JARVIS
+    the draw is not modelled: JARVIS gives a random face-down card)."""
+    if instance.covered:
+        return "mission 12's draw with JARVIS (covered cards), who gives a random face-down card, is not modelled"
     state = instance.state()
     if len(instance.history) != instance.players:
         return "the draw comes right after the first trick"

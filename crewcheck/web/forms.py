@@ -24,11 +24,13 @@ from crewcheck.formats.notation import describe_choices, describe_conditions
 from crewcheck.formats.reading import parse_json
 from crewcheck.model.cards import Card
 from crewcheck.model.instance import Instance
+from crewcheck.model.rules import uncovered
 from crewcheck.model.variants import play_state, play_variant
 from crewcheck.web.choices import has_setup
 from crewcheck.web.words import rules_words, words
 
-__all__ = ["fields_to_dict", "instance_to_fields", "load", "layout", "input_of", "with_history", "condition_words"]
+__all__ = ["fields_to_dict", "instance_to_fields", "load", "layout", "input_of", "with_history", "condition_words",
+           "columns", "jarvis_words"]
 
 _SPLIT = re.compile(r"[\s,;|/]+")
 _TASK = re.compile(r"([A-Za-z]+[0-9]+)(?:@([0-9]+|\?))?(?::(\S+))?")
@@ -275,6 +277,44 @@ def end_words(instance: Instance, end: Any, tasks: list[dict[str, Any]]) -> str:
     return f"task {t['card']} was won by seat {by + 1}, who had no room for another task"
 
 
+def columns(instance: Instance, state: Any, seat: int) -> list[list[dict[str, Any]]]:
+    """The cards of ``seat`` that lie in columns (the deal's ``covered``: JARVIS's in the
+    two-player game), each column from its top card down, in the deal's order; ``[]``
+    when no card of the seat is covered. Each card: ``card``, ``held`` (not yet played)
+    and ``face_up``: no card still on it when the trick in progress began (a card turns
+    up at the end of the trick its cover went in, so only a face-up card may be played,
+    :func:`crewcheck.model.rules.uncovered`)."""
+    hand = instance.hands[seat]
+    mine = [(low, high) for low, high in instance.covered if hand >> high & 1]
+    if not mine:
+        return []
+    under = {high: low for low, high in mine}
+    lying = {low for low, _ in mine}
+    in_trick = sum(1 << c for c in state.trick if hand >> c & 1)
+    face_up = uncovered(state.hands[seat] | in_trick, instance.covered)
+    deck = instance.deck
+    out = []
+    for top in [high for _, high in mine if high not in lying]:
+        column, card = [], top
+        while True:
+            column.append({"card": str(deck.card(card)), "held": bool(state.hands[seat] >> card & 1),
+                           "face_up": bool(face_up >> card & 1)})
+            if card not in under:
+                break
+            card = under[card]
+        out.append(column)
+    return out
+
+
+def jarvis_words(instance: Instance, seat: int) -> str:
+    """The two-player game with JARVIS in a player's words (seats from 1): who JARVIS
+    is, that the commander plays its cards, and when a card under another may be played."""
+    commander = "the commander" if instance.commander is None else f"the commander (seat {instance.commander + 1})"
+    return (f"Two players with JARVIS: seat {seat + 1} is JARVIS, whose cards lie in columns, a face-up card "
+            f"on a face-down one; {commander} plays JARVIS's cards on its turn. A card under another turns up, "
+            "and may be played, once the card on it went in an earlier trick.")
+
+
 def layout(instance: Instance) -> dict[str, Any]:
     """What the page draws: the hands by suit with task marks, each seat's score (tricks
     won; tasks held, done, failed and open), the tasks with their state
@@ -282,8 +322,9 @@ def layout(instance: Instance) -> dict[str, Any]:
     progress (``trick``: its number, from 1), whose turn it is, the commander and the
     tasks each seat drafts (``quota``, free assignment), whether the crew has choices
     to make before the first card (``setup``: :mod:`crewcheck.web.choices`), and the
-    deal file. Seats
-    are numbered from 0 as in the deal file; the page shows them from 1."""
+    deal file, and the seat whose cards lie in columns (``jarvis``: JARVIS's seat and the
+    two-player game in words, :func:`jarvis_words`; each seat's ``columns``, :func:`columns`).
+    Seats are numbered from 0 as in the deal file; the page shows them from 1."""
     deck = instance.deck
     state = play_state(instance)
     task_of = {t.card: (i, t) for i, t in enumerate(instance.tasks)}
@@ -301,8 +342,9 @@ def layout(instance: Instance) -> dict[str, Any]:
                     entry["task"] = {"seat": t.seat, "token": t.token, "index": i}
                 cards.append(entry)
             suits.append({"suit": name, "cards": cards})
-        seats.append({"seat": seat, "suits": suits})
+        seats.append({"seat": seat, "suits": suits, "columns": columns(instance, state, seat)})
     tricks, won_by = _tricks_played(instance)
+    jarvis = next((box["seat"] for box in seats if box["columns"]), None)
     p = instance.players
     rest = instance.history[len(tricks) * p:]
     status = task_status(instance, state, won_by)
@@ -332,6 +374,7 @@ def layout(instance: Instance) -> dict[str, Any]:
         "to_play": state.to_play,
         "trick": state.tricks_played + 1,
         "commander": instance.commander,
+        "jarvis": None if jarvis is None else {"seat": jarvis, "words": jarvis_words(instance, jarvis)},
         "setup": has_setup(instance),
         "quota": None if instance.task_counts is None else list(instance.task_counts),
         "over": None if state.end is None else state.end.describe(instance),

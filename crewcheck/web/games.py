@@ -1,5 +1,6 @@
-"""The games the page offers: a seeded deal of a logbook mission, a random Classic deal by
-number of tasks, or a Deep Sea deal, each as a deal-file dict dealt by the same code as
+"""The games the page offers: a seeded deal of a logbook mission (for 3 to 5 players, or the
+two-player game with JARVIS), a random Classic deal by number of tasks (3 to 5 players),
+or a Deep Sea deal, each as a deal-file dict dealt by the same code as
 the command line (:func:`crewcheck.missions.logbook.deal_mission`,
 :func:`crewcheck.agents.simulate.deal`, :func:`crewcheck.agents.deepsea.deal_deepsea`).
 
@@ -8,6 +9,11 @@ A request names the game and its parameters (``{"game": "mission", "mission": 1,
 links, so a link deals the same game again. :func:`new_game` dispatches on ``game``
 through :data:`GAMES`; a bad parameter is an :class:`~crewcheck.errors.InvalidInputError`
 naming it.
+
+A mission for two players is the two-player game with JARVIS as ``crewcheck mission N
+--players 2`` deals it: JARVIS is seat 2, its cards in columns (the deal's ``covered``),
+played by the commander. What the model leaves out with JARVIS is refused by name: the
+distress signal, and mission 12, whose draw has JARVIS give a random face-down card.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import Any
 
 from crewcheck.errors import InvalidInputError
 
-__all__ = ["GAMES", "new_game", "mission_list", "MAX_SEED", "MAX_CLASSIC_TASKS", "READING_NOTES"]
+__all__ = ["GAMES", "new_game", "mission_list", "MAX_SEED", "MAX_CLASSIC_TASKS", "READING_NOTES", "JARVIS_PLAYERS"]
 
 MAX_CLASSIC_TASKS = 12
 """The most tasks of a random Classic deal (as ``crewcheck deals``/``simulate`` allow)."""
@@ -27,8 +33,8 @@ READING_NOTES = {
     34: "This board plays the rule as Board Game Arena does: a crew member may be two tricks ahead of "
         "another, and the game is lost at three. Read word for word, two ahead already loses.",
     46: "This board plays the rule as Board Game Arena does: only the pink cards played count, so with "
-        "three players a pink card left as the unplayed 14th card does not lose. Read word for word, it "
-        "does.",
+        "three players (or two with JARVIS) a pink card left as the unplayed 14th card does not lose. Read "
+        "word for word, it does.",
 }
 """Where the rule's words and the reference reading differ, the note the page shows (the
 missions' ``readings``: :data:`crewcheck.missions.logbook.READINGS`)."""
@@ -37,6 +43,9 @@ READING_LABELS = {"reference": "as Board Game Arena reads it", "literal": "word 
 DRAW_MISSION = 12
 """The mission whose rule draws a card from the right-hand neighbour after the first
 trick: the board offers the draw there (:mod:`crewcheck.web.draw`)."""
+JARVIS_PLAYERS = 2
+"""The player count of the two-player game with JARVIS (a third seat, seat 2, whose
+cards the commander plays)."""
 MAX_SEED = 2**53 - 1
 """The largest seed accepted (the largest integer a page's JavaScript keeps exactly)."""
 
@@ -68,16 +77,19 @@ def _mission(body: Mapping[str, Any]) -> dict[str, Any]:
 
     number = _int(body, "mission", 1, 1, 50)
     m = mission(number)
-    players = _int(body, "players", 4 if 4 in m.players else m.players[0], 3, 5)
+    players = _int(body, "players", 4 if 4 in m.players else m.players[0], JARVIS_PLAYERS, 5)
     seed = _int(body, "seed", 0, 0, MAX_SEED)
     assignment = _choice(body, "assignment", ASSIGNMENTS, None)
     read = _choice(body, "reading", READINGS, "reference") or "reference"
     distress = _choice(body, "distress", DISTRESS, None)
+    if players == JARVIS_PLAYERS:
+        _jarvis_refusals(number, distress)
     deal = deal_mission(number, players, seed, assignment, reading=read, distress=distress)
-    title = f"Mission {number}, {players} players, seed {seed}" + (", the rule word for word" if read != "reference" else "")
+    who = "2 players with JARVIS" if players == JARVIS_PLAYERS else f"{players} players"
+    title = f"Mission {number}, {who}, seed {seed}" + (", the rule word for word" if read != "reference" else "")
     reading = READING_NOTES.get(number) if m.readings else None
-    if reading and number == 46 and players != 3:
-        reading = None  # the readings agree with four or five players
+    if reading and number == 46 and players > 3:
+        reading = None  # the readings agree with four or five players (three seats, JARVIS's among them, differ)
     other = None
     if reading:  # the other reading's deal, decided beside the board's (side by side)
         name = next(r for r in READINGS if r != read)
@@ -91,11 +103,23 @@ def _mission(body: Mapping[str, Any]) -> dict[str, Any]:
                        "distress": distress or ""}}
 
 
+def _jarvis_refusals(number: int, distress: str | None) -> None:
+    """Refuse what the two-player game with JARVIS leaves out, naming the parameter: the
+    distress signal (the commander would pass a face-up card of JARVIS's) and mission
+    12's draw (JARVIS would give a random face-down card)."""
+    if distress is not None:
+        raise InvalidInputError("the distress signal with JARVIS (2 players) is not modelled: choose no distress "
+                                "signal, or 3 to 5 players", field="distress")
+    if number == DRAW_MISSION:
+        raise InvalidInputError(f"mission {DRAW_MISSION}'s draw with JARVIS (2 players), who gives a random "
+                                "face-down card, is not modelled: choose 3 to 5 players", field="players")
+
+
 def _classic(body: Mapping[str, Any]) -> dict[str, Any]:
     from crewcheck.agents.simulate import deal, setup_instance
     from crewcheck.formats import deal_json
 
-    players = _int(body, "players", 4, 3, 5)
+    players = _int(body, "players", 4, 3, 5)  # simulate.deal's two players are no game with JARVIS
     tasks = _int(body, "tasks", 3, 0, MAX_CLASSIC_TASKS)
     seed = _int(body, "seed", 0, 0, MAX_SEED)
     assignment = _choice(body, "assignment", ("fixed", "free"), "fixed")

@@ -349,7 +349,8 @@ def test_random_classic_and_deep_sea_deals(client, body, n_tasks):
     ({"game": ["mission"]}, "game"),  # found by the fuzz test: an unhashable name was a 500
     ({"game": "mission", "mission": 51}, "mission"),
     ({"game": "mission", "mission": "one"}, "mission"),
-    ({"game": "mission", "mission": 1, "players": 2}, "players"),
+    ({"game": "mission", "mission": 1, "players": 1}, "players"),
+    ({"game": "classic", "players": 2}, "players"),
     ({"game": "mission", "mission": 1, "seed": -1}, "seed"),
     ({"game": "mission", "mission": 1, "seed": 1.5}, "seed"),
     ({"game": "mission", "mission": 1, "assignment": "random"}, "assignment"),

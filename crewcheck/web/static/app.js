@@ -38,7 +38,8 @@ const S = {
 
 // one job per tab: the server keys jobs by the cookie and this id
 const TAB = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
-const seatName = (seat) => `seat ${seat + 1}`;
+// JARVIS (the two-player game's third seat, whose cards the commander plays) by its name
+const seatName = (seat) => S.layout && S.layout.jarvis && S.layout.jarvis.seat === seat ? `JARVIS (seat ${seat + 1})` : `seat ${seat + 1}`;
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);

@@ -61,44 +61,71 @@ function showReason(card) {
   $("#card-reason").textContent = why ? `${MARK[v]} ${card}: ${why}` : `${card}: ${SAYS[v]}`;
 }
 
+function handCard(card, taskCards) {
+  // a held card: a button with its verdict when it may be played, else a card to look at
+  const L = S.layout;
+  const task = taskCards.has(card) ? "★" : "";
+  if (!L.legal.includes(card)) {
+    return el("span", { class: `card suit-${suitOf(card)} idle`, "data-card": card,
+                        title: task ? `${card}: a task card` : card, text: card + task });
+  }
+  const v = practising() ? "hidden" : verdictOf(card);
+  const why = practising() ? null : reasonOf(card);
+  const says = why || SAYS[v];
+  const b = el("button", { type: "button", class: `card suit-${suitOf(card)} v-${v}`, "data-card": card,
+                           "data-verdict": v, "data-reason": why || "",
+                           "aria-label": `play ${card}${task ? " (a task card)" : ""}: ${says}`,
+                           title: `${card}: ${says}` },
+               el("span", { class: "name", text: card + task }), el("span", { class: "mark", text: MARK[v], "aria-hidden": "true" }));
+  b.addEventListener("click", () => play(card));
+  b.addEventListener("mouseenter", () => showReason(card));
+  b.addEventListener("focus", () => showReason(card));
+  return b;
+}
+
+function columnsOf(seat, taskCards) {
+  // JARVIS's columns: the face-up card on top, the card under it face down (shown, all hands
+  // being open, but not to be played until the card on it went in an earlier trick)
+  const hand = el("div", { class: "hand columns", role: "group", "aria-label": `${seatName(seat.seat)}'s columns` });
+  seat.columns.forEach((column, i) => {
+    const held = column.filter((c) => c.held);
+    if (!held.length) return;
+    const box = el("span", { class: "column", "data-column": String(i) });
+    for (const c of held) {
+      if (c.face_up) { box.append(handCard(c.card, taskCards)); continue; }
+      const over = column[column.indexOf(c) - 1];
+      const task = taskCards.has(c.card) ? "★" : "";
+      box.append(el("span", { class: `card suit-${suitOf(c.card)} idle under`, "data-card": c.card, "data-under": over ? over.card : "",
+                              title: `${c.card}${task ? " (a task card)" : ""}: face down under ${over ? over.card : "another card"}; ` +
+                                     "it may be played once that card went in an earlier trick",
+                              text: c.card + task }));
+    }
+    hand.append(box);
+  });
+  return hand;
+}
+
 function seatBox(seat) {
   const L = S.layout;
   const commander = L.deal.lead === "rocket" && seat.seat === L.first_leader;
+  const jarvis = L.jarvis && L.jarvis.seat === seat.seat;
   const toPlay = L.to_play === seat.seat || (L.to_play === null && !L.over);
   const owned = L.tasks.filter((t) => t.seat === seat.seat || (t.seat === null && t.taken_by === seat.seat));
   const head = el("h3", {}, `Seat ${seat.seat + 1}`, commander ? el("span", { class: "tag", text: "commander" }) : null,
+                  jarvis ? el("span", { class: "tag jarvis", text: "JARVIS, played by the commander" }) : null,
                   L.to_play === seat.seat && !L.over ? el("span", { class: "tag turn", text: "to play" }) : null);
   const tasks = el("div", { class: "tasks" }, owned.length ? "Tasks: " : null, ...owned.map(taskChip));
-  const hand = el("div", { class: "hand", role: "group", "aria-label": `${seatName(seat.seat)}'s hand` });
   const taskCards = new Set(L.tasks.map((t) => t.card));
-  for (const suit of seat.suits) {
-    const held = suit.cards.filter((c) => c.held);
-    if (!held.length) continue;
-    const row = el("span", { class: "suit-row" });
-    for (const c of held) {
-      const legal = L.legal.includes(c.card);
-      const task = taskCards.has(c.card) ? "★" : "";
-      if (legal) {
-        const v = practising() ? "hidden" : verdictOf(c.card);
-        const why = practising() ? null : reasonOf(c.card);
-        const says = why || SAYS[v];
-        const b = el("button", { type: "button", class: `card suit-${suitOf(c.card)} v-${v}`, "data-card": c.card,
-                                 "data-verdict": v, "data-reason": why || "",
-                                 "aria-label": `play ${c.card}${task ? " (a task card)" : ""}: ${says}`,
-                                 title: `${c.card}: ${says}` },
-                     el("span", { class: "name", text: c.card + task }), el("span", { class: "mark", text: MARK[v], "aria-hidden": "true" }));
-        b.addEventListener("click", () => play(c.card));
-        b.addEventListener("mouseenter", () => showReason(c.card));
-        b.addEventListener("focus", () => showReason(c.card));
-        row.append(b);
-      } else {
-        row.append(el("span", { class: `card suit-${suitOf(c.card)} idle`, "data-card": c.card,
-                                title: task ? `${c.card}: a task card` : c.card, text: c.card + task }));
-      }
+  let hand;
+  if (seat.columns && seat.columns.length) hand = columnsOf(seat, taskCards);
+  else {
+    hand = el("div", { class: "hand", role: "group", "aria-label": `${seatName(seat.seat)}'s hand` });
+    for (const suit of seat.suits) {
+      const held = suit.cards.filter((c) => c.held);
+      if (held.length) hand.append(el("span", { class: "suit-row" }, ...held.map((c) => handCard(c.card, taskCards))));
     }
-    hand.append(row);
   }
-  return el("div", { class: `seat ${toPlay ? "active" : ""}`, "data-seat": String(seat.seat) },
+  return el("div", { class: `seat ${toPlay ? "active" : ""}${jarvis ? " jarvis" : ""}`, "data-seat": String(seat.seat) },
             head, scoreLine(seat), tasks, hand);
 }
 
@@ -263,6 +290,7 @@ function drawRules() {
   const trump = L.trump ? `trump ${L.trump}` : "no trump";
   lines.push(el("p", { class: "small", text: `${L.players} players, ${trump}; ${L.rules_words || L.rules}` +
     (L.deal.lead === "rocket" ? `; the commander (${seatName(L.first_leader)}, holding the top rocket) leads` : "") }));
+  if (L.jarvis) lines.push(el("p", { class: "small jarvis-note", text: L.jarvis.words }));
   if (game && game.rule) lines.push(el("p", { class: "rule", text: game.rule }));
   if (game && game.reading) lines.push(el("p", { class: "small reading", text: `Note: ${game.reading}` }));
   if (game && game.other) lines.push(readingsBox(game));
@@ -323,6 +351,13 @@ function readingsBox(game) {
     switchTo);
 }
 
+function turnWords(L) {
+  // whose turn it is; on JARVIS's turn the commander plays its card
+  if (L.to_play === null) return "any seat leads";
+  const jarvis = L.jarvis && L.jarvis.seat === L.to_play;
+  return `${seatName(L.to_play)} to play` + (jarvis ? " (the commander plays JARVIS's card)" : "");
+}
+
 function drawPosition() {
   const L = S.layout;
   const p = $("#position");
@@ -330,7 +365,7 @@ function drawPosition() {
   const words = S.explain.get(key(S.history));
   drawPractice();
   if (practising() && !L.over) {
-    const who = L.to_play === null ? "any seat leads" : `${seatName(L.to_play)} to play`;
+    const who = turnWords(L);
     p.className = "";
     p.textContent = `Practice. Trick ${L.trick}, ${who}: choose a card; its verdict shows once it is played.`;
     return;
@@ -340,7 +375,7 @@ function drawPosition() {
     p.textContent = `${L.won ? "✓ Won" : "✗ Lost"}: ${L.over_words || L.over.replace(/^(won|lost): /, "")}`;
     return;
   }
-  const who = L.to_play === null ? "any seat leads" : `${seatName(L.to_play)} to play`;
+  const who = turnWords(L);
   const early = S.partial && S.partial.key === key(S.history) && S.pending === S.partial.key ? S.partial : null;
   if (!a && early && early.position) {
     // the position's verdict first, then each card's
