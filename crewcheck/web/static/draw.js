@@ -288,7 +288,8 @@ function drawRules() {
   $("#title").textContent = game ? game.title : (S.meta.name || L.deal.name || "A deal file");
   const lines = [];
   const trump = L.trump ? `trump ${L.trump}` : "no trump";
-  lines.push(el("p", { class: "small", text: `${L.players} players, ${trump}; ${L.rules_words || L.rules}` +
+  const players = L.jarvis ? `${L.players - 1} players and JARVIS` : `${L.players} players`;
+  lines.push(el("p", { class: "small", text: `${players}, ${trump}; ${L.rules_words || L.rules}` +
     (L.deal.lead === "rocket" ? `; the commander (${seatName(L.first_leader)}, holding the top rocket) leads` : "") }));
   if (L.jarvis) lines.push(el("p", { class: "small jarvis-note", text: L.jarvis.words }));
   if (game && game.rule) lines.push(el("p", { class: "rule", text: game.rule }));
