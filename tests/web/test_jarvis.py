@@ -162,3 +162,36 @@ def test_classic_deals_stay_three_to_five_players(client):
     two-player game has no JARVIS)."""
     err = error_of(client.post("/api/new", json={"game": "classic", "players": 2}))
     assert err["field"] == "players" and "from 3 to 5" in err["message"]
+
+
+def test_the_draft_goes_round_to_jarvis_and_the_deal_played_keeps_its_columns(client):
+    """Mission 8 with JARVIS, drafted: the set-up job offers the commander (seat 2 on the
+    board) the first task, then JARVIS (seat 3), then seat 1, each option decided; the
+    deal played after the draft has JARVIS's columns and a task at each seat."""
+    deal = new(client, mission=8, assignment="")["game"]["deal"]
+    draft: list[str] = []
+    titles = []
+    while True:
+        r = client.post("/api/jobs", json={"kind": "setup", "deal": deal, "picks": {}, "draft": draft, "replace": True})
+        assert r.status_code == 202, r.data[:300]
+        got = finished(client, r.get_json()["id"])
+        assert got["state"] == "done", got.get("error")
+        step = got["result"]["setup"]
+        if step["deal"] is not None:
+            break
+        titles.append(step["title"])
+        assert all(o["verdict"] in ("winnable", "unwinnable") for o in step["options"])
+        draft.append(step["options"][0]["value"])
+    assert titles == ["The draft: seat 2 takes a task", "The draft: seat 3 takes a task",
+                      "The draft: seat 1 takes a task"]
+    assert step["deal"]["covered"] == deal["covered"]
+    assert sorted(t["seat"] for t in step["deal"]["tasks"]) == [0, 1, 2]
+
+
+def test_mission_46_with_jarvis_shows_both_readings(client):
+    """Mission 46 with JARVIS leaves a 14th card unplayed, as with three players: the
+    page notes the reading and decides the other reading's deal beside the board's."""
+    game = new(client, mission=46, assignment="")["game"]
+    assert game["reading"] and "two with JARVIS" in game["reading"]
+    assert game["other"]["reading"] == "literal" and game["other"]["deal"] != game["deal"]
+    assert new(client, mission=46, assignment="", players=4)["game"]["reading"] is None
