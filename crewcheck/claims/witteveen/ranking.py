@@ -165,9 +165,13 @@ def _figure_pairs_by_count(g: Grid, design: Design) -> dict[str, str]:
 
 NOTES: tuple[str, ...] = (
     f"The thesis gives no iteration budget; the grid uses {BUDGET} iterations per move for every tree search "
-    "(as crewcheck bench agents). The rankings compare agents at one budget; the row does not read the "
-    "budget as a reading of the sentences.",
+    "(as crewcheck bench agents).",
 )
+NOT_TRIED: tuple[str, ...] = (
+    f"iteration budgets other than {BUDGET} per move: the thesis gives none, and a ranking of search agents "
+    "can change with the budget, so a ranking reversed at this one budget does not refute the sentences",
+)
+"""Readings not tried: a failing grid is NOT REPRODUCED, never REFUTED, until they are."""
 
 
 def judge_grid(g: Grid, design: Design) -> Computation:
@@ -212,7 +216,8 @@ def judge_grid(g: Grid, design: Design) -> Computation:
     return Computation(values + (Value("reproduced", bool(reproducing), "some reading has every ranking "
                                        "significant in the stated direction"),),
                        holds=None, notes=NOTES, evidence=evidence,
-                       readings=Readings(tried=tried, reproducing=reproducing, contradicted=contradicted))
+                       readings=Readings(tried=tried, not_tried=NOT_TRIED, reproducing=reproducing,
+                                         contradicted=contradicted))
 
 
 def witteveen_5_ranking(mode: Mode) -> Computation:
