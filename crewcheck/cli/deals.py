@@ -43,7 +43,8 @@ def add_parsers(sub: Any) -> None:
                     "logbook mission as `crewcheck mission` deals them."),
         epilog=_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--players", type=int_arg(2, 5), default=4, metavar="P",
-                   help="seats, 3..5 (2 for small studies) (default: 4)")
+                   help="seats, 3..5 (2: two hands for small studies; with --mission, the game "
+                        "with JARVIS) (default: 4)")
     p.add_argument("--tasks", default="10", metavar="K",
                    help="task cards, 0..36, or several counts: 1..12 or 1,4,8 (one cell each, in that "
                         "order) (default: 10)")
