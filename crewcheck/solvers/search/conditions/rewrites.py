@@ -68,13 +68,14 @@ def tasks_in_disguise(instance: Instance) -> Instance | None:
     changed = False
     for cond in instance.conditions:
         new: list[Task] = []
+        stays = False  # the condition stays beside its tasks: it judges cards that may stay unplayed
         if isinstance(cond, C.WinsAllCards) and isinstance(cond.seat, int):
             target = cond.target(instance)
             sure = target & _played_for_sure(instance) if cond.played_only else target
             new = [Task(c, cond.seat) for c in range(instance.deck.size) if sure >> c & 1]
-            if sure != target or not new:
-                kept.append(cond)  # it still judges the cards that may stay unplayed
+            stays = sure != target
             if not new:
+                kept.append(cond)
                 continue
         elif isinstance(cond, C.EachTrumpWinsATrick) and instance.trump_suit is not None:
             mask = trump_mask(instance)
@@ -87,9 +88,10 @@ def tasks_in_disguise(instance: Instance) -> Instance | None:
         else:
             kept.append(cond)
             continue
-        if any(t.card in owner and (owner[t.card] != t.seat or t.token is not None) for t in new):
-            if not kept or kept[-1] is not cond:
-                kept.append(cond)
+        clash = any(t.card in owner and (owner[t.card] != t.seat or t.token is not None) for t in new)
+        if stays or clash:
+            kept.append(cond)
+        if clash:
             continue
         for t in new:
             if t.card not in owner:
