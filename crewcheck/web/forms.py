@@ -6,8 +6,11 @@ Typed fields (:func:`fields_to_dict`): one line of cards per seat (``"B1 B7 G3"`
 tasks as ``CARD@SEAT`` with an optional ``:TOKEN`` (``"G7@1 P9@0:1"``; ``CARD`` alone
 under free assignment), the trump suit (empty or ``-`` for none), the first lead (a seat,
 ``rocket`` or ``any``; empty for the default), the two rule choices, the special-rule
-conditions as their JSON list (optional), and the cards already played in order (``"B1 B2 B3 B4 G5"``: complete tricks, then the trick in
-progress).
+conditions as their JSON list (optional), the cards already played in order (``"B1 B2 B3 B4 G5"``: complete tricks, then the trick in
+progress), and the crew's choices and covers when the deal has them: the covered cards as
+``CARD<COVER`` (``"B3<G7"``: B3 lies under G7, the notation's form), the distress signal
+(``left``, ``right`` or ``choose``), the token choice (``swap`` or ``move``) and the
+five-player hand-over (``yes``).
 """
 
 from __future__ import annotations
@@ -80,10 +83,42 @@ def fields_to_dict(fields: Mapping[str, Any]) -> dict[str, Any]:
             data["conditions"] = parse_json(conditions, "conditions")
         except InvalidInputError as e:
             raise InvalidDealError(e.reason, field="conditions") from None
+    data.update(_choices(fields))
     played = _cards(str(fields.get("played", "")))
     if played:
         data.update(_tricks(data, played))
     return data
+
+
+def _choices(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The covers and the crew's choices among the typed fields, as the deal file writes
+    them (the loader judges the values)."""
+    out: dict[str, Any] = {}
+    covered = []
+    for j, item in enumerate(_SPLIT.split(str(fields.get("covered", "")).strip())):
+        if not item:
+            continue
+        low, sep, high = item.partition("<")
+        if not sep or not low or not high:
+            raise InvalidDealError(f"{item!r} is not a cover: expected CARD<COVER, e.g. 'B3<G7'",
+                                   field=f"covered[{j}]")
+        covered.append([low.upper(), high.upper()])
+    if covered:
+        out["covered"] = covered
+    for key in ("distress", "token_move"):
+        value = str(fields.get(key, "")).strip().lower()
+        if value:
+            out[key] = value
+    handover = str(fields.get("handover", "")).strip().lower()
+    if handover not in _NO:
+        if handover not in _YES:
+            raise InvalidDealError(f"expected 'yes' or 'no', got {handover[:40]!r}", field="handover")
+        out["handover"] = True
+    return out
+
+
+_YES = ("yes", "true", "1", "on")
+_NO = ("", "no", "false", "0", "off")
 
 
 def _tricks(data: dict[str, Any], cards: list[str]) -> dict[str, Any]:
@@ -137,6 +172,10 @@ def instance_to_fields(instance: Instance) -> dict[str, Any]:
         "order_rule": instance.rules.order_rule,
         "played": " ".join(str(deck.card(c)) for c in instance.history),
         "conditions": json.dumps(deal_json.to_dict(instance)["conditions"]) if instance.conditions else "",
+        "covered": " ".join(f"{deck.card(low)}<{deck.card(high)}" for low, high in instance.covered),
+        "distress": instance.distress or "",
+        "token_move": instance.token_move or "",
+        "handover": "yes" if instance.handover else "",
     }
 
 
@@ -150,7 +189,7 @@ def input_of(field: str, mode: str) -> str:
     m = re.match(r"hands\[(\d+)\]", field)
     if m:
         return f"hands.{m.group(1)}"
-    for name in ("tasks", "trump", "lead", "assignment", "order_rule", "conditions"):
+    for name in ("tasks", "trump", "lead", "assignment", "order_rule", "conditions", "covered", "distress", "token_move", "handover"):
         if field.startswith(name):
             return name
     if field.startswith(("played", "current", "history")):

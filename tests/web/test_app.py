@@ -391,3 +391,31 @@ def test_replace_cancels_the_pages_job_and_starts_the_new_one(client, monkeypatc
     client.post(f"/api/jobs/{second.get_json()['id']}/cancel", json={})
     err = _error(client.post("/api/jobs", json={"kind": "analyse", "deal": MIDGAME, "replace": "yes"}), 400)
     assert err["field"] == "replace"
+
+
+@pytest.mark.parametrize(("number", "players", "distress"), [
+    (9, 2, None),          # JARVIS's covered cards
+    (38, 4, "choose"),     # the distress signal
+    (40, 5, None),         # the token move and the hand-over
+    (23, 3, None),         # the token swap
+])
+def test_typed_fields_keep_covers_and_the_crews_choices(client, number, players, distress):
+    data = deal_mission(number, players, 3, distress=distress)
+    deal = deal_json.from_dict(data)
+    assert deal.covered or deal.distress or deal.token_move
+    fields = client.post("/api/deal", json={"deal": data}).get_json()["layout"]["fields"]
+    r = client.post("/api/deal", json={"fields": fields})
+    assert r.status_code == 200, r.get_json()
+    assert deal_json.from_dict(r.get_json()["layout"]["deal"]) == deal
+
+
+@pytest.mark.parametrize(("extra", "field", "words"), [
+    ({"covered": "B3"}, "covered", "expected CARD<COVER"),
+    ({"covered": "B3<Z9"}, "covered", ""),
+    ({"handover": "perhaps"}, "handover", "expected 'yes' or 'no'"),
+    ({"distress": "up"}, "distress", ""),
+])
+def test_typed_covers_and_choices_have_one_line_errors(client, extra, field, words):
+    fields = {"hands": ["B1 B3", "B2 B4"], "tasks": "B3@0", **extra}
+    error = client.post("/api/deal", json={"fields": fields}).get_json()["error"]
+    assert error["input"] == field and words in error["line"] and "\n" not in error["line"]
