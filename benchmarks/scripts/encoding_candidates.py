@@ -252,12 +252,12 @@ def add_release_constraints(model: Formula, v: Variables, pos: Position) -> None
                       and pos.hands[h] >> inst.tasks[k].card & 1]
                 if len(ks) > len(most):
                     most = ks
-            g = set(most).union(*(rel[k][1] for k in most))
+            relies = set(most).union(*(rel[k][1] for k in most))
             need += len(most)
-            guard |= g
+            guard |= relies
             if e >= 2 and len(most) >= 2:
                 model.add_at_least([v.winner[(t, w)] for t in pos.tricks if t - pos.first + 1 >= e],
-                                   len(most), enforce=[v.task[j] for j in sorted(g)])
+                                   len(most), enforce=[v.task[j] for j in sorted(relies)])
         if need > T - e + 1:
             model.add_bool_or([], enforce=[v.task[j] for j in sorted(guard)])
 
@@ -354,7 +354,5 @@ CANDIDATES: dict[str, tuple[Callable[[Formula, Variables, Position], None], ...]
     "release": (add_release_constraints,),
     "lead_reach": (add_lead_reach_constraints,),
     "trump_control": (add_trump_control_constraints,),
-    "release+lead_reach+trump_control": (add_release_constraints, add_lead_reach_constraints,
-                                         add_trump_control_constraints),
 }
 """Variant name -> the blocks added to the baseline."""
