@@ -91,3 +91,29 @@ def test_own_task_deals(name: str, inst: Instance) -> None:
 def test_trump_deals(name: str, inst: Instance) -> None:
     """Fixed-assignment deals with trumps (where trump control and voids bite)."""
     assert not _disagreements(inst, name)
+
+
+def test_release_and_reach_on_hand_made_deals() -> None:
+    """The release time of a task card held by another seat (the owner, with no higher card
+    of its suit, takes it on a lead of G or R, which the holder must first play out), and
+    the seats that can win each trick (seat 1 never beats seat 0's blues; with a trump,
+    not before it can be void)."""
+    from benchmarks.scripts.encoding_candidates import possible_winners, release_times
+    from crewcheck.formats.notation import parse_deal
+    from crewcheck.solvers.logic.position import position_of
+
+    pos = position_of(parse_deal("B1 B2 R1 | B3 G1 R2 ; trump R ; lead 0 ; tasks B3@0 ; strict/fixed"))
+    assert release_times(pos) == {0: (2, frozenset({0}))}
+    pos = position_of(parse_deal("B8 B9 | B1 B2 ; trump - ; lead 0 ; tasks B1@1 ; strict/fixed"))
+    assert possible_winners(pos) == [0b01, 0b01]
+    # seat 1 trumps only once void in blue: not in the first trick
+    pos = position_of(parse_deal("B8 B9 | B1 R1 ; trump R ; lead 0 ; tasks B9@1 ; strict/fixed"))
+    assert possible_winners(pos) == [0b01, 0b11]
+
+
+def test_run_encoding_reads_the_hard_set() -> None:
+    """The benchmark loads the hard set's files (which carry their generator's seed)."""
+    from benchmarks.scripts.run_encoding import load_deals
+
+    deals = load_deals(["hard/heart-4p-fixed-k10"], 2)
+    assert [ident for ident, _ in deals] and all(inst.players == 4 for _, inst in deals)
