@@ -10,8 +10,9 @@ import itertools
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from benchmarks.scripts.encoding_candidates import CANDIDATES
-from crewcheck.formats.notation import to_notation
+from benchmarks.scripts.encoding_candidates import CANDIDATES, possible_winners, release_times
+from benchmarks.scripts.run_encoding import load_deals
+from crewcheck.formats.notation import parse_deal, to_notation
 from crewcheck.model.cards import Deck
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import Rules
@@ -19,6 +20,8 @@ from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Verdict
 from crewcheck.solvers.logic import encoding
 from crewcheck.solvers.logic.export import to_cnf
+from crewcheck.solvers.logic.formula import Formula
+from crewcheck.solvers.logic.position import add_variables, position_of
 from tests.oracle import oracle_verdict, sub_deal_verdict
 from tests.strategies import instances, note_deal, own_task_instances
 
@@ -50,6 +53,17 @@ def _disagreements(inst: Instance, name: str) -> list[str]:
     return wrong
 
 
+def _added(inst: Instance, name: str) -> int:
+    """How many constraints candidate ``name`` adds to ``inst``'s encoding."""
+    pos = position_of(inst)
+    model = Formula()
+    v = add_variables(model, pos)
+    before = len(model.constraints)
+    for add in CANDIDATES[name]:
+        add(model, v, pos)
+    return len(model.constraints) - before
+
+
 TINY = Deck.from_sizes({"B": 3, "G": 2, "R": 1})
 
 
@@ -72,6 +86,7 @@ def test_every_tiny_deal(name: str) -> None:
     with both tasks and with each one alone."""
     deals = _every_tiny_deal()
     assert len(deals) == 20 * 15 * 4
+    assert sum(1 for d in deals if _added(d, name)) >= 300  # (the block bites on the family)
     wrong = [w for d in deals for w in _disagreements(d, name)]
     assert not wrong, f"{len(wrong)} disagreements, e.g. {wrong[0]}"
 
@@ -98,10 +113,6 @@ def test_release_and_reach_on_hand_made_deals() -> None:
     of its suit, takes it on a lead of G or R, which the holder must first play out), and
     the seats that can win each trick (seat 1 never beats seat 0's blues; with a trump,
     not before it can be void)."""
-    from benchmarks.scripts.encoding_candidates import possible_winners, release_times
-    from crewcheck.formats.notation import parse_deal
-    from crewcheck.solvers.logic.position import position_of
-
     pos = position_of(parse_deal("B1 B2 R1 | B3 G1 R2 ; trump R ; lead 0 ; tasks B3@0 ; strict/fixed"))
     assert release_times(pos) == {0: (2, frozenset({0}))}
     pos = position_of(parse_deal("B8 B9 | B1 B2 ; trump - ; lead 0 ; tasks B1@1 ; strict/fixed"))
@@ -113,7 +124,5 @@ def test_release_and_reach_on_hand_made_deals() -> None:
 
 def test_run_encoding_reads_the_hard_set() -> None:
     """The benchmark loads the hard set's files (which carry their generator's seed)."""
-    from benchmarks.scripts.run_encoding import load_deals
-
     deals = load_deals(["hard/heart-4p-fixed-k10"], 2)
     assert [ident for ident, _ in deals] and all(inst.players == 4 for _, inst in deals)
