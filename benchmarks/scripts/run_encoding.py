@@ -87,6 +87,7 @@ def load_deals(cells: list[str], deals: int | None = None,
                 break
             data = json.loads(line)
             ident = data.pop("id")
+            data.pop("seed", None)  # (the hard set's files carry their generator's seed)
             if ids is None or ident in ids:
                 out.append((ident, from_dict(data)))
     return out
