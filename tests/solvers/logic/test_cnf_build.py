@@ -65,8 +65,16 @@ def _hard(path: Path) -> list[Instance]:
 
 @pytest.mark.parametrize("path", HARD, ids=[p.stem for p in HARD])
 def test_the_kernel_writes_the_encoders_cnf_on_the_hard_cells(path: Path, kernel: Any) -> None:
-    """Every deal of every hard-set file: the same variable count and the same clauses in
-    the same order (so a proof or certificate of one is one of the other)."""
+    """Every fifth deal of every hard-set file: the same variable count and the same
+    clauses in the same order (so a proof or certificate of one is one of the other)."""
+    for inst in _hard(path)[::5]:
+        _same(inst, kernel)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", HARD, ids=[p.stem for p in HARD])
+def test_the_kernel_writes_the_encoders_cnf_on_every_hard_deal(path: Path, kernel: Any) -> None:
+    """Every deal of every hard-set file (606 deals), as above."""
     for inst in _hard(path):
         _same(inst, kernel)
 
@@ -106,7 +114,8 @@ def classic_deals(draw: st.DrawFn) -> Instance:
     free = draw(st.booleans())
     cards = draw(st.lists(st.sampled_from(range(deck.size)), unique=True, max_size=10 if full else 5))
     tokens = draw(st.lists(st.sampled_from(TOKENS), unique=True, max_size=len(cards)))
-    tokens = [t for t in tokens if not t.isdigit() or int(t) <= len(cards)]
+    room = len(cards) - (1 if "omega" in tokens else 0)  # ("omega" is last: no number may be)
+    tokens = [t for t in tokens if not t.isdigit() or int(t) <= room]
     tasks = tuple(Task(c, None if free else draw(st.integers(0, players - 1)), tokens[i] if i < len(tokens) else None)
                   for i, c in enumerate(cards))
     lead: int | str = draw(st.sampled_from([0, players - 1, "any"] + (["rocket"] if trump else [])))
@@ -130,7 +139,7 @@ def test_the_kernel_writes_the_encoders_cnf_on_generated_deals(inst: Instance) -
 
 
 @settings(max_examples=60, deadline=None)
-@given(instances(min_players=3, max_players=5, max_suits=5, max_values=6, max_cards=24, max_tasks=6))
+@given(instances(min_players=3, max_players=5, max_suits=4, max_values=6, max_cards=24, max_tasks=6))
 def test_the_kernel_writes_the_encoders_cnf_on_uneven_deals(inst: Instance) -> None:
     """The house strategy's deals (unequal hands, cards left out, every token mix)."""
     note(to_notation(inst))
