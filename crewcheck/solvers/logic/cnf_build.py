@@ -120,9 +120,9 @@ def kernel_arrays(pos: Position) -> tuple[CnfDeal, Ids]:
     task_of = [-1] * n
     tokens, ranks = [], []
     for i, task in enumerate(tasks):
-        tok = (NONE, 0) if task.token is None else token_kind(task.token)
-        tokens.append(_KERNEL_TOKENS.get(tok[0], NONE))  # type: ignore[call-overload]
-        ranks.append(tok[1])
+        tok = None if task.token is None else token_kind(task.token)
+        tokens.append(NONE if tok is None else _KERNEL_TOKENS[tok[0]])
+        ranks.append(0 if tok is None else tok[1])
         kind[task.card] = UNIQUE if task.token is not None else (p if task.seat is None else task.seat)
         task_of[task.card] = i
 

@@ -235,8 +235,8 @@ def card_list(mask: int, out: Any) -> int:
 def lead_of(v: Ids, d: CnfDeal, tr: int, s: int) -> int:
     """``lead`` of seat ``s`` in trick ``tr`` (after the first: the winner of the one before)."""
     if tr == 0:
-        return v.lead[s]
-    return v.winner[(tr - 1) * d.players + s]
+        return int(v.lead[s])
+    return int(v.winner[(tr - 1) * d.players + s])
 
 
 # -- the variables ----------------------------------------------------------------------

@@ -118,8 +118,8 @@ def classic_deals(draw: st.DrawFn) -> Instance:
     tokens = [t for t in tokens if not t.isdigit() or int(t) <= room]
     tasks = tuple(Task(c, None if free else draw(st.integers(0, players - 1)), tokens[i] if i < len(tokens) else None)
                   for i, c in enumerate(cards))
-    lead: int | str = draw(st.sampled_from([0, players - 1, "any"] + (["rocket"] if trump else [])))
-    rules = Rules(draw(st.sampled_from(["strict", "lenient"])), "free" if free else "fixed")  # type: ignore[arg-type]
+    lead: Any = draw(st.sampled_from([0, players - 1, "any", *(["rocket"] if trump else [])]))
+    rules = Rules("strict" if draw(st.booleans()) else "lenient", "free" if free else "fixed")
     inst = Instance(deck, hands, tasks, trump, lead, rules)
     if draw(st.booleans()):
         inst = inst.with_history(draw(playouts(inst, max_plays=min(12, deck.size))))
