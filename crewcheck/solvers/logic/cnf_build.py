@@ -165,8 +165,8 @@ def kernel_cnf(instance: Instance, pos: Position, *, kernel: Any = None) -> Buil
         out = Out(lits=np.empty(_ROOM[0], dtype=np.int64), ends=np.empty(_ROOM[1], dtype=np.int64),
                   state=np.zeros(3, dtype=np.int64), scratch=np.empty(room, dtype=np.int64),
                   guard=np.empty(room, dtype=np.int64))
-        top = int(k.build(deal, ids, out))
-        nlits, nclauses, aux = (int(x) for x in out.state)
+        k.build(deal, ids, out)
+        nlits, nclauses, aux = (int(x) for x in out.state)  # (aux: the next auxiliary's id)
         if nlits <= _ROOM[0] and nclauses <= _ROOM[1]:
             break
         _ROOM[0], _ROOM[1] = max(_ROOM[0], nlits + nlits // 4), max(_ROOM[1], nclauses + nclauses // 4)
@@ -177,7 +177,6 @@ def kernel_cnf(instance: Instance, pos: Position, *, kernel: Any = None) -> Buil
     for end in ends:
         clauses.append(lits[start:end])
         start = end
-    del top
 
     def encoding() -> Encoding:
         formula = Formula()
