@@ -461,13 +461,18 @@ def _default_memory_limit(count: int) -> int | None:
 
 def _load_kernel(backend: str) -> None:
     """Load the compiled search kernel once, before the workers start (forked workers
-    inherit it, so the per-deal times are the warm kernel's)."""
-    if backend != "auto" and registry.ALIASES.get(backend.lower(), backend.lower()) not in ("engine", "search"):
+    inherit it, so the per-deal times are the warm kernel's), and for the engine the
+    kernel that writes its SAT processes' CNF (their forks inherit it)."""
+    name = registry.ALIASES.get(backend.lower(), backend.lower())
+    if backend != "auto" and name not in ("engine", "search"):
         return
+    from crewcheck.solvers.logic.cnf_build import load_kernel as load_cnf_kernel
     from crewcheck.solvers.search import load_compiled
 
     try:
         loaded = load_compiled()
+        if backend == "auto" or name == "engine":
+            load_cnf_kernel()
     except Exception as e:  # noqa: BLE001 - each line then reports the failure itself
         print(f"crewcheck: the compiled search kernel failed to load: {type(e).__name__}", file=sys.stderr)
         return

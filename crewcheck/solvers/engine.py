@@ -39,7 +39,9 @@ Start-up
     In a fresh process the plain-Python kernel tries a few thousand nodes first, so an
     easy deal is answered before numba is even imported (a whole ``crewcheck decide``
     takes about 0.2 s); otherwise the SAT process starts at once and the compiled kernel
-    is loaded meanwhile. The loading (0.3-0.6 s) is not charged to the budget, so
+    is loaded meanwhile, and with it the kernel that writes the CNF of later SAT processes
+    (:func:`crewcheck.solvers.logic.cnf_build.load_kernel`; this first one builds it in
+    plain Python). The loading (0.3-0.6 s) is not charged to the budget, so
     ``--timeout`` bounds the decision itself.
 Stopping
     Ctrl-C, an exception, the deadline or the other side's answer all stop the child
@@ -60,6 +62,7 @@ from crewcheck.model.instance import Instance
 from crewcheck.solvers import registry
 from crewcheck.solvers.logic import sat_process
 from crewcheck.solvers.base import Answer, Budget, Deadline, Verdict
+from crewcheck.solvers.logic.cnf_build import load_kernel
 from crewcheck.solvers.logic.cpsat import counts_bind
 from crewcheck.solvers.logic.encoding import ENCODED_KINDS, size_limit
 from crewcheck.solvers.search import kernel as _kernel
@@ -225,6 +228,8 @@ class EngineSolver:
                     tried = True
                     child = _start(instance, solver)
                 loading = load_compiled() or 0.0
+                if why_not is None:  # the next SAT process forked from here builds with it
+                    loading += load_kernel() or 0.0
             ours = search.decide(instance, budget=Budget(seconds=_left(deadline, loading),
                                                          nodes=budget.nodes, cancel=stop))
             lost = ours.verdict is Verdict.UNKNOWN and bool(ours.extra.get("relaxed_line_lost"))

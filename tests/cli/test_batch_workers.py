@@ -215,3 +215,17 @@ def test_default_workers_never_keep_more_busy_processes_than_cores(
     assert workers_of(args).count == expected
     args.workers = 3
     assert workers_of(args).count == 3
+
+
+@pytest.mark.parametrize(("backend", "loads"), [("auto", True), ("engine", True), ("search", False), ("sat", False)])
+def test_a_batch_loads_the_sat_sides_cnf_kernel_for_the_engine(monkeypatch: pytest.MonkeyPatch, backend: str,
+                                                              loads: bool) -> None:
+    """Before its workers start, a batch of the engine loads the kernel that writes the SAT
+    processes' CNF (forks inherit it); other back-ends do not need it."""
+    from crewcheck.cli import batch
+    from crewcheck.solvers.logic import cnf_build
+
+    calls: list[str] = []
+    monkeypatch.setattr(cnf_build, "load_kernel", lambda: calls.append(backend))
+    batch._load_kernel(backend)
+    assert bool(calls) is loads

@@ -134,7 +134,8 @@ class ClauseFormula(Formula):
     """A formula written straight as clauses: each constraint is expanded as it is added,
     exactly as :func:`to_cnf` expands it, and not kept (:attr:`constraints` stays empty).
 
-    The engine's SAT process builds its CNF this way (:func:`cnf_of`): without the
+    The reference of the engine's SAT process, which builds the CNF this way where its
+    compiled kernel does not (:mod:`crewcheck.solvers.logic.cnf_build`): without the
     constraint objects and their second pass the build takes about 60 % of the time.
     :meth:`cnf` returns the clauses of ``to_cnf(formula)``, clause for clause and with the
     same variable ids (the cardinality auxiliaries, handed out while the formula's own

@@ -2,9 +2,10 @@
 
 What it is
     :class:`SatProcess` starts one child process that builds the deal's CNF
-    (:func:`crewcheck.solvers.logic.encoding.encode` written straight as clauses by
-    :class:`~crewcheck.solvers.logic.export.ClauseFormula`, the clauses of
-    :func:`~crewcheck.solvers.logic.export.to_cnf`; the tasks as unit clauses), solves it
+    (:func:`crewcheck.solvers.logic.cnf_build.build_cnf`: the clauses of
+    :func:`~crewcheck.solvers.logic.export.to_cnf` after
+    :func:`~crewcheck.solvers.logic.encoding.encode`, the tasks as unit clauses, written
+    by a compiled kernel where the deal allows it and the kernel is loaded), solves it
     with a CDCL solver from PySAT (:data:`SOLVER`, Glucose 4.2, by default; :data:`CPSAT`
     runs OR-Tools CP-SAT on the model instead) and sends back the verdict
     and, for a win, the decoded line. The parent polls :meth:`SatProcess.ready` (a
@@ -14,8 +15,9 @@ What it is
     Linux), ignores ``SIGINT`` (Ctrl-C reaches the parent, which stops it), and is a
     daemon process, so an interpreter that exits stops it too.
 
-    Why a process and not a thread: the encoding is plain Python (up to ~0.6 s on a
-    36-task deal) and would hold the GIL against the search driver; and the fastest
+    Why a process and not a thread: the encoding of the deals the kernel does not
+    build is plain Python (up to ~0.6 s on a 36-task deal) and would hold the GIL
+    against the search driver; and the fastest
     CDCL solvers in PySAT (CaDiCaL, Kissat) cannot be interrupted, only killed.
 Start method
     ``fork`` where the platform has it and the calling process runs a single thread
@@ -55,9 +57,8 @@ from crewcheck.errors import BackendError
 from crewcheck.model.instance import Instance
 from crewcheck.runtime.processes import die_with_parent, start_without_main
 from crewcheck.solvers.base import Answer, Budget, Verdict
+from crewcheck.solvers.logic.cnf_build import build_cnf
 from crewcheck.solvers.logic.decode import decode
-from crewcheck.solvers.logic.encoding import encode
-from crewcheck.solvers.logic.export import ClauseFormula
 
 __all__ = ["SatProcess", "SOLVER", "CPSAT", "SOLVES", "PRELOAD", "available"]
 
@@ -163,11 +164,10 @@ def _solve_cnf(instance: Instance, solver: str) -> tuple[Any, ...]:
     from pysat.solvers import Solver  # type: ignore[import-untyped]  # optional: see available()
 
     t0 = time.perf_counter()
-    built = ClauseFormula()
-    enc = encode(instance, formula=built)
-    cnf = built.cnf(assume=enc.assumptions)
+    cnf = build_cnf(instance)
     t1 = time.perf_counter()
-    stats = {"variables": cnf.nv, "clauses": len(cnf.clauses), "build_seconds": round(t1 - t0, 4)}
+    stats = {"variables": cnf.nv, "clauses": len(cnf.clauses), "build_seconds": round(t1 - t0, 4),
+             "cnf_builder": cnf.builder}
     with Solver(name=solver, bootstrap_with=cnf.clauses) as sat:
         won = sat.solve()
         stats["solve_seconds"] = round(time.perf_counter() - t1, 4)
@@ -178,7 +178,7 @@ def _solve_cnf(instance: Instance, solver: str) -> tuple[Any, ...]:
         if not won:
             return ("unwinnable", stats)
         model = {abs(x): x > 0 for x in sat.get_model() or ()}
-    plays, assignment = decode(enc, lambda v: model.get(v, False))
+    plays, assignment = decode(cnf.encoding(), lambda v: model.get(v, False))
     return ("winnable", stats, plays, assignment)
 
 
@@ -196,9 +196,10 @@ def _preload(solver: str) -> None:
         import pysat.solvers  # type: ignore[import-untyped]  # noqa: F401
 
 
-PRELOAD = ("crewcheck.solvers.logic.sat_process", "pysat.solvers")
+PRELOAD = ("crewcheck.solvers.logic.sat_process", "pysat.solvers", "crewcheck.solvers.logic.cnf_preload")
 """What a fork server imports before its first child: every child is then a fork with the
-encoder and the solver loaded, instead of importing them afresh (about 0.1 s a deal)."""
+encoder, the solver and the compiled CNF kernel loaded, instead of importing them afresh
+(about 0.1 s a deal; the kernel, with numba, a few tenths of a second, once per server)."""
 
 
 def _context() -> Any:

@@ -142,6 +142,28 @@ def test_a_spare_sat_process_serves_deal_after_deal_and_a_stopped_one_is_replace
     assert no_children()
 
 
+def test_sat_processes_build_their_cnf_with_the_kernel_once_it_is_loaded() -> None:
+    """A SAT process forked from a process that has loaded the CNF kernel, and a spare from
+    the fork server (which loads it before its first child: ``PRELOAD``), build the CNF
+    with it, and its model decodes to a winning line."""
+    pytest.importorskip("numba")
+    from crewcheck.solvers.logic.cnf_build import load_kernel
+
+    load_kernel()
+    won = load(DEALS / "classic-3p-14-13-13.json")
+    builders = []
+    for n in range(3):
+        if n and sat_process.SPARES.enabled:
+            _wait_for_spare()
+        with sat_process.SatProcess(won) as child:
+            got = child.wait()
+        assert got.verdict is Verdict.WINNABLE and got.plays
+        check_witness(won, won.history + got.plays, got.assignment, "kernel")
+        builders.append(got.extra["cnf_builder"])
+    assert builders == ["kernel"] * 3
+    assert no_children()
+
+
 @pytest.mark.slow  # three batches of 30 deals in fresh processes: minutes on a busy 2-core machine
 def test_a_batch_that_ends_while_a_spare_is_made_prints_nothing(tmp_path: Path) -> None:
     """A spare being made when the process exits finishes starting and is stopped: the
