@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from math import comb
 from typing import Any, ClassVar
@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from crewcheck.runtime import kernels
 from crewcheck.solvers.search.refutations import refutation
 from crewcheck.model.cards import Deck
+from crewcheck.model.conditions import NoTrickWonWith
 from crewcheck.model.derived import equivalent_plays, quotas_left
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
@@ -23,11 +24,13 @@ from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.search.conditions import (
     SEARCH_KINDS, describe_relaxation, tasks_in_disguise, winning_card_arms,
 )
+from crewcheck.solvers.search import conditions as search_conditions
+from crewcheck.solvers.search.low_cards import RELAX_LOSE, RELAX_WIN, low_cards, relax_work_size
 from crewcheck.solvers.search.problem import Problem
 from crewcheck.solvers.search.records import Limits
-from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, begin, table
+from crewcheck.solvers.search.table import KEY_WORDS, PURE_TABLE_BITS, TABLE_BITS, begin, table
 
-__all__ = ["SearchSolver", "SearchOptions", "MAX_CARDS", "load_compiled"]
+__all__ = ["SearchSolver", "SearchOptions", "MAX_CARDS", "load_compiled", "relaxation_lost"]
 
 MAX_CARDS = 63
 """Largest deck the kernel handles (a set of cards is one signed 64-bit mask)."""
@@ -45,8 +48,28 @@ SPLIT_MAX = 24
 """Free assignment: the most ways of giving the open tasks to seats (within the quotas)
 for which the search also tries each as a fixed deal (:meth:`SearchSolver.decide`)."""
 
+LOW_CARD_NODES = 400_000
+"""Default of :attr:`SearchOptions.low_card_nodes`."""
+LOW_CARD_SLICE = 5_000
+"""Trick boundaries of one call of the low-card relaxation's kernel."""
+LOW_CARD_TABLE = "low cards"
+"""The low-card relaxation's table of lost boundaries: a table of its own
+(:func:`~crewcheck.solvers.search.table.table`'s ``use``), never the search's, whose
+entries carry idle tricks; as large as the search's (with a quarter of the slots, M46 3p
+seed 132 took ten times the boundaries).
+"""
+
 _LOADED = [False]
 """Whether the compiled kernel has been called in this process (its first call loads it)."""
+
+
+def _int_arrays(compiled: bool) -> Any:
+    """``list -> int64 array`` for the compiled kernel, ``list -> list`` for the twin."""
+    if compiled:
+        import numpy as np
+
+        return lambda values: np.array(values, dtype=np.int64)
+    return list
 
 
 def _kernel_funcs(pure: bool) -> tuple[Any, bool]:
@@ -72,8 +95,52 @@ def load_compiled() -> float | None:
         return None
     tiny = Instance(Deck.from_sizes({"B": 2}), (0b10, 0b01), (Task(0, 0),), lead=0)
     budget = Budget()
-    SearchSolver(SearchOptions(warm_start=False))._run(tiny, tiny.state(), budget, budget.start(), True, None)
+    solver = SearchSolver(SearchOptions(warm_start=False))
+    solver._run(tiny, tiny.state(), budget, budget.start(), True, None)
+    # the low-card relaxation's kernel too (numba loads each function at its first call)
+    low = Instance(Deck.from_sizes({"B": 3}), (0b110, 0b001), lead=0, conditions=(NoTrickWonWith(2),))
+    relaxation_lost(low.state())
     return time.perf_counter() - t0
+
+
+def relaxation_lost(state: State, nodes: int = LOW_CARD_NODES, *, compiled: bool = True,
+                    expired: Callable[[], bool] | None = None) -> tuple[bool | None, int]:
+    """Whether the low-card relaxation of ``state`` cannot be won
+    (:mod:`crewcheck.solvers.search.low_cards`; ``True`` proves ``state`` lost), and the
+    trick boundaries it visited. ``None``: it does not apply (no low cards, a trick in
+    progress, the game over), or ``nodes`` boundaries (or ``expired()``, polled between
+    slices of :data:`LOW_CARD_SLICE`) ran out first; ``False``: the relaxation can be
+    won. ``compiled``: the compiled kernel if numba is there (else its plain twin). The
+    table of lost boundaries carries over between slices, so a slice goes on where the
+    last stopped."""
+    inst = state.instance
+    low = low_cards(inst)
+    if low == 0 or state.trick or state.end is not None:
+        return None, 0
+    k, is_compiled = _kernel_funcs(not compiled)
+    cond = search_conditions.build(inst, state, is_compiled)
+    arr = _int_arrays(is_compiled)
+    p = inst.players
+    tricks = min(h.bit_count() for h in state.hands)
+    tt = table(is_compiled, TABLE_BITS if is_compiled else PURE_TABLE_BITS, LOW_CARD_TABLE)
+    begin(tt, (LOW_CARD_TABLE, inst.deck, state.hands, state.memos, inst.trump, inst.conditions))
+    trump = -1 if inst.trump_suit is None else inst.trump_suit
+    suit_of, suit_masks = arr(list(inst.deck.suit_of_table)), arr(list(inst.deck.suit_masks))
+    spent = 0
+    for leader in range(p) if state.leader is None else (state.leader,):
+        while True:
+            work = arr([0] * relax_work_size(tricks, p, cond.n))
+            status = k.relax_search(arr(list(state.hands)), leader, cond, low, suit_of, suit_masks, trump,
+                                    tt.arrays(), min(LOW_CARD_SLICE, nodes - spent), work, arr([0] * (cond.n + 1)),
+                                    arr([0] * KEY_WORDS))
+            spent += int(work[0])
+            if status == RELAX_WIN:
+                return False, spent
+            if status == RELAX_LOSE:
+                break
+            if spent >= nodes or (expired is not None and expired()):
+                return None, spent
+    return True, spent
 
 
 _SUMMED = ("tt_hits", "tt_stores", "cuts", "rounds", "kernel_seconds", "seconds")
@@ -194,6 +261,9 @@ class SearchOptions:
     split_nodes: int = 1 << 16
     """Free assignment with at most :data:`SPLIT_MAX` ways to give the open tasks to seats:
     nodes the free search gets alone before the fixed deals of those ways join it."""
+    low_card_nodes: int = LOW_CARD_NODES
+    """Trick boundaries the low-card relaxation may visit (0: never tried); see
+    :meth:`SearchSolver._low_cards`."""
     relax: bool = False
     """Decide a deal whose conditions include kinds the search cannot judge
     (:func:`~crewcheck.solvers.search.conditions.unknown_kinds`) by leaving those out: an
@@ -251,7 +321,7 @@ class SearchSolver:
         why = refutation(work_state)  # cheap sound necessary conditions (crewcheck.solvers.search.refutations)
         if why is not None:
             return Answer(Verdict.UNWINNABLE, extra={"refuted_before_search": True}, explanation=why)
-        answer = self._decide_loaded(instance if work is None else work, work_state, budget, deadline)
+        answer = self._decide_loaded(instance if work is None else work, work_state, budget, deadline, state)
         if work is not None:
             extra = {**answer.extra, "conditions_as_tasks": True}
             assignment = None
@@ -270,8 +340,10 @@ class SearchSolver:
             return Answer(Verdict.WINNABLE, plays, assignment, answer.nodes, extra, answer.explanation)
         return Answer(answer.verdict, answer.plays, answer.assignment, answer.nodes, extra, answer.explanation)
 
-    def _decide_loaded(self, instance: Instance, state: State, budget: Budget, deadline: Deadline) -> Answer:
-        """The search with the compiled kernel loaded (or the plain one, warm start first)."""
+    def _decide_loaded(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
+                       origin: State) -> Answer:
+        """The search with the compiled kernel loaded (or the plain one, warm start first);
+        ``origin``: the position as given (``state`` may have conditions written as tasks)."""
         pure = self.options.pure or os.environ.get("CREWCHECK_PURE_KERNEL", "") in ("1", "true", "yes")
         if not pure and self.options.warm_start and not _kernel.is_loaded():
             # the compiled kernel is not loaded in this process yet (~1 s): try the plain
@@ -284,19 +356,24 @@ class SearchSolver:
             # loading the compiled kernel is not charged to the budget (as in the engine)
             if deadline.until is not None:
                 deadline.until += loading
-            answer = self._decide(instance, state, budget, deadline, pure)
+            answer = self._decide(instance, state, budget, deadline, pure, origin)
             return Answer(answer.verdict, answer.plays, answer.assignment, answer.nodes,
                           {**answer.extra, "kernel_load_seconds": round(loading, 4)}, answer.explanation)
-        return self._decide(instance, state, budget, deadline, pure)
+        return self._decide(instance, state, budget, deadline, pure, origin)
 
     def _decide(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
-                pure: bool) -> Answer:
-        """The search proper, once the cheap refutations and the warm start are done."""
+                pure: bool, origin: State) -> Answer:
+        """The search proper, once the cheap refutations and the warm start are done. A
+        deal its first run does not decide gets the low-card relaxation
+        (:meth:`_low_cards`) before the search goes on."""
         cards = winning_card_arms(instance)
         if cards is not None:
             first = self._run(instance, state, budget, deadline, not pure, self.options.split_nodes)
             if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
                 return first
+            refuted = self._low_cards(origin, first, deadline, not pure)
+            if refuted is not None:
+                return refuted
             arms = [(instance, state)] + [(arm, arm.state()) for arm in cards]
             return self._alternate(state, arms, ("whole", "winning cards", "every choice of winning cards"),
                                    budget, deadline, not pure, first)
@@ -305,13 +382,34 @@ class SearchSolver:
             first = self._run(instance, state, budget, deadline, not pure, self.options.split_nodes)
             if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
                 return first
+            refuted = self._low_cards(origin, first, deadline, not pure)
+            if refuted is not None:
+                return refuted
             return self._split(instance, state, ways, budget, deadline, not pure, first)
         if not self.options.broaden:
             return self._run(instance, state, budget, deadline, not pure, None)
         first = self._run(instance, state, budget, deadline, not pure, self.options.broaden_after)
         if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
             return first
+        refuted = self._low_cards(origin, first, deadline, not pure)
+        if refuted is not None:
+            return refuted
         return self._broaden(instance, state, budget, deadline, not pure, first)
+
+    def _low_cards(self, state: State, first: Answer, deadline: Deadline, want_compiled: bool) -> Answer | None:
+        """UNWINNABLE (with ``first``'s nodes and statistics) if the low-card relaxation of
+        ``state`` cannot be won (:func:`relaxation_lost`, within
+        :attr:`SearchOptions.low_card_nodes` trick boundaries and the deadline), else ``None``."""
+        if self.options.low_card_nodes <= 0:
+            return None
+        lost, spent = relaxation_lost(state, self.options.low_card_nodes, compiled=want_compiled,
+                                      expired=lambda: deadline.expired(first.nodes))
+        if not lost:
+            return None
+        extra = {**first.extra, "low_card_positions": spent}
+        return Answer(Verdict.UNWINNABLE, nodes=first.nodes, extra=extra,
+                      explanation="the deal cannot be won even with its low cards played as the crew likes "
+                                  "(the low-card relaxation)")
 
     def _broaden(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
                  compiled: bool, first: Answer) -> Answer:
