@@ -1,17 +1,17 @@
 """The low-card relaxation: a sound refutation of deals whose conditions look at few cards.
 
 What it is
-    Some conditions judge only a few cards by name: the suit of ``wins_all_cards`` and
-    ``wins_no_cards``, the cards of a value for ``no_trick_won_with``. In every suit but
-    the trumps, the cards below the lowest card any condition or task names (call them
-    *low cards*; every card of a suit no condition or task touches) matter to the game
-    only through their suit: who must follow, who is void. The relaxation plays the deal
-    with two changes: a seat's low cards of one suit are one card (it plays its lowest),
-    and a trick won by a low card (no trump in it, no card of the led suit above the low
-    ones) may be won by any seat that followed suit, as the crew likes. Everything else
-    (trumps, the named cards, tasks under fixed assignment with their tokens, the
-    conditions' judgement after each trick) is the game's own. Under any other
-    assignment the tasks are left out.
+    Some conditions judge only a few cards by name (:data:`EXACT_CARDS`): the suit of
+    ``wins_all_cards`` and ``wins_no_cards``, the cards of a value for
+    ``no_trick_won_with``, the trumps for ``each_trump_wins_a_trick``. In every suit but
+    the trumps, the cards below the lowest card a condition names (call them *low
+    cards*; every card of a suit no condition touches) matter to the game only through
+    their suit: who must follow, who is void. The relaxation plays the deal with three
+    changes: a seat's low cards of one suit are one card (it plays its lowest); a trick
+    won by a low card (no trump in it, no card of the led suit above the low ones) may be
+    won by any seat that followed suit, as the crew likes; and the tasks are left out.
+    Everything else (trumps, the named cards, the conditions' judgement after each
+    trick, the end of the game once every condition holds) is the game's own.
 Sound
     Every line of the deal is a line of the relaxation, with the same winner of each
     trick: a low card is below every other card of its suit, so the real winner of a
@@ -19,15 +19,20 @@ Sound
     or a higher card of the led suit has the same winner in both. The conditions named
     here see only their own cards, the winners and the cards left (a low card is never
     one of theirs), so they judge each trick alike; leaving tasks out only adds winning
-    lines. So a relaxation that cannot be won proves the deal cannot be won; a won
-    relaxation proves nothing.
+    lines (a won deal ends once its conditions hold and its tasks are done, so its
+    relaxation ends no later, won). So a relaxation that cannot be won proves the deal
+    cannot be won; a won relaxation proves nothing.
 Cost
-    A depth-first search over whole tricks (plain Python) that remembers the lost
-    positions (hands, leader, tasks done, the conditions' memos), within a node budget:
-    the relaxation has far fewer positions than the deal (the low cards of a seat and
-    suit are a count). Logbook missions 16, 17 and 46 with three players are the deals it
-    is for: their pigeonhole-like refutations take a CDCL solver 40,000-450,000
-    conflicts and the search 10**7-10**8 nodes, the relaxation a few thousand positions.
+    :func:`relax_search`, a kernel function compiled with the search's: a depth-first
+    search over plies (the plays of a trick, then its winner) that stores every lost
+    trick boundary (cards in play, leader, the conditions' memos) in a table of its own,
+    within a budget of boundaries. The relaxation has far fewer positions than the deal:
+    the low cards of a seat and suit are a count. The three-player deals of logbook
+    missions 16, 17, 44 and 46 that cannot be won are what it is for: their
+    pigeonhole-like refutations take a CDCL solver 30,000-450,000 conflicts and the
+    search 10**7-10**8 nodes, the relaxation 5,000-200,000 boundaries.
+    ``crewcheck.solvers.search.driver.relaxation_lost`` runs it;
+    the search tries it once its first run has not decided a deal.
 """
 
 from __future__ import annotations
@@ -55,9 +60,11 @@ EXACT_CARDS: dict[str, Callable[[Any, Instance], Mask]] = {
     "wins_all_cards": lambda c, inst: c.target(inst),
     "wins_no_cards": lambda c, inst: c.target(inst),
     "no_trick_won_with": lambda c, inst: value_mask(inst, c.value),
+    "each_trump_wins_a_trick": lambda c, inst: 0,  # the trumps, which are never low
 }
 """The condition kinds the relaxation judges, each with the cards it tells apart (the
-only cards its ``step`` and ``judge`` look at besides the winner of a trick)."""
+only cards its ``step`` and ``judge`` look at besides the winner of a trick, and the
+winning card when it is one of them or a trump)."""
 
 
 def low_cards(instance: Instance) -> Mask:
