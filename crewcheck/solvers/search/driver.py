@@ -99,22 +99,22 @@ def load_compiled() -> float | None:
     solver._run(tiny, tiny.state(), budget, budget.start(), True, None)
     # the low-card relaxation's kernel too (numba loads each function at its first call)
     low = Instance(Deck.from_sizes({"B": 3}), (0b110, 0b001), lead=0, conditions=(NoTrickWonWith(2),))
-    relaxation_lost(low.state())
+    relaxation_lost(low)
     return time.perf_counter() - t0
 
 
-def relaxation_lost(state: State, nodes: int = LOW_CARD_NODES, *, compiled: bool = True,
+def relaxation_lost(inst: Instance, nodes: int = LOW_CARD_NODES, *, compiled: bool = True,
                     expired: Callable[[], bool] | None = None) -> tuple[bool | None, int]:
-    """Whether the low-card relaxation of ``state`` cannot be won
-    (:mod:`crewcheck.solvers.search.low_cards`; ``True`` proves ``state`` lost), and the
+    """Whether the low-card relaxation of ``inst`` (from the position after its history)
+    cannot be won (:mod:`crewcheck.solvers.search.low_cards`; ``True`` proves it lost), and the
     trick boundaries it visited. ``None``: it does not apply (no low cards, a trick in
     progress, the game over), or ``nodes`` boundaries (or ``expired()``, polled between
     slices of :data:`LOW_CARD_SLICE`) ran out first; ``False``: the relaxation can be
     won. ``compiled``: the compiled kernel if numba is there (else its plain twin). The
     table of lost boundaries carries over between slices, so a slice goes on where the
     last stopped."""
-    inst = state.instance
     low = low_cards(inst)
+    state = inst.state()
     if low == 0 or state.trick or state.end is not None:
         return None, 0
     k, is_compiled = _kernel_funcs(not compiled)
@@ -321,7 +321,7 @@ class SearchSolver:
         why = refutation(work_state)  # cheap sound necessary conditions (crewcheck.solvers.search.refutations)
         if why is not None:
             return Answer(Verdict.UNWINNABLE, extra={"refuted_before_search": True}, explanation=why)
-        answer = self._decide_loaded(instance if work is None else work, work_state, budget, deadline, state)
+        answer = self._decide_loaded(instance if work is None else work, work_state, budget, deadline, instance)
         if work is not None:
             extra = {**answer.extra, "conditions_as_tasks": True}
             assignment = None
@@ -341,9 +341,9 @@ class SearchSolver:
         return Answer(answer.verdict, answer.plays, answer.assignment, answer.nodes, extra, answer.explanation)
 
     def _decide_loaded(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
-                       origin: State) -> Answer:
+                       origin: Instance) -> Answer:
         """The search with the compiled kernel loaded (or the plain one, warm start first);
-        ``origin``: the position as given (``state`` may have conditions written as tasks)."""
+        ``origin``: the deal as given (``instance`` may have conditions written as tasks)."""
         pure = self.options.pure or os.environ.get("CREWCHECK_PURE_KERNEL", "") in ("1", "true", "yes")
         if not pure and self.options.warm_start and not _kernel.is_loaded():
             # the compiled kernel is not loaded in this process yet (~1 s): try the plain
@@ -362,7 +362,7 @@ class SearchSolver:
         return self._decide(instance, state, budget, deadline, pure, origin)
 
     def _decide(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
-                pure: bool, origin: State) -> Answer:
+                pure: bool, origin: Instance) -> Answer:
         """The search proper, once the cheap refutations and the warm start are done. A
         deal its first run does not decide gets the low-card relaxation
         (:meth:`_low_cards`) before the search goes on."""
@@ -396,13 +396,13 @@ class SearchSolver:
             return refuted
         return self._broaden(instance, state, budget, deadline, not pure, first)
 
-    def _low_cards(self, state: State, first: Answer, deadline: Deadline, want_compiled: bool) -> Answer | None:
+    def _low_cards(self, origin: Instance, first: Answer, deadline: Deadline, want_compiled: bool) -> Answer | None:
         """UNWINNABLE (with ``first``'s nodes and statistics) if the low-card relaxation of
-        ``state`` cannot be won (:func:`relaxation_lost`, within
+        ``origin`` cannot be won (:func:`relaxation_lost`, within
         :attr:`SearchOptions.low_card_nodes` trick boundaries and the deadline), else ``None``."""
         if self.options.low_card_nodes <= 0:
             return None
-        lost, spent = relaxation_lost(state, self.options.low_card_nodes, compiled=want_compiled,
+        lost, spent = relaxation_lost(origin, self.options.low_card_nodes, compiled=want_compiled,
                                       expired=lambda: deadline.expired(first.nodes))
         if not lost:
             return None

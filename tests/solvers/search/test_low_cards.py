@@ -29,7 +29,7 @@ KINDS = sorted(EXACT_CARDS)
 def _check(inst: Instance, *, compiled: bool = False) -> bool | None:
     """The relaxation's answer on ``inst``, checked against the oracle: lost only if the
     oracle loses the deal."""
-    lost, _ = relaxation_lost(inst.state(), 100_000, compiled=compiled)
+    lost, _ = relaxation_lost(inst, 100_000, compiled=compiled)
     if lost:
         expected = decide(inst, backend="exhaustive").verdict
         assert expected is Verdict.UNWINNABLE, (
@@ -90,7 +90,7 @@ def test_the_compiled_relaxation_agrees_with_the_oracle(kind: str, data: st.Data
     inst = data.draw(condition_instances(kinds=(kind,), max_cards=10))
     assume(all(c.kind in EXACT_CARDS for c in inst.conditions) and inst.conditions)
     note(deal_json.dumps(inst))
-    assert _check(inst, compiled=True) == relaxation_lost(inst.state(), 100_000, compiled=False)[0]
+    assert _check(inst, compiled=True) == relaxation_lost(inst, 100_000, compiled=False)[0]
 
 
 def test_low_cards_are_those_below_every_named_card() -> None:
