@@ -46,6 +46,7 @@ from crewcheck.model.instance import Instance
 from crewcheck.runtime.kernels import lowbit_index, popcount
 from crewcheck.solvers.search.conditions.codes import C_BROKEN, C_HOLDS
 from crewcheck.solvers.search.conditions.kernel import cond_judge, cond_key, cond_step
+from crewcheck.solvers.search.conditions.table import unknown_kinds
 from crewcheck.solvers.search.records import CondArrays, TableArrays
 from crewcheck.solvers.search.rules import trick_best
 from crewcheck.solvers.search.table import tt_refuted, tt_store
@@ -70,8 +71,9 @@ winning card when it is one of them or a trump)."""
 def low_cards(instance: Instance) -> Mask:
     """The low cards of ``instance`` (see the module docstring), or 0 when the relaxation
     does not apply: no conditions, a kind outside :data:`EXACT_CARDS`, a ``"choose"``
-    seat, covered cards."""
-    if not instance.conditions or instance.covered:
+    seat, covered cards, conditions the search's ints cannot hold
+    (:func:`~crewcheck.solvers.search.conditions.unknown_kinds`)."""
+    if not instance.conditions or instance.covered or unknown_kinds(instance):
         return 0
     exact = 0
     for cond in instance.conditions:
