@@ -115,6 +115,8 @@ Layout
         their cuts, and the conditions that are tasks in disguise.
     ``low_cards.py``
         The low-card relaxation and its kernel function (compiled with the search's).
+    ``relaxation.py``
+        That relaxation run a slice at a time beside the search.
     ``table.py``
         The refutation table: layout, probe, store, per-thread allocation.
 """

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from math import comb
 from typing import Any, ClassVar
@@ -24,13 +24,12 @@ from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.search.conditions import (
     SEARCH_KINDS, describe_relaxation, tasks_in_disguise, winning_card_arms,
 )
-from crewcheck.solvers.search import conditions as search_conditions
-from crewcheck.solvers.search.low_cards import RELAX_LOSE, RELAX_WIN, low_cards, relax_work_size
+from crewcheck.solvers.search.relaxation import LOW_CARD_NODES, LowCards, relaxation_lost
 from crewcheck.solvers.search.problem import Problem
 from crewcheck.solvers.search.records import Limits
-from crewcheck.solvers.search.table import KEY_WORDS, PURE_TABLE_BITS, TABLE_BITS, begin, table
+from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, begin, table
 
-__all__ = ["SearchSolver", "SearchOptions", "MAX_CARDS", "load_compiled", "relaxation_lost"]
+__all__ = ["SearchSolver", "SearchOptions", "MAX_CARDS", "load_compiled"]
 
 MAX_CARDS = 63
 """Largest deck the kernel handles (a set of cards is one signed 64-bit mask)."""
@@ -48,28 +47,14 @@ SPLIT_MAX = 24
 """Free assignment: the most ways of giving the open tasks to seats (within the quotas)
 for which the search also tries each as a fixed deal (:meth:`SearchSolver.decide`)."""
 
-LOW_CARD_NODES = 400_000
-"""Default of :attr:`SearchOptions.low_card_nodes`."""
-LOW_CARD_SLICE = 5_000
-"""Trick boundaries of one call of the low-card relaxation's kernel."""
-LOW_CARD_TABLE = "low cards"
-"""The low-card relaxation's table of lost boundaries: a table of its own
-(:func:`~crewcheck.solvers.search.table.table`'s ``use``), never the search's, whose
-entries carry idle tricks; as large as the search's (with a quarter of the slots, M46 3p
-seed 132 took ten times the boundaries).
-"""
+LOW_CARD_FIRST = 5_000
+"""Trick boundaries of the low-card relaxation's first turn, right after the first run."""
+LOW_CARD_RATIO = 64
+"""Later turns of the relaxation get a boundary per this many nodes the search has just
+spent (a boundary costs the relaxation's kernel about as long: both get the CPU alike)."""
 
 _LOADED = [False]
 """Whether the compiled kernel has been called in this process (its first call loads it)."""
-
-
-def _int_arrays(compiled: bool) -> Any:
-    """``list -> int64 array`` for the compiled kernel, ``list -> list`` for the twin."""
-    if compiled:
-        import numpy as np
-
-        return lambda values: np.array(values, dtype=np.int64)
-    return list
 
 
 def _kernel_funcs(pure: bool) -> tuple[Any, bool]:
@@ -101,46 +86,6 @@ def load_compiled() -> float | None:
     low = Instance(Deck.from_sizes({"B": 3}), (0b110, 0b001), lead=0, conditions=(NoTrickWonWith(2),))
     relaxation_lost(low)
     return time.perf_counter() - t0
-
-
-def relaxation_lost(inst: Instance, nodes: int = LOW_CARD_NODES, *, compiled: bool = True,
-                    expired: Callable[[], bool] | None = None) -> tuple[bool | None, int]:
-    """Whether the low-card relaxation of ``inst`` (from the position after its history)
-    cannot be won (:mod:`crewcheck.solvers.search.low_cards`; ``True`` proves it lost), and the
-    trick boundaries it visited. ``None``: it does not apply (no low cards, a trick in
-    progress, the game over), or ``nodes`` boundaries (or ``expired()``, polled between
-    slices of :data:`LOW_CARD_SLICE`) ran out first; ``False``: the relaxation can be
-    won. ``compiled``: the compiled kernel if numba is there (else its plain twin). The
-    table of lost boundaries carries over between slices, so a slice goes on where the
-    last stopped."""
-    low = low_cards(inst)
-    state = inst.state()
-    if low == 0 or state.trick or state.end is not None:
-        return None, 0
-    k, is_compiled = _kernel_funcs(not compiled)
-    cond = search_conditions.build(inst, state, is_compiled)
-    arr = _int_arrays(is_compiled)
-    p = inst.players
-    tricks = min(h.bit_count() for h in state.hands)
-    tt = table(is_compiled, TABLE_BITS if is_compiled else PURE_TABLE_BITS, LOW_CARD_TABLE)
-    begin(tt, (LOW_CARD_TABLE, inst.deck, state.hands, state.memos, inst.trump, inst.conditions))
-    trump = -1 if inst.trump_suit is None else inst.trump_suit
-    suit_of, suit_masks = arr(list(inst.deck.suit_of_table)), arr(list(inst.deck.suit_masks))
-    spent = 0
-    for leader in range(p) if state.leader is None else (state.leader,):
-        while True:
-            work = arr([0] * relax_work_size(tricks, p, cond.n))
-            status = k.relax_search(arr(list(state.hands)), leader, cond, low, suit_of, suit_masks, trump,
-                                    tt.arrays(), min(LOW_CARD_SLICE, nodes - spent), work, arr([0] * (cond.n + 1)),
-                                    arr([0] * KEY_WORDS))
-            spent += int(work[0])
-            if status == RELAX_WIN:
-                return False, spent
-            if status == RELAX_LOSE:
-                break
-            if spent >= nodes or (expired is not None and expired()):
-                return None, spent
-    return True, spent
 
 
 _SUMMED = ("tt_hits", "tt_stores", "cuts", "rounds", "kernel_seconds", "seconds")
@@ -262,8 +207,8 @@ class SearchOptions:
     """Free assignment with at most :data:`SPLIT_MAX` ways to give the open tasks to seats:
     nodes the free search gets alone before the fixed deals of those ways join it."""
     low_card_nodes: int = LOW_CARD_NODES
-    """Trick boundaries the low-card relaxation may visit (0: never tried); see
-    :meth:`SearchSolver._low_cards`."""
+    """Trick boundaries the low-card relaxation may visit on a deal (0: never tried); see
+    :meth:`SearchSolver._relaxed`."""
     relax: bool = False
     """Decide a deal whose conditions include kinds the search cannot judge
     (:func:`~crewcheck.solvers.search.conditions.unknown_kinds`) by leaving those out: an
@@ -364,55 +309,45 @@ class SearchSolver:
     def _decide(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
                 pure: bool, origin: Instance) -> Answer:
         """The search proper, once the cheap refutations and the warm start are done. A
-        deal its first run does not decide gets the low-card relaxation
-        (:meth:`_low_cards`) before the search goes on."""
+        deal its first run does not decide gets turns of the low-card relaxation of
+        ``origin`` (:meth:`_relaxed`) beside the search's."""
         cards = winning_card_arms(instance)
-        if cards is not None:
-            first = self._run(instance, state, budget, deadline, not pure, self.options.split_nodes)
-            if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
-                return first
-            refuted = self._low_cards(origin, first, deadline, not pure)
-            if refuted is not None:
-                return refuted
-            arms = [(instance, state)] + [(arm, arm.state()) for arm in cards]
-            return self._alternate(state, arms, ("whole", "winning cards", "every choice of winning cards"),
-                                   budget, deadline, not pure, first)
-        ways = _assignments(instance, state) if state.owners is not None else None
-        if ways is not None:
-            first = self._run(instance, state, budget, deadline, not pure, self.options.split_nodes)
-            if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
-                return first
-            refuted = self._low_cards(origin, first, deadline, not pure)
-            if refuted is not None:
-                return refuted
-            return self._split(instance, state, ways, budget, deadline, not pure, first)
-        if not self.options.broaden:
+        ways = _assignments(instance, state) if cards is None and state.owners is not None else None
+        if cards is None and ways is None and not self.options.broaden:
             return self._run(instance, state, budget, deadline, not pure, None)
-        first = self._run(instance, state, budget, deadline, not pure, self.options.broaden_after)
+        first = self._run(instance, state, budget, deadline, not pure,
+                          self.options.broaden_after if cards is None and ways is None else self.options.split_nodes)
         if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
             return first
-        refuted = self._low_cards(origin, first, deadline, not pure)
+        relax = LowCards(origin, not pure) if self.options.low_card_nodes > 0 else None
+        refuted = self._relaxed(relax, LOW_CARD_FIRST, first.nodes, first.extra, deadline)
         if refuted is not None:
             return refuted
-        return self._broaden(instance, state, budget, deadline, not pure, first)
+        if cards is not None:
+            arms = [(instance, state)] + [(arm, arm.state()) for arm in cards]
+            return self._alternate(state, arms, ("whole", "winning cards", "every choice of winning cards"),
+                                   budget, deadline, not pure, first, relax)
+        if ways is not None:
+            return self._split(instance, state, ways, budget, deadline, not pure, first, relax)
+        return self._broaden(instance, state, budget, deadline, not pure, first, relax)
 
-    def _low_cards(self, origin: Instance, first: Answer, deadline: Deadline, want_compiled: bool) -> Answer | None:
-        """UNWINNABLE (with ``first``'s nodes and statistics) if the low-card relaxation of
-        ``origin`` cannot be won (:func:`relaxation_lost`, within
-        :attr:`SearchOptions.low_card_nodes` trick boundaries and the deadline), else ``None``."""
-        if self.options.low_card_nodes <= 0:
+    def _relaxed(self, relax: LowCards | None, nodes: int, spent: int, extra: Mapping[str, Any],
+                 deadline: Deadline) -> Answer | None:
+        """A turn of the low-card relaxation beside the search: ``nodes`` more trick
+        boundaries (within :attr:`SearchOptions.low_card_nodes`, stopping when the deadline
+        or the cancel hook says so). UNWINNABLE, with the search's ``spent`` nodes and
+        ``extra`` statistics, if the relaxation is lost; else ``None``."""
+        if relax is None or not relax.applies or relax.verdict is not None:
             return None
-        lost, spent = relaxation_lost(origin, self.options.low_card_nodes, compiled=want_compiled,
-                                      expired=lambda: deadline.expired(first.nodes))
-        if not lost:
+        nodes = min(nodes, self.options.low_card_nodes - relax.spent)
+        if nodes <= 0 or not relax.run(nodes, lambda: deadline.expired(spent)):
             return None
-        extra = {**first.extra, "low_card_positions": spent}
-        return Answer(Verdict.UNWINNABLE, nodes=first.nodes, extra=extra,
+        return Answer(Verdict.UNWINNABLE, nodes=spent, extra={**extra, "low_card_positions": relax.spent},
                       explanation="the deal cannot be won even with its low cards played as the crew likes "
                                   "(the low-card relaxation)")
 
     def _broaden(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
-                 compiled: bool, first: Answer) -> Answer:
+                 compiled: bool, first: Answer, relax: LowCards | None = None) -> Answer:
         """After :attr:`SearchOptions.broaden_after` nodes: turns of one round of the whole search (node
         limit x1.5 per turn, going on from the rounds so far, the move orderings in turn),
         then a round for each first play not yet refuted, sharing half that limit. All
@@ -478,10 +413,13 @@ class SearchSolver:
                     return Answer(Verdict.UNWINNABLE, nodes=spent, extra=extra)
                 if deadline.expired(spent):
                     return Answer(Verdict.UNKNOWN, nodes=spent, extra=extra)
+            refuted = self._relaxed(relax, 2 * limit // LOW_CARD_RATIO, spent, extra, deadline)
+            if refuted is not None:
+                return refuted
             turn += 1
 
     def _split(self, instance: Instance, state: State, ways: list[tuple[int, ...]], budget: Budget,
-               deadline: Deadline, compiled: bool, first: Answer) -> Answer:
+               deadline: Deadline, compiled: bool, first: Answer, relax: LowCards | None = None) -> Answer:
         """Free assignment, few ways to give the open tasks to seats: run the free search
         and the fixed deal of every way in turn, each for a node limit that doubles per
         turn (each restart loses its refutation table, a constant factor). Winnable when any
@@ -493,10 +431,11 @@ class SearchSolver:
             fixed = instance.with_assignment(seats)
             arms.append((fixed, fixed.state()))
         return self._alternate(state, arms, ("free", "fixed assignment", "every fixed assignment"), budget,
-                               deadline, compiled, first)
+                               deadline, compiled, first, relax)
 
     def _alternate(self, state: State, arms: list[tuple[Instance, State]], names: tuple[str, str, str],
-                   budget: Budget, deadline: Deadline, compiled: bool, first: Answer) -> Answer:
+                   budget: Budget, deadline: Deadline, compiled: bool, first: Answer,
+                   relax: LowCards | None = None) -> Answer:
         """Run the arms in turn, each for a node limit that doubles per turn: arm 0 is the
         deal itself, the others together are equivalent to it (some wins iff it does).
         Winnable when any arm wins (its line wins the deal, which ``state`` belongs to);
@@ -529,6 +468,9 @@ class SearchSolver:
                     live.remove(arm)
                 if deadline.expired(spent):
                     return Answer(Verdict.UNKNOWN, nodes=spent, extra=extra)
+            refuted = self._relaxed(relax, limit * len(live) // LOW_CARD_RATIO, spent, extra, deadline)
+            if refuted is not None:
+                return refuted
             limit *= 2
 
     def _run(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,

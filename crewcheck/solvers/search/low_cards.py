@@ -31,8 +31,8 @@ Cost
     missions 16, 17, 44 and 46 that cannot be won are what it is for: their
     pigeonhole-like refutations take a CDCL solver 30,000-450,000 conflicts and the
     search 10**7-10**8 nodes, the relaxation 5,000-200,000 boundaries.
-    ``crewcheck.solvers.search.driver.relaxation_lost`` runs it;
-    the search tries it once its first run has not decided a deal.
+    :mod:`crewcheck.solvers.search.relaxation` runs it; the search gives it turns beside
+    its own once its first run has not decided a deal.
 """
 
 from __future__ import annotations
