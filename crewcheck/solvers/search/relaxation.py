@@ -48,10 +48,13 @@ class LowCards:
 
     def __init__(self, inst: Instance, compiled: bool = True) -> None:
         self.low = low_cards(inst)
-        state = inst.state()
-        self.applies = self.low != 0 and not state.trick and state.end is None
         self.verdict: bool | None = None
         self.spent = 0
+        self.applies = False
+        if self.low == 0:
+            return
+        state = inst.state()
+        self.applies = not state.trick and state.end is None
         if not self.applies:
             return
         self.kernel: Any = _kernel.twin()
