@@ -87,7 +87,9 @@ Rules covered
     every kind of :data:`conditions.SEARCH_KINDS <crewcheck.solvers.search.conditions.SEARCH_KINDS>`
     (stepped and judged at each trick, with cuts of their own; see that module); a deal
     with another kind is refused, or decided as a relaxation with
-    :attr:`SearchOptions.relax`.
+    :attr:`SearchOptions.relax`. A deal whose conditions name few cards and whose first
+    run ends undecided also gets the low-card relaxation
+    (:mod:`crewcheck.solvers.search.low_cards`): if that cannot be won, neither can the deal.
 Exact
     Yes: sound and complete. Every cut above is a proof that no winning line exists
     below it, and every winning line is replayed by :func:`crewcheck.decide`.
@@ -111,6 +113,10 @@ Layout
     ``conditions/``
         The deal's conditions on ints: the table of kinds, their step and judge twins,
         their cuts, and the conditions that are tasks in disguise.
+    ``low_cards.py``
+        The low-card relaxation and its kernel function (compiled with the search's).
+    ``relaxation.py``
+        That relaxation run a slice at a time beside the search.
     ``table.py``
         The refutation table: layout, probe, store, per-thread allocation.
 """

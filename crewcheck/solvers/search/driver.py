@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from crewcheck.runtime import kernels
 from crewcheck.solvers.search.refutations import refutation
 from crewcheck.model.cards import Deck
+from crewcheck.model.conditions import NoTrickWonWith
 from crewcheck.model.derived import equivalent_plays, quotas_left
 from crewcheck.model.instance import Instance
 from crewcheck.model.state import State
@@ -23,6 +24,7 @@ from crewcheck.solvers.search import kernel as _kernel
 from crewcheck.solvers.search.conditions import (
     SEARCH_KINDS, describe_relaxation, tasks_in_disguise, winning_card_arms,
 )
+from crewcheck.solvers.search.relaxation import LOW_CARD_NODES, LowCards, relaxation_lost
 from crewcheck.solvers.search.problem import Problem
 from crewcheck.solvers.search.records import Limits
 from crewcheck.solvers.search.table import PURE_TABLE_BITS, TABLE_BITS, begin, table
@@ -44,6 +46,14 @@ WARM_START_NODES = 3000
 SPLIT_MAX = 24
 """Free assignment: the most ways of giving the open tasks to seats (within the quotas)
 for which the search also tries each as a fixed deal (:meth:`SearchSolver.decide`)."""
+
+LOW_CARD_FIRST = 5_000
+"""Trick boundaries of the low-card relaxation's first turn, right after the first run."""
+LOW_CARD_RATIO = 32
+"""Later turns of the relaxation get a boundary per this many nodes the search has just
+spent: a boundary costs the relaxation's kernel about as long as 30 nodes cost the search
+(mission 46, 3 players, seed 132: 202,387 boundaries in 9.5 s, the search 650,000 nodes a
+second, on the shared machine), so the two get the CPU alike."""
 
 _LOADED = [False]
 """Whether the compiled kernel has been called in this process (its first call loads it)."""
@@ -72,7 +82,11 @@ def load_compiled() -> float | None:
         return None
     tiny = Instance(Deck.from_sizes({"B": 2}), (0b10, 0b01), (Task(0, 0),), lead=0)
     budget = Budget()
-    SearchSolver(SearchOptions(warm_start=False))._run(tiny, tiny.state(), budget, budget.start(), True, None)
+    solver = SearchSolver(SearchOptions(warm_start=False))
+    solver._run(tiny, tiny.state(), budget, budget.start(), True, None)
+    # the low-card relaxation's kernel too (numba loads each function at its first call)
+    low = Instance(Deck.from_sizes({"B": 3}), (0b110, 0b001), lead=0, conditions=(NoTrickWonWith(2),))
+    relaxation_lost(low)
     return time.perf_counter() - t0
 
 
@@ -194,6 +208,9 @@ class SearchOptions:
     split_nodes: int = 1 << 16
     """Free assignment with at most :data:`SPLIT_MAX` ways to give the open tasks to seats:
     nodes the free search gets alone before the fixed deals of those ways join it."""
+    low_card_nodes: int = LOW_CARD_NODES
+    """Trick boundaries the low-card relaxation may visit on a deal (0: never tried); see
+    :meth:`SearchSolver._relaxed`."""
     relax: bool = False
     """Decide a deal whose conditions include kinds the search cannot judge
     (:func:`~crewcheck.solvers.search.conditions.unknown_kinds`) by leaving those out: an
@@ -251,7 +268,7 @@ class SearchSolver:
         why = refutation(work_state)  # cheap sound necessary conditions (crewcheck.solvers.search.refutations)
         if why is not None:
             return Answer(Verdict.UNWINNABLE, extra={"refuted_before_search": True}, explanation=why)
-        answer = self._decide_loaded(instance if work is None else work, work_state, budget, deadline)
+        answer = self._decide_loaded(instance if work is None else work, work_state, budget, deadline, instance)
         if work is not None:
             extra = {**answer.extra, "conditions_as_tasks": True}
             assignment = None
@@ -270,8 +287,10 @@ class SearchSolver:
             return Answer(Verdict.WINNABLE, plays, assignment, answer.nodes, extra, answer.explanation)
         return Answer(answer.verdict, answer.plays, answer.assignment, answer.nodes, extra, answer.explanation)
 
-    def _decide_loaded(self, instance: Instance, state: State, budget: Budget, deadline: Deadline) -> Answer:
-        """The search with the compiled kernel loaded (or the plain one, warm start first)."""
+    def _decide_loaded(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
+                       origin: Instance) -> Answer:
+        """The search with the compiled kernel loaded (or the plain one, warm start first);
+        ``origin``: the deal as given (``instance`` may have conditions written as tasks)."""
         pure = self.options.pure or os.environ.get("CREWCHECK_PURE_KERNEL", "") in ("1", "true", "yes")
         if not pure and self.options.warm_start and not _kernel.is_loaded():
             # the compiled kernel is not loaded in this process yet (~1 s): try the plain
@@ -284,37 +303,53 @@ class SearchSolver:
             # loading the compiled kernel is not charged to the budget (as in the engine)
             if deadline.until is not None:
                 deadline.until += loading
-            answer = self._decide(instance, state, budget, deadline, pure)
+            answer = self._decide(instance, state, budget, deadline, pure, origin)
             return Answer(answer.verdict, answer.plays, answer.assignment, answer.nodes,
                           {**answer.extra, "kernel_load_seconds": round(loading, 4)}, answer.explanation)
-        return self._decide(instance, state, budget, deadline, pure)
+        return self._decide(instance, state, budget, deadline, pure, origin)
 
     def _decide(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
-                pure: bool) -> Answer:
-        """The search proper, once the cheap refutations and the warm start are done."""
+                pure: bool, origin: Instance) -> Answer:
+        """The search proper, once the cheap refutations and the warm start are done. A
+        deal its first run does not decide gets turns of the low-card relaxation of
+        ``origin`` (:meth:`_relaxed`) beside the search's."""
         cards = winning_card_arms(instance)
-        if cards is not None:
-            first = self._run(instance, state, budget, deadline, not pure, self.options.split_nodes)
-            if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
-                return first
-            arms = [(instance, state)] + [(arm, arm.state()) for arm in cards]
-            return self._alternate(state, arms, ("whole", "winning cards", "every choice of winning cards"),
-                                   budget, deadline, not pure, first)
-        ways = _assignments(instance, state) if state.owners is not None else None
-        if ways is not None:
-            first = self._run(instance, state, budget, deadline, not pure, self.options.split_nodes)
-            if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
-                return first
-            return self._split(instance, state, ways, budget, deadline, not pure, first)
-        if not self.options.broaden:
+        ways = _assignments(instance, state) if cards is None and state.owners is not None else None
+        if cards is None and ways is None and not self.options.broaden:
             return self._run(instance, state, budget, deadline, not pure, None)
-        first = self._run(instance, state, budget, deadline, not pure, self.options.broaden_after)
+        first = self._run(instance, state, budget, deadline, not pure,
+                          self.options.broaden_after if cards is None and ways is None else self.options.split_nodes)
         if first.verdict is not Verdict.UNKNOWN or deadline.expired(first.nodes):
             return first
-        return self._broaden(instance, state, budget, deadline, not pure, first)
+        relax = LowCards(origin, not pure) if self.options.low_card_nodes > 0 else None
+        refuted = self._relaxed(relax, LOW_CARD_FIRST, first.nodes, first.extra, deadline)
+        if refuted is not None:
+            return refuted
+        if cards is not None:
+            arms = [(instance, state)] + [(arm, arm.state()) for arm in cards]
+            return self._alternate(state, arms, ("whole", "winning cards", "every choice of winning cards"),
+                                   budget, deadline, not pure, first, relax)
+        if ways is not None:
+            return self._split(instance, state, ways, budget, deadline, not pure, first, relax)
+        return self._broaden(instance, state, budget, deadline, not pure, first, relax)
+
+    def _relaxed(self, relax: LowCards | None, nodes: int, spent: int, extra: Mapping[str, Any],
+                 deadline: Deadline) -> Answer | None:
+        """A turn of the low-card relaxation beside the search: ``nodes`` more trick
+        boundaries (within :attr:`SearchOptions.low_card_nodes`, stopping when the deadline
+        or the cancel hook says so). UNWINNABLE, with the search's ``spent`` nodes and
+        ``extra`` statistics, if the relaxation is lost; else ``None``."""
+        if relax is None or not relax.applies or relax.verdict is not None:
+            return None
+        nodes = min(nodes, self.options.low_card_nodes - relax.spent)
+        if nodes <= 0 or not relax.run(nodes, lambda: deadline.expired(spent)):
+            return None
+        return Answer(Verdict.UNWINNABLE, nodes=spent, extra={**extra, "low_card_positions": relax.spent},
+                      explanation="the deal cannot be won even with its low cards played as the crew likes "
+                                  "(the low-card relaxation)")
 
     def _broaden(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,
-                 compiled: bool, first: Answer) -> Answer:
+                 compiled: bool, first: Answer, relax: LowCards | None = None) -> Answer:
         """After :attr:`SearchOptions.broaden_after` nodes: turns of one round of the whole search (node
         limit x1.5 per turn, going on from the rounds so far, the move orderings in turn),
         then a round for each first play not yet refuted, sharing half that limit. All
@@ -380,10 +415,13 @@ class SearchSolver:
                     return Answer(Verdict.UNWINNABLE, nodes=spent, extra=extra)
                 if deadline.expired(spent):
                     return Answer(Verdict.UNKNOWN, nodes=spent, extra=extra)
+            refuted = self._relaxed(relax, 2 * limit // LOW_CARD_RATIO, spent, extra, deadline)
+            if refuted is not None:
+                return refuted
             turn += 1
 
     def _split(self, instance: Instance, state: State, ways: list[tuple[int, ...]], budget: Budget,
-               deadline: Deadline, compiled: bool, first: Answer) -> Answer:
+               deadline: Deadline, compiled: bool, first: Answer, relax: LowCards | None = None) -> Answer:
         """Free assignment, few ways to give the open tasks to seats: run the free search
         and the fixed deal of every way in turn, each for a node limit that doubles per
         turn (each restart loses its refutation table, a constant factor). Winnable when any
@@ -395,10 +433,11 @@ class SearchSolver:
             fixed = instance.with_assignment(seats)
             arms.append((fixed, fixed.state()))
         return self._alternate(state, arms, ("free", "fixed assignment", "every fixed assignment"), budget,
-                               deadline, compiled, first)
+                               deadline, compiled, first, relax)
 
     def _alternate(self, state: State, arms: list[tuple[Instance, State]], names: tuple[str, str, str],
-                   budget: Budget, deadline: Deadline, compiled: bool, first: Answer) -> Answer:
+                   budget: Budget, deadline: Deadline, compiled: bool, first: Answer,
+                   relax: LowCards | None = None) -> Answer:
         """Run the arms in turn, each for a node limit that doubles per turn: arm 0 is the
         deal itself, the others together are equivalent to it (some wins iff it does).
         Winnable when any arm wins (its line wins the deal, which ``state`` belongs to);
@@ -431,6 +470,9 @@ class SearchSolver:
                     live.remove(arm)
                 if deadline.expired(spent):
                     return Answer(Verdict.UNKNOWN, nodes=spent, extra=extra)
+            refuted = self._relaxed(relax, limit * len(live) // LOW_CARD_RATIO, spent, extra, deadline)
+            if refuted is not None:
+                return refuted
             limit *= 2
 
     def _run(self, instance: Instance, state: State, budget: Budget, deadline: Deadline,

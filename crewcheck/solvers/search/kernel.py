@@ -40,6 +40,7 @@ from crewcheck.solvers.search.cuts import BOUNDARY_RULES, CUT_FUNCTIONS, boundar
 from crewcheck.solvers.search.rules import can_beat, order_ok, trick_best
 from crewcheck.solvers.search.records import DealArrays, Limits, TableArrays, Workspace
 from crewcheck.solvers.search.table import KEY_WORDS, TABLE_FUNCTIONS, tt_refuted, tt_store
+from crewcheck.solvers.search.low_cards import RELAX_FUNCTIONS
 
 __all__ = [
     "MAXM", "STAT_NODES", "STAT_TT_HITS", "STAT_TT_STORES", "STAT_CUTS", "STAT_DEPTH", "STAT_SIZE",
@@ -531,7 +532,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
 
 KERNEL_FUNCTIONS = (
     kernels.popcount, kernels.lowbit_index, kernels.highbit_index, order_ok, can_beat, trick_best, gen_moves,
-    *CUT_FUNCTIONS, *COND_FUNCTIONS, position_key, *TABLE_FUNCTIONS, search,
+    *CUT_FUNCTIONS, *COND_FUNCTIONS, position_key, *TABLE_FUNCTIONS, search, *RELAX_FUNCTIONS,
 )
 """Every function of the search kernel, callees before callers."""
 

@@ -141,14 +141,15 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_tables)
 
 
-def table(compiled: bool, bits: int) -> Table:
-    """This thread's table for the kernel kind (made on first use)."""
-    tables: dict[tuple[bool, int], Table] | None = getattr(_THREAD, "tables", None)
+def table(compiled: bool, bits: int, use: str = "search") -> Table:
+    """This thread's table for the kernel kind and ``use`` (made on first use): the
+    search's, or another search's of its own (``"low cards"``: the low-card relaxation)."""
+    tables: dict[tuple[bool, int, str], Table] | None = getattr(_THREAD, "tables", None)
     if tables is None:
         tables = _THREAD.tables = {}
-    found = tables.get((compiled, bits))
+    found = tables.get((compiled, bits, use))
     if found is None:
-        found = tables[(compiled, bits)] = Table(bits, compiled)
+        found = tables[(compiled, bits, use)] = Table(bits, compiled)
     return found
 
 
