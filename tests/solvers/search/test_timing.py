@@ -26,10 +26,10 @@ def test_search_does_not_charge_kernel_loading_to_the_budget(monkeypatch: pytest
     real = driver.SearchSolver._decide
 
     def spy(self: driver.SearchSolver, instance: object, state: object, budget: object, deadline: Deadline,
-            pure: bool) -> object:
+            pure: bool, origin: object) -> object:
         left.append(deadline.remaining())
         reached.append(time.perf_counter())
-        return real(self, instance, state, budget, deadline, pure)  # type: ignore[arg-type]
+        return real(self, instance, state, budget, deadline, pure, origin)  # type: ignore[arg-type]
 
     monkeypatch.setattr(kernel, "is_loaded", lambda: False)
     monkeypatch.setattr(driver, "load_compiled", lambda: time.sleep(1.0) or 1.0)
