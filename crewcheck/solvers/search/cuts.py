@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from crewcheck.runtime.kernels import lowbit_index, popcount
-from crewcheck.solvers.search.rules import can_beat, trick_best
+from crewcheck.solvers.search.rules import can_beat, playable, trick_best
 
 __all__ = [
     "PRED", "TS_MAX", "most_tasks_held", "trick_dead", "hand_overflow_dead", "trick_count_dead", "boss_trump_dead",
@@ -39,7 +39,7 @@ PRED = 64
 
 
 def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, free: int, quota: Any,
-               tseat: Any, card_task: Any, suit_of: Any, suit_mask: Any, trump: int) -> bool:
+               tseat: Any, card_task: Any, suit_of: Any, suit_mask: Any, trump: int, covers: Any) -> bool:
     """The trick in progress, ``seq[ts : ts + tlen]`` with ``1 <= tlen < p`` cards led by
     ``leader``, can no longer end well.
 
@@ -51,7 +51,9 @@ def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, fr
     their seat has played and is not winning (its card cannot become the best), or is
     still to play but has no legal card that beats the best so far. Free assignment:
     dead when neither the seat winning now nor any seat still to play that can beat the
-    best card has room for the trick's task cards (later cards only add to them).
+    best card has room for the trick's task cards (later cards only add to them). A seat
+    still to play plays one of its face-up cards (:func:`~.rules.playable`) and follows
+    suit with them only: a covered card of the led suit does not stop it trumping.
     """
     led = suit_of[seq[ts]]
     best = trick_best(seq, ts, tlen, suit_of, trump)
@@ -79,13 +81,13 @@ def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, fr
             return False
         if (owner - leader + p) % p < tlen:
             return True  # the owner has played and does not win
-        return not can_beat(hands[owner], led, best_suit, best_card, trump, suit_mask)
+        return not can_beat(playable(hands[owner], covers), led, best_suit, best_card, trump, suit_mask)
     # free: some seat that can still end up winning must have room for g tasks
     if quota[cw] >= g:
         return False
     for k in range(tlen, p):
         s = (leader + k) % p
-        if quota[s] >= g and can_beat(hands[s], led, best_suit, best_card, trump, suit_mask):
+        if quota[s] >= g and can_beat(playable(hands[s], covers), led, best_suit, best_card, trump, suit_mask):
             return False
     return True
 
@@ -385,7 +387,7 @@ def lead_reach_dead(hands: Any, p: int, free: int, left: int, own_mask: Any, quo
 
 def release_dead(hands: Any, p: int, left: int, task_cards: int, tseat: Any, card_task: Any,
                  suit_of: Any, suit_mask: Any, trump: int, own_mask: Any, release: Any,
-                 tricks: int) -> bool:
+                 tricks: int, covers: Any) -> bool:
     """Fixed assignment: a task cannot be completed within the tricks left. On the way,
     writes each task's release time and the tasks that must come before it.
 
@@ -410,6 +412,13 @@ def release_dead(hands: Any, p: int, left: int, task_cards: int, tseat: Any, car
       its cards of that suit). The earliest of these; none: never.
 
     Dead when a release time is later than the last trick.
+
+    Covered cards: "void in a suit" above means holding no *face-up* card of it (a seat
+    follows suit only with those), so each count is of the cards face up now
+    (:func:`~.rules.playable`): they stay face up until played, one a trick, while a
+    covered card may stay covered and unplayed. Counting fewer cards gives an earlier
+    release time, never a later one; whether a seat can duck under ``c`` is still asked
+    of every card it holds.
     """
     nsuits = len(suit_mask)
     duck = ~task_cards
@@ -433,6 +442,7 @@ def release_dead(hands: Any, p: int, left: int, task_cards: int, tseat: Any, car
                 for o in range(p):
                     ho = hands[o] & sm
                     if o != w and ho != 0 and (ho & (lb - 1) & (duck | own_mask[w])) == 0:
+                        ho &= playable(hands[o], covers)  # its face-up cards of the suit
                         n = popcount(ho)
                         if n + 1 > e:
                             e = n + 1
@@ -456,12 +466,12 @@ def release_dead(hands: Any, p: int, left: int, task_cards: int, tseat: Any, car
                 # h, void in the led suit, discards c
                 e = 1 << 30
                 if has_trump:
-                    e = popcount(hw & sm) + 1
+                    e = popcount(playable(hw, covers) & sm) + 1
                 for lsuit in range(nsuits):
                     if lsuit == sc:
                         continue
                     if (hw & suit_mask[lsuit]) != 0 or has_trump:
-                        n = popcount(hands[h] & suit_mask[lsuit]) + 1
+                        n = popcount(playable(hands[h], covers) & suit_mask[lsuit]) + 1
                         if n < e:
                             e = n
         if e > tricks:
@@ -589,7 +599,7 @@ def hall_dead(hands: Any, p: int, left: int, own_mask: Any, card_task: Any, rele
 
 def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, card_task: Any,
                   suit_of: Any, suit_mask: Any, trump: int, own_mask: Any, quota: Any,
-                  release: Any, leader: int, has_tokens: int, tkind: Any, trank: Any) -> bool:
+                  release: Any, leader: int, has_tokens: int, tkind: Any, trank: Any, covers: Any) -> bool:
     """Whether a cut refutes the trick-boundary position (``leader`` to lead).
 
     The cuts in order, cheapest first: :func:`hand_overflow_dead`,
@@ -626,7 +636,7 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
     if free:
         return False
     if release_dead(hands, p, left, task_cards, tseat, card_task, suit_of, suit_mask, trump,
-                    own_mask, release, tricks):
+                    own_mask, release, tricks, covers):
         return True
     if precedence_dead(left, card_task, release, tricks):
         return True

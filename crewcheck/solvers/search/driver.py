@@ -213,6 +213,8 @@ class SearchSolver:
     """numba is optional: without it the plain-Python kernel runs."""
     condition_kinds: ClassVar[frozenset[str]] = frozenset(SEARCH_KINDS)
     """The condition kinds the kernel judges (:mod:`crewcheck.solvers.search.conditions`)."""
+    plays_covered: ClassVar[bool] = True
+    """Covered cards (JARVIS's columns): a seat plays and follows suit with its face-up cards only."""
 
     def __init__(self, options: SearchOptions | None = None) -> None:
         self.options = options or SearchOptions()
@@ -227,8 +229,6 @@ class SearchSolver:
         return None if why is None else f"runs the plain-Python kernel (much slower): {why}"
 
     def supports(self, instance: Instance) -> str | None:
-        if instance.covered:
-            return "the search does not play covered cards (the two-player game's JARVIS columns)"
         if instance.deck.size > MAX_CARDS:
             return (f"search handles decks of at most {MAX_CARDS} cards; this deal has {instance.deck.size} "
                     f"(use --backend sat, z3 or cpsat)")
@@ -452,7 +452,7 @@ class SearchSolver:
             # a new generation, unless table.shared() keeps this deal's entries; the key
             # layout (canonical or not) is part of the deal's identity
             begin(tt, (instance.deck, instance.hands, instance.tasks, instance.trump, instance.lead,
-                       instance.rules, instance.conditions, instance.quota, problem.deal.canon))
+                       instance.rules, instance.conditions, instance.quota, instance.covered, problem.deal.canon))
         work = problem.workspace()
         stats = work.stats
 

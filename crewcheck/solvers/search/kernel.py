@@ -37,7 +37,7 @@ from crewcheck.solvers.search.conditions import (
     COND_FUNCTIONS, C_BROKEN, C_HOLDS, C_OPEN, cond_boundary_dead, cond_judge, cond_key, cond_step, cond_trick_dead,
 )
 from crewcheck.solvers.search.cuts import BOUNDARY_RULES, CUT_FUNCTIONS, boundary_dead, most_tasks_held, trick_dead
-from crewcheck.solvers.search.rules import can_beat, order_ok, trick_best
+from crewcheck.solvers.search.rules import can_beat, order_ok, playable, trick_best
 from crewcheck.solvers.search.records import DealArrays, Limits, TableArrays, Workspace
 from crewcheck.solvers.search.table import KEY_WORDS, TABLE_FUNCTIONS, tt_refuted, tt_store
 
@@ -81,9 +81,11 @@ def gen_moves(depth: int, seat: int, hands: Any, seq: Any, ts: int, tlen: int, l
     ``leader`` (``seat``: the seat on turn, ``-1`` for a free first lead); the deal and
     the move ordering (``limits.seed``, ``limits.shaping``) come as records.
 
-    Legal plays of the seat on turn (any card of any hand for a free first lead), one
+    Legal plays of the seat on turn (any face-up card of any hand for a free first lead;
+    a covered card is no play, and a seat follows suit with its face-up cards only), one
     card per class of equivalent cards (same seat and suit, nothing still in play
-    between them, none a task card or a card a condition names), ordered by a task-aware score. Under free
+    between them, none a task card, a card a condition names or a card covering another),
+    ordered by a task-aware score. Under free
     assignment the score prefers, while a trick is in progress, the current winner with
     the most tasks still to take (never one without room for the trick's task cards);
     ``shaping != 0`` is the alternative ordering of the restarts: under fixed assignment a
@@ -92,7 +94,8 @@ def gen_moves(depth: int, seat: int, hands: Any, seq: Any, ts: int, tlen: int, l
     p, free, trump, task_cards = deal.players, deal.free, deal.trump, deal.task_cards
     tseat, card_task, suit_of, suit_mask = deal.tseat, deal.card_task, deal.suit_of, deal.suit_mask
     seed, shaping = limits.seed, limits.shaping
-    named = deal.cond.named
+    covers = deal.covers
+    named = deal.cond.named | deal.covering
     base = depth * MAXM
     inplay = 0
     for s in range(p):
@@ -102,9 +105,11 @@ def gen_moves(depth: int, seat: int, hands: Any, seq: Any, ts: int, tlen: int, l
         trick_mask |= 1 << seq[ts + i]
     live = inplay | trick_mask
     if seat < 0:
-        legal = inplay
+        legal = 0
+        for s in range(p):
+            legal |= playable(hands[s], covers)
     else:
-        legal = hands[seat]
+        legal = playable(hands[seat], covers)
         if tlen > 0:
             f = legal & suit_mask[suit_of[seq[ts]]]
             if f != 0:
@@ -243,15 +248,19 @@ def gen_moves(depth: int, seat: int, hands: Any, seq: Any, ts: int, tlen: int, l
 
 
 def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: int, holder: Any,
-                 suit_mask: Any, card_task: Any, key: Any) -> None:
+                 suit_mask: Any, card_task: Any, covers: Any, key: Any) -> None:
     """Write the key of the trick-boundary position into ``key[0:KEY_WORDS]``.
 
-    ``canon = 0``: the exact position (cards held, leader, quotas). ``canon = 1``
-    (at most 4 seats, 8 suits of at most 15 cards): the position up to relabelling
-    cards within a suit by rank among the cards still in play. Per suit, the holder
-    and task flag of each card still held, in rank order, plus the set of task cards
-    still held: two positions with the same key are the same game with cards renamed
-    (suit, relative order, holder and task kept), so one is won iff the other is.
+    ``canon = 0``: the exact position (cards held, leader, quotas; the cards held also
+    say which covered cards are still covered: those whose covering card is held).
+    ``canon = 1`` (at most 4 seats, 8 suits of at most 15 cards): the position up to
+    relabelling cards within a suit by rank among the cards still in play. Per suit, the
+    holder and task flag of each card still held, in rank order, plus the set of task
+    cards still held: two positions with the same key are the same game with cards
+    renamed (suit, relative order, holder and task kept), so one is won iff the other
+    is. The renaming does not keep which card covers which, so while a covering card is
+    still held (a cover still matters) the key is the exact one; the two layouts never
+    meet (word 3 is 0 in the exact key only).
     """
     inplay = 0
     for s in range(p):
@@ -260,6 +269,11 @@ def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: 
     if free:
         for s in range(p):
             q |= quota[s] << (6 * s)
+    if canon != 0:
+        for i in range(len(covers) // 2):
+            if (inplay >> covers[2 * i + 1]) & 1:
+                canon = 0  # a cover still matters: relative ranks would forget it
+                break
     if canon == 0:
         key[0] = inplay
         key[1] = (leader + 1) | (q << 4)
@@ -336,7 +350,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
     key, moves, scores, nmoves, midx = work.key, work.moves, work.scores, work.nmoves, work.midx
     sv_leader, sv_seat, sv_done, sv_qg = work.sv_leader, work.sv_seat, work.sv_done, work.sv_qg
     sv_waste, sv_flag, release, stats = work.sv_waste, work.sv_flag, work.release, work.stats
-    cond, cmemo, sv_cmemo = deal.cond, work.cmemo, work.sv_cmemo
+    cond, cmemo, sv_cmemo, covers = deal.cond, work.cmemo, work.sv_cmemo, deal.covers
     nc = cond.n
     frame = work.frame
     nodes = 0
@@ -360,14 +374,14 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
         for i in range(nc):
             cmemo[i] = cond.memo0[i]
         if tlen == 0 and leader >= 0:
-            position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+            position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, covers, key)
             if nc > 0:
                 cond_key(cond, cmemo, key)
             if tt_refuted(key, tt, gen, tt_mask, waste_cap):
                 stats[STAT_TT_HITS] += 1
                 return LOSE
             if boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of, suit_mask, trump,
-                             own_mask, quota, release, leader, has_tokens, tkind, trank):
+                             own_mask, quota, release, leader, has_tokens, tkind, trank, covers):
                 stats[STAT_CUTS] += 1
                 return LOSE
         seat0 = -1 if leader < 0 else (leader + tlen) % p
@@ -377,7 +391,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
         if midx[depth] >= nmoves[depth]:
             # every move failed: refute this position (trick boundaries only) and back up
             if tlen == 0 and leader >= 0:
-                position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+                position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, covers, key)
                 if nc > 0:
                     cond_key(cond, cmemo, key)
                 tt_store(key, tt, gen, tt_mask, waste_cap - waste)
@@ -482,7 +496,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                 if waste > waste_cap:
                     ok = False
                 if ok:
-                    position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+                    position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, covers, key)
                     if nc > 0:
                         cond_key(cond, cmemo, key)
                     if tt_refuted(key, tt, gen, tt_mask, waste_cap - waste):
@@ -490,7 +504,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                         ok = False
                     elif boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of,
                                        suit_mask, trump, own_mask, quota, release, leader,
-                                       has_tokens, tkind, trank):
+                                       has_tokens, tkind, trank, covers):
                         stats[STAT_CUTS] += 1
                         ok = False
                 if not ok:
@@ -503,10 +517,11 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                         quota[leader] += g
                     tlen = p
         elif trick_dead(hands, p, seq, ts, tlen, leader, free, quota, tseat, card_task, suit_of,
-                        suit_mask, trump):
+                        suit_mask, trump, covers):
             stats[STAT_CUTS] += 1
             ok = False
-        elif nc > 0 and cond_trick_dead(cond, cmemo, hands, p, seq, ts, tlen, leader, suit_of, suit_mask, trump):
+        elif nc > 0 and cond_trick_dead(cond, cmemo, hands, p, seq, ts, tlen, leader, suit_of, suit_mask, trump,
+                                           covers):
             stats[STAT_CUTS] += 1
             ok = False
         if not ok:
@@ -530,7 +545,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
 
 
 KERNEL_FUNCTIONS = (
-    kernels.popcount, kernels.lowbit_index, kernels.highbit_index, order_ok, can_beat, trick_best, gen_moves,
+    kernels.popcount, kernels.lowbit_index, kernels.highbit_index, order_ok, playable, can_beat, trick_best, gen_moves,
     *CUT_FUNCTIONS, *COND_FUNCTIONS, position_key, *TABLE_FUNCTIONS, search,
 )
 """Every function of the search kernel, callees before callers."""

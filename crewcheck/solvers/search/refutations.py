@@ -16,7 +16,12 @@ won the previous one, so lies in the set; the winner of a trick led in suit X is
 leader, the holder of the highest X card (higher than the led card, hence than the
 leader's lowest X) or the holder of the highest trump (against a non-trump lead, any
 trump holder may be void by then). Hands only shrink, so "holds now" bounds "can play
-later". A property test checks every refutation against the exhaustive oracle.
+later". Covered cards: a seat still to play in the current trick plays and follows suit
+with its face-up cards only (:func:`crewcheck.model.rules.uncovered`), and is asked
+about exactly those; for later tricks "holds now" still bounds every card it may play
+(covered ones included), and a seat holding a trump is counted as able to trump any
+other lead, whether its cards of that suit are face up or not. A property test checks
+every refutation against the exhaustive oracle.
 
 Examples
 --------
@@ -32,6 +37,7 @@ from itertools import combinations, product
 
 from crewcheck.model.cards import Mask, iter_bits
 from crewcheck.model.derived import quotas_left
+from crewcheck.model.rules import uncovered
 from crewcheck.model.state import State
 from crewcheck.solvers.search.cuts import boss_trump_dead
 
@@ -80,7 +86,7 @@ def possible_winners(state: State) -> Mask:
         led = deck.suit_of(state.trick[0])
         for k in range(len(state.trick), p):
             seat = (state.leader + k) % p
-            hand = state.hands[seat]
+            hand = uncovered(state.hands[seat], inst.covered)  # it follows suit with these only
             follow = hand & deck.suit_mask(led)
             playable = follow if follow else hand
             for c in iter_bits(playable):

@@ -51,7 +51,7 @@ def fires(rule: str, inst: Instance, k: Any, compiled: bool) -> bool | None:
         if not 1 <= d.tlen0 < p:
             return None
         return bool(k.trick_dead(hands, p, seq, 0, d.tlen0, d.leader, free, quota, d.tseat, d.card_task,
-                                 d.suit_of, d.suit_mask, trump))
+                                 d.suit_of, d.suit_mask, trump, d.covers))
     if d.tlen0:
         return None
     inplay = 0
@@ -80,7 +80,7 @@ def fires(rule: str, inst: Instance, k: Any, compiled: bool) -> bool | None:
     work = problem.workspace()
     release = work.release
     if k.release_dead(hands, p, left, d.task_cards, d.tseat, d.card_task, d.suit_of, d.suit_mask, trump,
-                      d.own_mask, release, tricks):
+                      d.own_mask, release, tricks, d.covers):
         return True if rule == "release_dead" else None
     if rule == "release_dead":
         return False
