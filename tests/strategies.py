@@ -145,8 +145,9 @@ def covered_instances(draw: st.DrawFn, *, max_cards: int = 9, max_tasks: int = 2
 
 @st.composite
 def stacked(draw: st.DrawFn, base: Instance) -> Instance:
-    """``base`` (no history) with one seat's hand cut into stacks of covered cards, as
-    in :func:`covered_instances`."""
+    """``base`` with one seat's hand cut into stacks of covered cards, as in
+    :func:`covered_instances` (its history left out: it may not respect the covers)."""
+    base = base.with_history(())
     seat = draw(st.integers(0, base.players - 1))
     mine = draw(st.permutations(list(iter_bits(base.hands[seat]))))
     covered = []

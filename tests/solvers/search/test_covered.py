@@ -30,12 +30,17 @@ from tests.solvers.search.twins import twin_and_compiled
 from tests.strategies import covered_instances, every_tiny_covered_deal
 
 # seat 1 cannot follow blue (its B1 lies under R1), so it trumps the led B2, its task
-TRUMPS_OVER_COVER = "B2 G1 | B1 R1 ; trump R ; lead 0 ; tasks B2@1 ; strict/fixed ; covered B1<R1 ; played B2"
+TRUMPS_OVER_COVER = "B2 | B1 R1 ; trump R ; lead 0 ; tasks B2@1 ; strict/fixed ; covered B1<R1 ; played B2"
 # seat 1's blue cards lie under G1: it never has to play them before seat 0's B2 wins
 BLUE_UNDER_GREEN = "B2 G2 | B3 B4 G1 ; trump - ; lead 0 ; tasks B2@0 ; strict/fixed ; covered B3<B4 B4<G1"
-# seat 1 must play G2 (not its neighbour G1) to turn up B3, which wins B2
-COVERING_NEIGHBOUR = "B1 B2 G3 | B3 G1 G2 ; trump - ; lead 0 ; tasks B2@1 ; strict/fixed ; covered B3<G2"
-HAND_MADE = (TRUMPS_OVER_COVER, BLUE_UNDER_GREEN, COVERING_NEIGHBOUR)
+# seat 0's blue cards lie under its R1: it trumps seat 1's lead of B3 at once
+TRUMPS_WITH_BLUE_UNDER = ("B1 B2 R1 | B3 G3 G4 R2 R3 | G1 G2 ; trump R ; lead 1 ; tasks B3@0 ; strict/fixed ; "
+                          "covered B1<B2 B2<R1")
+# seat 1's green cards lie under B2: it discards B2 on seat 0's lead of G3 at once
+DISCARDS_OVER_GREEN = "B1 G3 | B2 G1 G2 ; trump - ; lead 0 ; tasks B2@0 ; strict/fixed ; covered G1<G2 G2<B2"
+# seat 1 must play G2 (not its neighbour G1) under G3 to turn up B3, which then wins B2
+COVERING_NEIGHBOUR = "B2 G3 | B3 G1 G2 ; trump - ; lead 0 ; tasks B2@1 ; strict/fixed ; covered B3<G2"
+HAND_MADE = (TRUMPS_OVER_COVER, BLUE_UNDER_GREEN, TRUMPS_WITH_BLUE_UNDER, DISCARDS_OVER_GREEN, COVERING_NEIGHBOUR)
 
 
 def _search(inst: Instance, *, pure: bool = False, **options: int) -> None:
@@ -64,17 +69,21 @@ def test_trick_cut_asks_the_face_up_cards() -> None:
         assert fires("trick_dead", inst, k, compiled) is False
 
 
-def test_release_times_count_the_face_up_cards() -> None:
-    """``release_dead`` does not ask seat 1 to play out its covered blue cards before
-    seat 0's B2 wins (two of them, one trick left: it would refute a won deal)."""
-    inst = parse_deal(BLUE_UNDER_GREEN)
+@pytest.mark.parametrize("text", [BLUE_UNDER_GREEN, TRUMPS_WITH_BLUE_UNDER, DISCARDS_OVER_GREEN])
+def test_release_times_count_the_face_up_cards(text: str) -> None:
+    """``release_dead`` does not ask a seat to play out its covered cards of a suit first:
+    seat 1 its blue ones before seat 0's B2 wins, seat 0 its blue ones before it trumps
+    B3, seat 1 its green ones before it discards B2 (counting them, each release time
+    would be 3 of 2 tricks: a won deal refuted)."""
+    inst = parse_deal(text)
     for k, compiled in twin_and_compiled():
         assert fires("release_dead", inst, k, compiled) is False
 
 
 def test_possible_winners_ask_the_face_up_cards() -> None:
     """The root refutation counts seat 1 among the possible winners of the trick in
-    progress: it trumps, its covered blue card does not make it follow."""
+    progress: it trumps, its covered blue card does not make it follow (no later trick
+    would let it in: seat 0 has no card left to lead)."""
     assert possible_winners(parse_deal(TRUMPS_OVER_COVER).state()) >> 1 & 1
 
 
