@@ -19,7 +19,9 @@ What it is
       *relative ranks*: per suit, the holder and task flag of each card still in play in
       rank order, plus the task cards still held. Positions that differ only by which
       lower cards went earlier share one entry (:func:`kernel.position_key`,
-      :mod:`~crewcheck.solvers.search.table`);
+      :mod:`~crewcheck.solvers.search.table`); while a covering card is still held, the
+      exact cards held instead (relative ranks do not say which card covers which; the
+      cards held do: a card is covered exactly while the card on it is held);
     * cheap refutations (:mod:`crewcheck.solvers.search.cuts`, one function per rule): a trick in progress holding a task card whose seat has already
       played and is not winning, or cannot overtake the winning card; two task cards of
       different seats in one trick; a hand holding more task cards than tricks remain;
@@ -49,7 +51,8 @@ What it is
       cannot spare (``cuts.boss_trump_dead``, fixed and free assignment): a pigeonhole
       that the SAT side takes hours to find on free Classic deals with 24 or more tasks;
     * card equivalence: cards of one seat and suit with no card still in play between
-      them, none a task card, are interchangeable; only the lowest is tried;
+      them, none a task card or a card covering another, are interchangeable; only the
+      lowest is tried;
     * move ordering: plays that keep a task trick with its seat, that complete a task,
       that lead a seat's own top task card or draw out a suit holding its tasks first;
       under free assignment, plays that leave the trick with the seat that has the most
@@ -83,7 +86,11 @@ Rules covered
     unequal hands, order tokens in both readings (strict, lenient), fixed and free
     assignment (free: the seat that wins a task card takes it while its draft quota has
     room, which is exactly the lazy semantics of :class:`crewcheck.model.State`), and
-    mid-game positions. Decks of at most 63 cards (the Classic deck has 40). Conditions:
+    mid-game positions, covered cards (JARVIS's columns in the two-player game: a seat
+    plays, and follows suit with, only its face-up cards, :func:`rules.playable`; the cuts
+    that ask what a seat may play in a trick ask its face-up cards, the others count
+    cards held, which covered cards only restrict; :mod:`~crewcheck.solvers.search.cuts`
+    says which is which). Decks of at most 63 cards (the Classic deck has 40). Conditions:
     every kind of :data:`conditions.SEARCH_KINDS <crewcheck.solvers.search.conditions.SEARCH_KINDS>`
     (stepped and judged at each trick, with cuts of their own; see that module); a deal
     with another kind is refused, or decided as a relaxation with

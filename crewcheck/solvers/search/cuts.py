@@ -17,7 +17,26 @@ Common arguments: ``hands[s]`` the cards seat ``s`` holds; ``p`` the players;
 ``left`` the task cards still held; ``inplay`` every card still held; ``quota[s]`` the
 tasks seat ``s`` still takes (free assignment); ``own_mask[w]`` the task cards of seat
 ``w`` (fixed assignment); ``tseat``, ``card_task``, ``tkind``, ``trank`` the task arrays;
-``suit_of``, ``suit_mask`` and ``trump`` (``-1``: none) the deck.
+``suit_of``, ``suit_mask`` and ``trump`` (``-1``: none) the deck; ``covers`` the deal's
+covers (:func:`~crewcheck.solvers.search.rules.playable`).
+
+Covered cards (JARVIS's columns): a seat may play, and must follow suit with, only its
+face-up cards, and a card turns up once the card on it has gone in an earlier trick.
+The rules that ask what a seat can play into a trick ask its face-up cards:
+:func:`trick_dead` (a seat still to play beats the best card with one of them; a
+covered card of the led suit does not stop it trumping) and :func:`release_dead` (a
+seat that must be void in a suit need only have played its face-up cards of it: those
+stay face up until played, covered ones may stay covered). Every other rule only counts
+cards held or asks whether a seat holds a card at all, which covers only restrict: a
+hand still plays one card a trick and every task card it holds
+(:func:`hand_overflow_dead`, :func:`trick_count_dead`, :func:`most_tasks_held`), a top
+trump still wins its trick whenever it is played (:func:`boss_trump_dead`), the
+counts modulo the players and the trump sharing try every way the cards can fall
+(:func:`nontask_count_dead`, :func:`trump_split_dead`), a seat that holds a card of a suit
+or a trump may beat a lead later, face up by then or not (:func:`lead_reach_dead`), and
+:func:`precedence_dead`, :func:`token_order_dead` and :func:`hall_dead` work on the
+release times. ``tests/solvers/search/test_cuts.py`` checks every rule against the oracle
+on covered positions too.
 """
 
 from __future__ import annotations

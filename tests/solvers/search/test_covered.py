@@ -6,6 +6,8 @@ cards only."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,6 +16,7 @@ from crewcheck.api import check_witness, decide
 from crewcheck.errors import NotApplicableError
 from crewcheck.formats.notation import parse_deal, to_notation
 from crewcheck.model.cards import Card, Deck
+from crewcheck.model.conditions import WinsNoTricks
 from crewcheck.model.derived import equivalent_plays
 from crewcheck.model.instance import Instance
 from crewcheck.model.tasks import Task
@@ -85,6 +88,22 @@ def test_possible_winners_ask_the_face_up_cards() -> None:
     progress: it trumps, its covered blue card does not make it follow (no later trick
     would let it in: seat 0 has no card left to lead)."""
     assert possible_winners(parse_deal(TRUMPS_OVER_COVER).state()) >> 1 & 1
+
+
+def test_condition_trick_cut_asks_the_face_up_cards() -> None:
+    """``cond_trick_dead`` counts seat 1 among the possible winners of the trick seat 0
+    led: its only blue card is covered, so it trumps, and seat 0 (to win no trick) is
+    not the only possible winner."""
+    inst = dataclasses.replace(parse_deal(TRUMPS_OVER_COVER), tasks=(), conditions=(WinsNoTricks(0),))
+    assert oracle_verdict(inst) is Verdict.WINNABLE
+    state = inst.state()
+    for k, compiled in twin_and_compiled():
+        problem = Problem.build(inst, state, compiled=compiled, canonical=False)
+        d = problem.deal
+        hands, seq, _ = problem.round_arrays()
+        assert d.cond.n == 1 and len(state.trick) == 1
+        assert not k.cond_trick_dead(d.cond, d.cond.memo0, hands, inst.players, seq, 0, 1, state.leader,
+                                     d.suit_of, d.suit_mask, d.trump, d.covers)
 
 
 def test_a_covering_card_is_not_interchangeable_with_its_neighbour() -> None:
