@@ -542,7 +542,9 @@ class SearchSolver:
                 resume = True
                 continue
             round_used = 0
-            limit = min(limit * 3 // 2 if self.options.restarts else limit * 2, 1 << 24)
+            # 1.5x a round (at least one node more: a limit of 1 would stay 1, every round
+            # one node from the root, and never decide)
+            limit = min(max(limit + 1, limit * 3 // 2) if self.options.restarts else limit * 2, 1 << 24)
             restart += 1
 
         nodes = int(stats[_kernel.STAT_NODES])
