@@ -437,10 +437,17 @@ def release_dead(hands: Any, p: int, left: int, task_cards: int, tseat: Any, car
     (:func:`~.rules.playable`): they stay face up until played, one a trick, while a
     covered card may stay covered and unplayed. Counting fewer cards gives an earlier
     release time, never a later one; whether a seat can duck under ``c`` is still asked
-    of every card it holds.
+    of every card it holds. And ``c`` under ``d`` cards still held (its stack above it)
+    is played after each of them, in tricks of their own (its holder plays them): ``c``
+    is released after ``d`` tricks, and the tasks on those cards come first.
     """
     nsuits = len(suit_mask)
     duck = ~task_cards
+    ncov = len(covers) // 2
+    held = 0
+    if ncov > 0:
+        for s in range(p):
+            held |= hands[s]
     t = left
     while t != 0:
         lb = t & -t
@@ -493,6 +500,23 @@ def release_dead(hands: Any, p: int, left: int, task_cards: int, tseat: Any, car
                         n = popcount(playable(hands[h], covers) & suit_mask[lsuit]) + 1
                         if n < e:
                             e = n
+        if ncov > 0:
+            # c lies under cards still held: each goes in an earlier trick than c (one a
+            # trick, its holder's), and the tasks on them complete first
+            x = c
+            depth = 0
+            while x >= 0:
+                above = -1
+                for i in range(ncov):
+                    if covers[2 * i] == x and (held >> covers[2 * i + 1]) & 1:
+                        above = covers[2 * i + 1]
+                x = above
+                if above >= 0:
+                    depth += 1
+                    if card_task[above] >= 0:
+                        pm |= 1 << card_task[above]
+            if depth + 1 > e:
+                e = depth + 1
         if e > tricks:
             return True
         release[ti] = e

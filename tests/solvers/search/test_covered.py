@@ -23,7 +23,7 @@ from crewcheck.model.tasks import Task
 from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.search import SearchOptions, SearchSolver
 from crewcheck.solvers.search.problem import Problem
-from crewcheck.solvers.search.refutations import possible_winners
+from crewcheck.solvers.search.refutations import possible_winners, refutation
 from crewcheck.solvers.search.table import KEY_WORDS
 from tests.oracle import check_against_oracle, oracle_verdict
 from tests.sizes import few, slow_twin
@@ -43,6 +43,10 @@ TRUMPS_WITH_BLUE_UNDER = ("B1 B2 R1 | B3 G3 G4 R2 R3 | G1 G2 ; trump R ; lead 1 
 DISCARDS_OVER_GREEN = "B1 G3 | B2 G1 G2 ; trump - ; lead 0 ; tasks B2@0 ; strict/fixed ; covered G1<G2 G2<B2"
 # seat 1 must play G2 (not its neighbour G1) under G3 to turn up B3, which then wins B2
 COVERING_NEIGHBOUR = "B2 G3 | B3 G1 G2 ; trump - ; lead 0 ; tasks B2@1 ; strict/fixed ; covered B3<G2"
+# G1 goes before the B1 under it, so its task completes first: against the tokens
+STACK_AGAINST_TOKENS = "B2 G2 | B1 G1 ; trump - ; lead 0 ; tasks B1@0:1 G1@0:2 ; strict/fixed ; covered B1<G1"
+# B1 lies under two cards: its earliest trick is the third, of two
+DEEP_STACK = "B2 G3 | B1 G1 G2 ; trump - ; lead 0 ; tasks B1@1 ; strict/fixed ; covered B1<G1 G1<G2"
 HAND_MADE = (TRUMPS_OVER_COVER, BLUE_UNDER_GREEN, TRUMPS_WITH_BLUE_UNDER, DISCARDS_OVER_GREEN, COVERING_NEIGHBOUR)
 
 
@@ -81,6 +85,30 @@ def test_release_times_count_the_face_up_cards(text: str) -> None:
     inst = parse_deal(text)
     for k, compiled in twin_and_compiled():
         assert fires("release_dead", inst, k, compiled) is False
+
+
+@pytest.mark.parametrize("assignment", ["fixed", "free"])
+def test_a_stack_against_the_tokens_is_refuted_at_the_root(assignment: str) -> None:
+    """G1 covers B1, so G1's task completes first, but B1's token is 1: the root
+    refutation says so under either assignment, and the oracle agrees."""
+    text = STACK_AGAINST_TOKENS if assignment == "fixed" else STACK_AGAINST_TOKENS.replace(
+        "@0", "@?").replace("fixed", "free")
+    inst = parse_deal(text)
+    assert oracle_verdict(inst) is Verdict.UNWINNABLE
+    assert "lies under G1" in (refutation(inst.state()) or "")
+    assert "lies under" not in (refutation(parse_deal(text.replace(" ; covered B1<G1", "")).state()) or "")
+
+
+def test_release_times_wait_for_the_cards_above() -> None:
+    """The kernel's release times: B1 under G1 and G2 is played in the third trick at
+    the earliest, of two (``release_dead``), and with tokens G1's task comes first
+    (``token_order_dead`` on the precedence the stack adds)."""
+    for text, rule in ((DEEP_STACK, "release_dead"), (STACK_AGAINST_TOKENS, "token_order_dead")):
+        inst = parse_deal(text)
+        assert oracle_verdict(inst) is Verdict.UNWINNABLE
+        for k, compiled in twin_and_compiled():
+            assert fires(rule, inst, k, compiled) is True, (text, compiled)
+            assert fires(rule, parse_deal(text.split(" ; covered")[0]), k, compiled) is False
 
 
 def test_possible_winners_ask_the_face_up_cards() -> None:
