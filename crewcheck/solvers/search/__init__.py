@@ -30,10 +30,12 @@ What it is
       under free assignment, sum over seats of ceil(quota / players) tricks, and task
       cards in a trick that no seat still able to win it has room for; lead
       reachability (a seat still owing a task must be able to win some future trick,
-      :mod:`crewcheck.solvers.search.refutations`; checked at the root and at every trick boundary);
+      :mod:`crewcheck.solvers.search.refutations`; checked at the root and at every trick boundary;
+      at the root also a covered task card under a task the order tokens do not let come first);
       per-task release times (the earliest trick that can complete it, e.g. after the other
-      seats play out its suit) and a Hall check: the tasks released at trick e or later
-      need, per owner, as many tricks as one hand holds of them, all among the last ones;
+      seats play out its suit, or after the cards above a covered task card) and a Hall
+      check: the tasks released at trick e or later need, per owner, as many tricks as
+      one hand holds of them, all among the last ones;
       *precedence*: a seat's own task card that is not a trump must win its trick itself,
       so a seat with no card of that suit to duck under it with (a lower card that is not
       another seat's task) must first play out the suit, and the task cards among those

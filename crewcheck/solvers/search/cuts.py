@@ -26,7 +26,9 @@ The rules that ask what a seat can play into a trick ask its face-up cards:
 :func:`trick_dead` (a seat still to play beats the best card with one of them; a
 covered card of the led suit does not stop it trumping) and :func:`release_dead` (a
 seat that must be void in a suit need only have played its face-up cards of it: those
-stay face up until played, covered ones may stay covered). Every other rule only counts
+stay face up until played, covered ones may stay covered); :func:`release_dead` also
+releases a task card only after the cards above it in its stack, each played in a trick
+of its own, and puts their tasks before its own. Every other rule only counts
 cards held or asks whether a seat holds a card at all, which covers only restrict: a
 hand still plays one card a trick and every task card it holds
 (:func:`hand_overflow_dead`, :func:`trick_count_dead`, :func:`most_tasks_held`), a top
