@@ -19,9 +19,10 @@ What it is
       *relative ranks*: per suit, the holder and task flag of each card still in play in
       rank order, plus the task cards still held. Positions that differ only by which
       lower cards went earlier share one entry (:func:`kernel.position_key`,
-      :mod:`~crewcheck.solvers.search.table`); while a covering card is still held, the
-      exact cards held instead (relative ranks do not say which card covers which; the
-      cards held do: a card is covered exactly while the card on it is held);
+      :mod:`~crewcheck.solvers.search.table`); with covered cards the key also holds
+      the covers still in play and marks their cards, which the renaming then fixes (up
+      to 3 seats and 9 covers; else, while a cover is in play, the exact cards held, which
+      say which cards are covered: those whose covering card is held);
     * cheap refutations (:mod:`crewcheck.solvers.search.cuts`, one function per rule): a trick in progress holding a task card whose seat has already
       played and is not winning, or cannot overtake the winning card; two task cards of
       different seats in one trick; a hand holding more task cards than tricks remain;

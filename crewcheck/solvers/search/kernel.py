@@ -42,7 +42,7 @@ from crewcheck.solvers.search.records import DealArrays, Limits, TableArrays, Wo
 from crewcheck.solvers.search.table import KEY_WORDS, TABLE_FUNCTIONS, tt_refuted, tt_store
 
 __all__ = [
-    "MAXM", "STAT_NODES", "STAT_TT_HITS", "STAT_TT_STORES", "STAT_CUTS", "STAT_DEPTH", "STAT_SIZE",
+    "MAXM", "COVERS_MAX_CANON", "STAT_NODES", "STAT_TT_HITS", "STAT_TT_STORES", "STAT_CUTS", "STAT_DEPTH", "STAT_SIZE",
     "FRAME_RESUME", "FRAME_DEPTH", "FRAME_TLEN", "FRAME_LEADER", "FRAME_DONE", "FRAME_WASTE", "FRAME_SIZE",
     "WIN", "LOSE", "OUT_OF_NODES", "gen_moves", "position_key", "search", "KERNEL_FUNCTIONS", "INLINED",
     "twin", "compiled", "is_loaded",
@@ -50,6 +50,8 @@ __all__ = [
 
 MAXM = 64
 """Room for moves per search depth (at most one per card)."""
+COVERS_MAX_CANON = 9
+"""Most covers a relative-rank key keeps apart (:func:`position_key`: bits 54-62 of word 3)."""
 
 LOSE = 0
 WIN = 1
@@ -258,9 +260,19 @@ def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: 
     holder and task flag of each card still held, in rank order, plus the set of task
     cards still held: two positions with the same key are the same game with cards
     renamed (suit, relative order, holder and task kept), so one is won iff the other
-    is. The renaming does not keep which card covers which, so while a covering card is
-    still held (a cover still matters) the key is the exact one; the two layouts never
-    meet (word 3 is 0 in the exact key only).
+    is.
+
+    Covered cards: the cards held say which cards are still covered (those whose
+    covering card is held), so the exact key needs nothing more. The relative key, on
+    at most 3 seats and :data:`COVERS_MAX_CANON` covers, adds the set of covers still in
+    play (both cards held; bits 54-62 of word 3) and gives each of their cards the code
+    7 (no holder-and-task code reaches 6 on 3 seats). Two positions with the same key
+    then have the same covers in play, so the same set of such cards in each suit, at
+    the same ranks: the renaming, which keeps the order within a suit, maps that set onto
+    itself and so fixes every one of them (as it fixes the task cards, which the set of
+    tasks left names), and the covers are the same in both games. Otherwise, while a
+    cover is in play, the key is the exact one. The two layouts never meet (word 3 is 0
+    in the exact key only).
     """
     inplay = 0
     for s in range(p):
@@ -269,11 +281,17 @@ def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: 
     if free:
         for s in range(p):
             q |= quota[s] << (6 * s)
+    ncov = len(covers) // 2
+    act = 0  # the covers still in play
+    marked = 0  # their cards
     if canon != 0:
-        for i in range(len(covers) // 2):
-            if (inplay >> covers[2 * i + 1]) & 1:
-                canon = 0  # a cover still matters: relative ranks would forget it
-                break
+        for i in range(ncov):
+            both = (1 << covers[2 * i]) | (1 << covers[2 * i + 1])
+            if (inplay & both) == both:
+                act |= 1 << i
+                marked |= both
+        if act != 0 and (p > 3 or ncov > COVERS_MAX_CANON):
+            canon = 0  # no room in the key to keep them apart
     if canon == 0:
         key[0] = inplay
         key[1] = (leader + 1) | (q << 4)
@@ -299,6 +317,8 @@ def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: 
             if ti >= 0:
                 code += 1
                 tasks_left |= 1 << ti
+            if (marked >> c) & 1:
+                code = 7  # a card of a cover still in play: the renaming fixes it
             word = pos // 20
             shift = 3 * (pos - 20 * word)
             if word == 0:
@@ -311,7 +331,7 @@ def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: 
     key[0] = words0
     key[1] = words1
     key[2] = words2
-    key[3] = counts | ((leader + 1) << 32) | (q << 36)
+    key[3] = counts | ((leader + 1) << 32) | (q << 36) | (act << 54)
     key[4] = tasks_left
 
 

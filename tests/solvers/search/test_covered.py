@@ -142,22 +142,29 @@ def test_a_covering_card_is_not_interchangeable_with_its_neighbour() -> None:
     assert [len(g) for g in equivalent_plays(state)] == [1, 1]
 
 
-def test_the_key_is_exact_while_a_cover_matters() -> None:
-    """The refutation table's key: relative ranks forget which card covers which, so it
-    is the exact key (word 3 zero) while a covering card is held, and the relative one
-    once none is."""
-    deck = Deck.from_sizes({"B": 3, "G": 2})
-    inst = Instance(deck, (0b00011, 0b11100), (Task(0, 0),), None, 0, covered=((2, 3),))
-    for k, compiled in twin_and_compiled():
-        problem = Problem.build(inst, inst.state(), compiled=compiled, canonical=True)
-        d = problem.deal
-        hands, _, quota = problem.round_arrays()
-        key = problem.workspace().key
-        k.position_key(hands, 2, 0, quota, 0, d.canon, d.holder, d.suit_mask, d.card_task, d.covers, key)
-        assert d.canon == 1 and key[3] == 0
-        hands[1] &= ~(1 << 3)  # G1 covering B3 has been played
-        k.position_key(hands, 2, 0, quota, 0, d.canon, d.holder, d.suit_mask, d.card_task, d.covers, key)
-        assert key[3] != 0 and len(key) == KEY_WORDS
+def test_the_key_keeps_the_covers_in_play() -> None:
+    """The refutation table's relative-rank key on up to three seats: the covers still in
+    play in word 3 (bits 54 on) and code 7 for their cards, nothing of them once the
+    covering card is gone; on four seats, the exact key (word 3 zero) while a cover is in
+    play."""
+    deck = Deck.from_sizes({"B": 4, "G": 4})
+    covered = ((2, 3),)  # B3 under B4, seat 1's
+    for players, hands in ((2, (0b11110011, 0b00001100)), (4, (0b00010011, 0b00001100, 0b01100000, 0b10000000))):
+        inst = Instance(deck, hands, (Task(0, 0),), None, 0, covered=covered)
+        for k, compiled in twin_and_compiled():
+            problem = Problem.build(inst, inst.state(), compiled=compiled, canonical=True)
+            d = problem.deal
+            held, _, quota = problem.round_arrays()
+            key = problem.workspace().key
+            assert d.canon == 1 and len(key) == KEY_WORDS
+            k.position_key(held, players, 0, quota, 0, 1, d.holder, d.suit_mask, d.card_task, d.covers, key)
+            if players == 4:
+                assert key[3] == 0
+                continue
+            assert key[3] >> 54 == 1 and (key[0] >> 6) & 0o77 == 0o77  # B3 and B4: code 7
+            held[1] &= ~(1 << 3)  # B4 played: B3 is face up
+            k.position_key(held, players, 0, quota, 0, 1, d.holder, d.suit_mask, d.card_task, d.covers, key)
+            assert key[3] >> 54 == 0 and (key[0] >> 6) & 0o7 == 2  # B3: seat 1, no task
 
 
 @pytest.mark.parametrize("split, jarvis", [
