@@ -180,7 +180,7 @@ def _cover_order(state: State) -> str | None:
             if token is None or clash:
                 continue
             other, other_rank = token_kind(token)
-            clash = other is TokenKind.LAST or (other is kind and other is not TokenKind.LAST and other_rank > rank)
+            clash = other is TokenKind.LAST or (other is kind and other_rank > rank)
         if clash:
             name = inst.deck.card
             return (f"{name(task.card)} lies under {', '.join(str(name(inst.tasks[j].card)) for j in above)}, "
