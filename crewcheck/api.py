@@ -93,7 +93,7 @@ def unsupported_rules(solver: object, instance: Instance) -> str | None:
     """Why ``solver`` cannot decide ``instance`` under its rules (covered cards, the
     condition kinds) before its own :meth:`supports` is asked, or ``None``."""
     if instance.covered and not getattr(solver, "plays_covered", False):
-        return "it does not play covered cards (the two-player game's JARVIS columns; use --backend sat or engine)"
+        return "it does not play covered cards (the two-player game's JARVIS columns; use --backend engine, search or sat)"
     return unsupported_conditions(solver, instance)
 
 

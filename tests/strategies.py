@@ -9,6 +9,7 @@ value.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 from hypothesis import strategies as st
 
@@ -19,7 +20,8 @@ from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import TOKENS, Task
 
-__all__ = ["decks", "instances", "covered_instances", "playouts", "random_game", "conditions_for",
+__all__ = ["decks", "instances", "covered_instances", "stacked", "every_tiny_covered_deal", "TINY_COVERED_DECK",
+           "playouts", "random_game", "conditions_for",
            "condition_instances"]
 
 _SUIT_NAMES = "BGPY"
@@ -135,6 +137,17 @@ def covered_instances(draw: st.DrawFn, *, max_cards: int = 9, max_tasks: int = 2
     else:
         base = draw(instances(min_players=2, max_players=3, max_cards=max_cards, max_tasks=max_tasks,
                               history=False, free=free))
+    inst = draw(stacked(base))
+    if history and draw(st.booleans()):
+        inst = inst.with_history(draw(playouts(inst, max_plays=inst.deck.size)))
+    return inst
+
+
+@st.composite
+def stacked(draw: st.DrawFn, base: Instance) -> Instance:
+    """``base`` with one seat's hand cut into stacks of covered cards, as in
+    :func:`covered_instances` (its history left out: it may not respect the covers)."""
+    base = base.with_history(())
     seat = draw(st.integers(0, base.players - 1))
     mine = draw(st.permutations(list(iter_bits(base.hands[seat]))))
     covered = []
@@ -144,10 +157,28 @@ def covered_instances(draw: st.DrawFn, *, max_cards: int = 9, max_tasks: int = 2
         stack = mine[at:at + size]
         covered.extend(zip(stack, stack[1:]))
         at += size
-    inst = dataclasses.replace(base, covered=tuple(covered))
-    if history and draw(st.booleans()):
-        inst = inst.with_history(draw(playouts(inst, max_plays=inst.deck.size)))
-    return inst
+    return dataclasses.replace(base, covered=tuple(covered))
+
+
+TINY_COVERED_DECK = Deck.from_sizes({"B": 3, "G": 2, "R": 1})
+"""The six-card deck (B1-3, G1-2, R1 the trump) of :func:`every_tiny_covered_deal`."""
+
+
+def every_tiny_covered_deal(split: tuple[int, ...], jarvis: int) -> list[Instance]:
+    """Every deal of :data:`TINY_COVERED_DECK` with hands ``split`` (cut from each
+    ordering of the cards' seats), one cover in seat ``jarvis`` (every ordered pair), one
+    task (every card, every seat), the holder of the rocket leading."""
+    deck = TINY_COVERED_DECK
+    deals = []
+    seats_of = sorted(set(itertools.permutations([s for s, n in enumerate(split) for _ in range(n)])))
+    for seats in seats_of:
+        hands = tuple(sum(1 << c for c in range(deck.size) if seats[c] == s) for s in range(len(split)))
+        mine = [c for c in range(deck.size) if seats[c] == jarvis]
+        for low, high in itertools.permutations(mine, 2):
+            for card in range(deck.size):
+                for owner in range(len(split)):
+                    deals.append(Instance(deck, hands, (Task(card, owner),), "R", "rocket", covered=((low, high),)))
+    return deals
 
 
 @st.composite

@@ -19,9 +19,11 @@ ALLOWED_FUNCTIONS: dict[str, str] = {
     "solvers/search/kernel.py:gen_moves": "the numba move generator, compiled into the search loop; its "
                                           "position arrives as the loop's own variables",
     "solvers/search/cuts.py:trick_dead": "a numba cut called in the search loop with the loop's arrays "
-                                         "(13 parameters: the position unpacked)",
+                                         "(14 parameters: the position unpacked, the covers)",
     "solvers/search/cuts.py:boundary_dead": "a numba cut called in the search loop with the loop's arrays "
-                                            "(16 parameters: the position unpacked)",
+                                            "(17 parameters: the position unpacked, the covers)",
+    "solvers/search/cuts.py:release_dead": "a numba cut compiled into boundary_dead, given its arrays "
+                                           "(13 parameters: the position unpacked, the covers)",
     "web/app.py:create_app": "Flask's application factory: the routes are closures over the app's state",
 }
 """``path:function`` (relative to ``crewcheck/``) -> why it may exceed the limits."""

@@ -4,9 +4,11 @@ information, for 3, 4 and 5 players (``--players 2``: the two-player game with J
 For every mission 1-50 and player count, seeded deals (``crewcheck mission N --players P
 --seed S``, seeds 0, 1, ...) are decided by the default back-end. Deals are taken in
 rounds of ``--round`` seeds across *all* cells, so a run stopped early still has the same
-number of deals in every cell. Results go to a JSONL file (resumable: finished
-(mission, players, seed) triples are skipped); ``--report`` prints the table (fraction
-winnable with a Wilson 95 % interval, unknowns, median seconds) and writes the plot.
+number of deals in every cell. Results go to a JSONL file, a row per deal with its verdict,
+seconds, the engine's ``stage`` (the side that answered) and the search's ``nodes``
+(resumable: finished (mission, players, seed) triples are skipped); ``--report`` prints the
+table (fraction winnable with a Wilson 95 % interval, unknowns, median seconds) and writes
+the plot.
 
     python -m benchmarks.scripts.run_missions --deals 200 --workers 2 --out benchmarks/results/missions.jsonl
     python -m benchmarks.scripts.run_missions --missions 29,34 --deals 200 --out benchmarks/results/missions.jsonl
@@ -52,7 +54,8 @@ def run_one(job: tuple[int, int, int, float, bool, str, bool, str | None]) -> di
     r = decide(inst, timeout=timeout)
     return {"mission": number, "players": players, "seed": seed, "challenge": challenge, "verdict": r.verdict.value,
             "backend": r.backend, "seconds": round(time.perf_counter() - start, 4), "reading": reading,
-            "crew_choices": choices, "choice": r.stats.extra.get("choice")}
+            "crew_choices": choices, "choice": r.stats.extra.get("choice"), "stage": r.stats.extra.get("stage"),
+            "nodes": r.stats.nodes}
 
 
 def recheck(args: argparse.Namespace) -> None:

@@ -52,9 +52,10 @@ def after(state: State, plays: Iterable[CardIndex]) -> State:
 def equivalent_plays(state: State) -> list[list[CardIndex]]:
     """The legal plays of ``state`` in classes of interchangeable cards, in card order,
     lowest card first: one seat holds them, one suit, no card still in play between them,
-    and none is a task card or a card a condition names. Exchanging two such cards
-    throughout any game (they never meet in one trick) changes no comparison with a card
-    still in play, so no trick winner, task or condition: they have the same verdict."""
+    and none is a task card, a card a condition names or a card covering another (playing
+    it turns a card up). Exchanging two such cards throughout any game (they never meet
+    in one trick) changes no comparison with a card still in play, so no trick winner,
+    task or condition, nor which cards are face up: they have the same verdict."""
     inst = state.instance
     deck = inst.deck
     live = 0
@@ -65,6 +66,8 @@ def equivalent_plays(state: State) -> list[list[CardIndex]]:
     marked = inst.task_mask
     for cond in inst.conditions:
         marked |= cond.named(inst)
+    for _, high in inst.covered:
+        marked |= 1 << high
     groups: list[list[CardIndex]] = []
     prev = -1
     for c in iter_bits(state.legal_mask()):

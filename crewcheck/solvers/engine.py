@@ -29,8 +29,8 @@ Rules covered
     <crewcheck.solvers.search.conditions.SEARCH_KINDS>`) races like any other; a kind
     only the SAT side knows leaves the search a relaxation (the kind left out), whose
     refutation is a proof and whose winning line counts only if it wins the real deal,
-    so the SAT side decides what the search cannot. Covered cards (JARVIS's columns),
-    which the search does not play, are decided by the SAT side alone.
+    so the SAT side decides what the search cannot. Covered cards (JARVIS's columns)
+    race like any other deal: both sides play them.
 Exact
     Yes: each side is exact, and a winning line passes the replay checker in
     :func:`crewcheck.decide` as always. ``Result.stats.extra["stage"]`` says which side
@@ -158,7 +158,7 @@ class EngineSolver:
     condition_kinds: ClassVar[frozenset[str]] = ENCODED_KINDS | frozenset(SEARCH_KINDS)
     """A kind either side judges (the search a relaxation without the kinds it does not know)."""
     plays_covered: ClassVar[bool] = True
-    """Covered cards: the SAT side alone decides them (the search does not play them)."""
+    """Covered cards (JARVIS's columns): both sides of the race play them."""
 
     def __init__(self, options: EngineOptions | None = None) -> None:
         self.options = options or EngineOptions()

@@ -19,7 +19,10 @@ What it is
       *relative ranks*: per suit, the holder and task flag of each card still in play in
       rank order, plus the task cards still held. Positions that differ only by which
       lower cards went earlier share one entry (:func:`kernel.position_key`,
-      :mod:`~crewcheck.solvers.search.table`);
+      :mod:`~crewcheck.solvers.search.table`); with covered cards the key also holds
+      the covers still in play and marks their cards, which the renaming then fixes (up
+      to 3 seats and 9 covers; else, while a cover is in play, the exact cards held, which
+      say which cards are covered: those whose covering card is held);
     * cheap refutations (:mod:`crewcheck.solvers.search.cuts`, one function per rule): a trick in progress holding a task card whose seat has already
       played and is not winning, or cannot overtake the winning card; two task cards of
       different seats in one trick; a hand holding more task cards than tricks remain;
@@ -28,10 +31,12 @@ What it is
       under free assignment, sum over seats of ceil(quota / players) tricks, and task
       cards in a trick that no seat still able to win it has room for; lead
       reachability (a seat still owing a task must be able to win some future trick,
-      :mod:`crewcheck.solvers.search.refutations`; checked at the root and at every trick boundary);
+      :mod:`crewcheck.solvers.search.refutations`; checked at the root and at every trick boundary;
+      at the root also a covered task card under a task the order tokens do not let come first);
       per-task release times (the earliest trick that can complete it, e.g. after the other
-      seats play out its suit) and a Hall check: the tasks released at trick e or later
-      need, per owner, as many tricks as one hand holds of them, all among the last ones;
+      seats play out its suit, or after the cards above a covered task card) and a Hall
+      check: the tasks released at trick e or later need, per owner, as many tricks as
+      one hand holds of them, all among the last ones;
       *precedence*: a seat's own task card that is not a trump must win its trick itself,
       so a seat with no card of that suit to duck under it with (a lower card that is not
       another seat's task) must first play out the suit, and the task cards among those
@@ -49,7 +54,8 @@ What it is
       cannot spare (``cuts.boss_trump_dead``, fixed and free assignment): a pigeonhole
       that the SAT side takes hours to find on free Classic deals with 24 or more tasks;
     * card equivalence: cards of one seat and suit with no card still in play between
-      them, none a task card, are interchangeable; only the lowest is tried;
+      them, none a task card or a card covering another, are interchangeable; only the
+      lowest is tried;
     * move ordering: plays that keep a task trick with its seat, that complete a task,
       that lead a seat's own top task card or draw out a suit holding its tasks first;
       under free assignment, plays that leave the trick with the seat that has the most
@@ -83,7 +89,11 @@ Rules covered
     unequal hands, order tokens in both readings (strict, lenient), fixed and free
     assignment (free: the seat that wins a task card takes it while its draft quota has
     room, which is exactly the lazy semantics of :class:`crewcheck.model.State`), and
-    mid-game positions. Decks of at most 63 cards (the Classic deck has 40). Conditions:
+    mid-game positions, covered cards (JARVIS's columns in the two-player game: a seat
+    plays, and follows suit with, only its face-up cards, :func:`rules.playable`; the cuts
+    that ask what a seat may play in a trick ask its face-up cards, the others count
+    cards held, which covered cards only restrict; :mod:`~crewcheck.solvers.search.cuts`
+    says which is which). Decks of at most 63 cards (the Classic deck has 40). Conditions:
     every kind of :data:`conditions.SEARCH_KINDS <crewcheck.solvers.search.conditions.SEARCH_KINDS>`
     (stepped and judged at each trick, with cuts of their own; see that module); a deal
     with another kind is refused, or decided as a relaxation with

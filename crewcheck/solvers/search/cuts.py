@@ -17,7 +17,28 @@ Common arguments: ``hands[s]`` the cards seat ``s`` holds; ``p`` the players;
 ``left`` the task cards still held; ``inplay`` every card still held; ``quota[s]`` the
 tasks seat ``s`` still takes (free assignment); ``own_mask[w]`` the task cards of seat
 ``w`` (fixed assignment); ``tseat``, ``card_task``, ``tkind``, ``trank`` the task arrays;
-``suit_of``, ``suit_mask`` and ``trump`` (``-1``: none) the deck.
+``suit_of``, ``suit_mask`` and ``trump`` (``-1``: none) the deck; ``covers`` the deal's
+covers (:func:`~crewcheck.solvers.search.rules.playable`).
+
+Covered cards (JARVIS's columns): a seat may play, and must follow suit with, only its
+face-up cards, and a card turns up once the card on it has gone in an earlier trick.
+The rules that ask what a seat can play into a trick ask its face-up cards:
+:func:`trick_dead` (a seat still to play beats the best card with one of them; a
+covered card of the led suit does not stop it trumping) and :func:`release_dead` (a
+seat that must be void in a suit need only have played its face-up cards of it: those
+stay face up until played, covered ones may stay covered); :func:`release_dead` also
+releases a task card only after the cards above it in its stack, each played in a trick
+of its own, and puts their tasks before its own. Every other rule only counts
+cards held or asks whether a seat holds a card at all, which covers only restrict: a
+hand still plays one card a trick and every task card it holds
+(:func:`hand_overflow_dead`, :func:`trick_count_dead`, :func:`most_tasks_held`), a top
+trump still wins its trick whenever it is played (:func:`boss_trump_dead`), the
+counts modulo the players and the trump sharing try every way the cards can fall
+(:func:`nontask_count_dead`, :func:`trump_split_dead`), a seat that holds a card of a suit
+or a trump may beat a lead later, face up by then or not (:func:`lead_reach_dead`), and
+:func:`precedence_dead`, :func:`token_order_dead` and :func:`hall_dead` work on the
+release times. ``tests/solvers/search/test_cuts.py`` checks every rule against the oracle
+on covered positions too.
 """
 
 from __future__ import annotations
@@ -25,7 +46,7 @@ from __future__ import annotations
 from typing import Any
 
 from crewcheck.runtime.kernels import lowbit_index, popcount
-from crewcheck.solvers.search.rules import can_beat, trick_best
+from crewcheck.solvers.search.rules import can_beat, playable, trick_best
 
 __all__ = [
     "PRED", "TS_MAX", "most_tasks_held", "trick_dead", "hand_overflow_dead", "trick_count_dead", "boss_trump_dead",
@@ -39,7 +60,7 @@ PRED = 64
 
 
 def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, free: int, quota: Any,
-               tseat: Any, card_task: Any, suit_of: Any, suit_mask: Any, trump: int) -> bool:
+               tseat: Any, card_task: Any, suit_of: Any, suit_mask: Any, trump: int, covers: Any) -> bool:
     """The trick in progress, ``seq[ts : ts + tlen]`` with ``1 <= tlen < p`` cards led by
     ``leader``, can no longer end well.
 
@@ -51,7 +72,9 @@ def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, fr
     their seat has played and is not winning (its card cannot become the best), or is
     still to play but has no legal card that beats the best so far. Free assignment:
     dead when neither the seat winning now nor any seat still to play that can beat the
-    best card has room for the trick's task cards (later cards only add to them).
+    best card has room for the trick's task cards (later cards only add to them). A seat
+    still to play plays one of its face-up cards (:func:`~.rules.playable`) and follows
+    suit with them only: a covered card of the led suit does not stop it trumping.
     """
     led = suit_of[seq[ts]]
     best = trick_best(seq, ts, tlen, suit_of, trump)
@@ -79,13 +102,13 @@ def trick_dead(hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int, fr
             return False
         if (owner - leader + p) % p < tlen:
             return True  # the owner has played and does not win
-        return not can_beat(hands[owner], led, best_suit, best_card, trump, suit_mask)
+        return not can_beat(playable(hands[owner], covers), led, best_suit, best_card, trump, suit_mask)
     # free: some seat that can still end up winning must have room for g tasks
     if quota[cw] >= g:
         return False
     for k in range(tlen, p):
         s = (leader + k) % p
-        if quota[s] >= g and can_beat(hands[s], led, best_suit, best_card, trump, suit_mask):
+        if quota[s] >= g and can_beat(playable(hands[s], covers), led, best_suit, best_card, trump, suit_mask):
             return False
     return True
 
@@ -385,7 +408,7 @@ def lead_reach_dead(hands: Any, p: int, free: int, left: int, own_mask: Any, quo
 
 def release_dead(hands: Any, p: int, left: int, task_cards: int, tseat: Any, card_task: Any,
                  suit_of: Any, suit_mask: Any, trump: int, own_mask: Any, release: Any,
-                 tricks: int) -> bool:
+                 tricks: int, covers: Any) -> bool:
     """Fixed assignment: a task cannot be completed within the tricks left. On the way,
     writes each task's release time and the tasks that must come before it.
 
@@ -410,9 +433,23 @@ def release_dead(hands: Any, p: int, left: int, task_cards: int, tseat: Any, car
       its cards of that suit). The earliest of these; none: never.
 
     Dead when a release time is later than the last trick.
+
+    Covered cards: "void in a suit" above means holding no *face-up* card of it (a seat
+    follows suit only with those), so each count is of the cards face up now
+    (:func:`~.rules.playable`): they stay face up until played, one a trick, while a
+    covered card may stay covered and unplayed. Counting fewer cards gives an earlier
+    release time, never a later one; whether a seat can duck under ``c`` is still asked
+    of every card it holds. And ``c`` under ``d`` cards still held (its stack above it)
+    is played after each of them, in tricks of their own (its holder plays them): ``c``
+    is released after ``d`` tricks, and the tasks on those cards come first.
     """
     nsuits = len(suit_mask)
     duck = ~task_cards
+    ncov = len(covers) // 2
+    held = 0
+    if ncov > 0:
+        for s in range(p):
+            held |= hands[s]
     t = left
     while t != 0:
         lb = t & -t
@@ -433,6 +470,7 @@ def release_dead(hands: Any, p: int, left: int, task_cards: int, tseat: Any, car
                 for o in range(p):
                     ho = hands[o] & sm
                     if o != w and ho != 0 and (ho & (lb - 1) & (duck | own_mask[w])) == 0:
+                        ho &= playable(hands[o], covers)  # its face-up cards of the suit
                         n = popcount(ho)
                         if n + 1 > e:
                             e = n + 1
@@ -456,14 +494,31 @@ def release_dead(hands: Any, p: int, left: int, task_cards: int, tseat: Any, car
                 # h, void in the led suit, discards c
                 e = 1 << 30
                 if has_trump:
-                    e = popcount(hw & sm) + 1
+                    e = popcount(playable(hw, covers) & sm) + 1
                 for lsuit in range(nsuits):
                     if lsuit == sc:
                         continue
                     if (hw & suit_mask[lsuit]) != 0 or has_trump:
-                        n = popcount(hands[h] & suit_mask[lsuit]) + 1
+                        n = popcount(playable(hands[h], covers) & suit_mask[lsuit]) + 1
                         if n < e:
                             e = n
+        if ncov > 0:
+            # c lies under cards still held: each goes in an earlier trick than c (one a
+            # trick, its holder's), and the tasks on them complete first
+            x = c
+            depth = 0
+            while x >= 0:
+                above = -1
+                for i in range(ncov):
+                    if covers[2 * i] == x and (held >> covers[2 * i + 1]) & 1:
+                        above = covers[2 * i + 1]
+                x = above
+                if above >= 0:
+                    depth += 1
+                    if card_task[above] >= 0:
+                        pm |= 1 << card_task[above]
+            if depth + 1 > e:
+                e = depth + 1
         if e > tricks:
             return True
         release[ti] = e
@@ -589,7 +644,7 @@ def hall_dead(hands: Any, p: int, left: int, own_mask: Any, card_task: Any, rele
 
 def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, card_task: Any,
                   suit_of: Any, suit_mask: Any, trump: int, own_mask: Any, quota: Any,
-                  release: Any, leader: int, has_tokens: int, tkind: Any, trank: Any) -> bool:
+                  release: Any, leader: int, has_tokens: int, tkind: Any, trank: Any, covers: Any) -> bool:
     """Whether a cut refutes the trick-boundary position (``leader`` to lead).
 
     The cuts in order, cheapest first: :func:`hand_overflow_dead`,
@@ -626,7 +681,7 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
     if free:
         return False
     if release_dead(hands, p, left, task_cards, tseat, card_task, suit_of, suit_mask, trump,
-                    own_mask, release, tricks):
+                    own_mask, release, tricks, covers):
         return True
     if precedence_dead(left, card_task, release, tricks):
         return True

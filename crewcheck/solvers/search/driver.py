@@ -230,6 +230,8 @@ class SearchSolver:
     """numba is optional: without it the plain-Python kernel runs."""
     condition_kinds: ClassVar[frozenset[str]] = frozenset(SEARCH_KINDS)
     """The condition kinds the kernel judges (:mod:`crewcheck.solvers.search.conditions`)."""
+    plays_covered: ClassVar[bool] = True
+    """Covered cards (JARVIS's columns): a seat plays and follows suit with its face-up cards only."""
 
     def __init__(self, options: SearchOptions | None = None) -> None:
         self.options = options or SearchOptions()
@@ -244,8 +246,6 @@ class SearchSolver:
         return None if why is None else f"runs the plain-Python kernel (much slower): {why}"
 
     def supports(self, instance: Instance) -> str | None:
-        if instance.covered:
-            return "the search does not play covered cards (the two-player game's JARVIS columns)"
         if instance.deck.size > MAX_CARDS:
             return (f"search handles decks of at most {MAX_CARDS} cards; this deal has {instance.deck.size} "
                     f"(use --backend sat, z3 or cpsat)")
@@ -494,7 +494,7 @@ class SearchSolver:
             # a new generation, unless table.shared() keeps this deal's entries; the key
             # layout (canonical or not) is part of the deal's identity
             begin(tt, (instance.deck, instance.hands, instance.tasks, instance.trump, instance.lead,
-                       instance.rules, instance.conditions, instance.quota, problem.deal.canon))
+                       instance.rules, instance.conditions, instance.quota, instance.covered, problem.deal.canon))
         work = problem.workspace()
         stats = work.stats
 
@@ -584,7 +584,9 @@ class SearchSolver:
                 resume = True
                 continue
             round_used = 0
-            limit = min(limit * 3 // 2 if self.options.restarts else limit * 2, 1 << 24)
+            # 1.5x a round (at least one node more: a limit of 1 would stay 1, every round
+            # one node from the root, and never decide)
+            limit = min(max(limit + 1, limit * 3 // 2) if self.options.restarts else limit * 2, 1 << 24)
             restart += 1
 
         nodes = int(stats[_kernel.STAT_NODES])

@@ -37,13 +37,13 @@ from crewcheck.solvers.search.conditions import (
     COND_FUNCTIONS, C_BROKEN, C_HOLDS, C_OPEN, cond_boundary_dead, cond_judge, cond_key, cond_step, cond_trick_dead,
 )
 from crewcheck.solvers.search.cuts import BOUNDARY_RULES, CUT_FUNCTIONS, boundary_dead, most_tasks_held, trick_dead
-from crewcheck.solvers.search.rules import can_beat, order_ok, trick_best
+from crewcheck.solvers.search.rules import can_beat, order_ok, playable, trick_best
 from crewcheck.solvers.search.records import DealArrays, Limits, TableArrays, Workspace
 from crewcheck.solvers.search.table import KEY_WORDS, TABLE_FUNCTIONS, tt_refuted, tt_store
 from crewcheck.solvers.search.low_cards import RELAX_FUNCTIONS
 
 __all__ = [
-    "MAXM", "STAT_NODES", "STAT_TT_HITS", "STAT_TT_STORES", "STAT_CUTS", "STAT_DEPTH", "STAT_SIZE",
+    "MAXM", "COVERS_MAX_CANON", "STAT_NODES", "STAT_TT_HITS", "STAT_TT_STORES", "STAT_CUTS", "STAT_DEPTH", "STAT_SIZE",
     "FRAME_RESUME", "FRAME_DEPTH", "FRAME_TLEN", "FRAME_LEADER", "FRAME_DONE", "FRAME_WASTE", "FRAME_SIZE",
     "WIN", "LOSE", "OUT_OF_NODES", "gen_moves", "position_key", "search", "KERNEL_FUNCTIONS", "INLINED",
     "twin", "compiled", "is_loaded",
@@ -51,6 +51,8 @@ __all__ = [
 
 MAXM = 64
 """Room for moves per search depth (at most one per card)."""
+COVERS_MAX_CANON = 9
+"""Most covers a relative-rank key keeps apart (:func:`position_key`: bits 54-62 of word 3)."""
 
 LOSE = 0
 WIN = 1
@@ -82,9 +84,11 @@ def gen_moves(depth: int, seat: int, hands: Any, seq: Any, ts: int, tlen: int, l
     ``leader`` (``seat``: the seat on turn, ``-1`` for a free first lead); the deal and
     the move ordering (``limits.seed``, ``limits.shaping``) come as records.
 
-    Legal plays of the seat on turn (any card of any hand for a free first lead), one
+    Legal plays of the seat on turn (any face-up card of any hand for a free first lead;
+    a covered card is no play, and a seat follows suit with its face-up cards only), one
     card per class of equivalent cards (same seat and suit, nothing still in play
-    between them, none a task card or a card a condition names), ordered by a task-aware score. Under free
+    between them, none a task card, a card a condition names or a card covering another),
+    ordered by a task-aware score. Under free
     assignment the score prefers, while a trick is in progress, the current winner with
     the most tasks still to take (never one without room for the trick's task cards);
     ``shaping != 0`` is the alternative ordering of the restarts: under fixed assignment a
@@ -93,7 +97,8 @@ def gen_moves(depth: int, seat: int, hands: Any, seq: Any, ts: int, tlen: int, l
     p, free, trump, task_cards = deal.players, deal.free, deal.trump, deal.task_cards
     tseat, card_task, suit_of, suit_mask = deal.tseat, deal.card_task, deal.suit_of, deal.suit_mask
     seed, shaping = limits.seed, limits.shaping
-    named = deal.cond.named
+    covers = deal.covers
+    named = deal.cond.named | deal.covering
     base = depth * MAXM
     inplay = 0
     for s in range(p):
@@ -103,9 +108,11 @@ def gen_moves(depth: int, seat: int, hands: Any, seq: Any, ts: int, tlen: int, l
         trick_mask |= 1 << seq[ts + i]
     live = inplay | trick_mask
     if seat < 0:
-        legal = inplay
+        legal = 0
+        for s in range(p):
+            legal |= playable(hands[s], covers)
     else:
-        legal = hands[seat]
+        legal = playable(hands[seat], covers)
         if tlen > 0:
             f = legal & suit_mask[suit_of[seq[ts]]]
             if f != 0:
@@ -244,15 +251,29 @@ def gen_moves(depth: int, seat: int, hands: Any, seq: Any, ts: int, tlen: int, l
 
 
 def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: int, holder: Any,
-                 suit_mask: Any, card_task: Any, key: Any) -> None:
+                 suit_mask: Any, card_task: Any, covers: Any, key: Any) -> None:
     """Write the key of the trick-boundary position into ``key[0:KEY_WORDS]``.
 
-    ``canon = 0``: the exact position (cards held, leader, quotas). ``canon = 1``
-    (at most 4 seats, 8 suits of at most 15 cards): the position up to relabelling
-    cards within a suit by rank among the cards still in play. Per suit, the holder
-    and task flag of each card still held, in rank order, plus the set of task cards
-    still held: two positions with the same key are the same game with cards renamed
-    (suit, relative order, holder and task kept), so one is won iff the other is.
+    ``canon = 0``: the exact position (cards held, leader, quotas; the cards held also
+    say which covered cards are still covered: those whose covering card is held).
+    ``canon = 1`` (at most 4 seats, 8 suits of at most 15 cards): the position up to
+    relabelling cards within a suit by rank among the cards still in play. Per suit, the
+    holder and task flag of each card still held, in rank order, plus the set of task
+    cards still held: two positions with the same key are the same game with cards
+    renamed (suit, relative order, holder and task kept), so one is won iff the other
+    is.
+
+    Covered cards: the cards held say which cards are still covered (those whose
+    covering card is held), so the exact key needs nothing more. The relative key, on
+    at most 3 seats and :data:`COVERS_MAX_CANON` covers, adds the set of covers still in
+    play (both cards held; bits 54-62 of word 3) and gives each of their cards the code
+    7 (no holder-and-task code reaches 6 on 3 seats). Two positions with the same key
+    then have the same covers in play, so the same set of such cards in each suit, at
+    the same ranks: the renaming, which keeps the order within a suit, maps that set onto
+    itself and so fixes every one of them (as it fixes the task cards, which the set of
+    tasks left names), and the covers are the same in both games. Otherwise, while a
+    cover is in play, the key is the exact one. The two layouts never meet (word 3 is 0
+    in the exact key only).
     """
     inplay = 0
     for s in range(p):
@@ -261,6 +282,17 @@ def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: 
     if free:
         for s in range(p):
             q |= quota[s] << (6 * s)
+    ncov = len(covers) // 2
+    act = 0  # the covers still in play
+    marked = 0  # their cards
+    if canon != 0:
+        for i in range(ncov):
+            both = (1 << covers[2 * i]) | (1 << covers[2 * i + 1])
+            if (inplay & both) == both:
+                act |= 1 << i
+                marked |= both
+        if act != 0 and (p > 3 or ncov > COVERS_MAX_CANON):
+            canon = 0  # no room in the key to keep them apart
     if canon == 0:
         key[0] = inplay
         key[1] = (leader + 1) | (q << 4)
@@ -286,6 +318,8 @@ def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: 
             if ti >= 0:
                 code += 1
                 tasks_left |= 1 << ti
+            if (marked >> c) & 1:
+                code = 7  # a card of a cover still in play: the renaming fixes it
             word = pos // 20
             shift = 3 * (pos - 20 * word)
             if word == 0:
@@ -298,7 +332,7 @@ def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: 
     key[0] = words0
     key[1] = words1
     key[2] = words2
-    key[3] = counts | ((leader + 1) << 32) | (q << 36)
+    key[3] = counts | ((leader + 1) << 32) | (q << 36) | (act << 54)
     key[4] = tasks_left
 
 
@@ -337,7 +371,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
     key, moves, scores, nmoves, midx = work.key, work.moves, work.scores, work.nmoves, work.midx
     sv_leader, sv_seat, sv_done, sv_qg = work.sv_leader, work.sv_seat, work.sv_done, work.sv_qg
     sv_waste, sv_flag, release, stats = work.sv_waste, work.sv_flag, work.release, work.stats
-    cond, cmemo, sv_cmemo = deal.cond, work.cmemo, work.sv_cmemo
+    cond, cmemo, sv_cmemo, covers = deal.cond, work.cmemo, work.sv_cmemo, deal.covers
     nc = cond.n
     frame = work.frame
     nodes = 0
@@ -361,14 +395,14 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
         for i in range(nc):
             cmemo[i] = cond.memo0[i]
         if tlen == 0 and leader >= 0:
-            position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+            position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, covers, key)
             if nc > 0:
                 cond_key(cond, cmemo, key)
             if tt_refuted(key, tt, gen, tt_mask, waste_cap):
                 stats[STAT_TT_HITS] += 1
                 return LOSE
             if boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of, suit_mask, trump,
-                             own_mask, quota, release, leader, has_tokens, tkind, trank):
+                             own_mask, quota, release, leader, has_tokens, tkind, trank, covers):
                 stats[STAT_CUTS] += 1
                 return LOSE
         seat0 = -1 if leader < 0 else (leader + tlen) % p
@@ -378,7 +412,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
         if midx[depth] >= nmoves[depth]:
             # every move failed: refute this position (trick boundaries only) and back up
             if tlen == 0 and leader >= 0:
-                position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+                position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, covers, key)
                 if nc > 0:
                     cond_key(cond, cmemo, key)
                 tt_store(key, tt, gen, tt_mask, waste_cap - waste)
@@ -483,7 +517,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                 if waste > waste_cap:
                     ok = False
                 if ok:
-                    position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, key)
+                    position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, covers, key)
                     if nc > 0:
                         cond_key(cond, cmemo, key)
                     if tt_refuted(key, tt, gen, tt_mask, waste_cap - waste):
@@ -491,7 +525,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                         ok = False
                     elif boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of,
                                        suit_mask, trump, own_mask, quota, release, leader,
-                                       has_tokens, tkind, trank):
+                                       has_tokens, tkind, trank, covers):
                         stats[STAT_CUTS] += 1
                         ok = False
                 if not ok:
@@ -504,10 +538,11 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                         quota[leader] += g
                     tlen = p
         elif trick_dead(hands, p, seq, ts, tlen, leader, free, quota, tseat, card_task, suit_of,
-                        suit_mask, trump):
+                        suit_mask, trump, covers):
             stats[STAT_CUTS] += 1
             ok = False
-        elif nc > 0 and cond_trick_dead(cond, cmemo, hands, p, seq, ts, tlen, leader, suit_of, suit_mask, trump):
+        elif nc > 0 and cond_trick_dead(cond, cmemo, hands, p, seq, ts, tlen, leader, suit_of, suit_mask, trump,
+                                           covers):
             stats[STAT_CUTS] += 1
             ok = False
         if not ok:
@@ -531,7 +566,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
 
 
 KERNEL_FUNCTIONS = (
-    kernels.popcount, kernels.lowbit_index, kernels.highbit_index, order_ok, can_beat, trick_best, gen_moves,
+    kernels.popcount, kernels.lowbit_index, kernels.highbit_index, order_ok, playable, can_beat, trick_best, gen_moves,
     *CUT_FUNCTIONS, *COND_FUNCTIONS, position_key, *TABLE_FUNCTIONS, search, *RELAX_FUNCTIONS,
 )
 """Every function of the search kernel, callees before callers."""

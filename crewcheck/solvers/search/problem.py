@@ -102,6 +102,8 @@ class Problem:
             own_mask=arr(own),
             canon=canon,
             holder=arr(list(instance.holder)),
+            covers=arr([c for pair in instance.covered for c in pair] + [-1]),
+            covering=_covering(instance),
             cond=cond,
         )
         return cls(deal, tuple(state.hands), tuple(quota), tuple(state.trick), in_hands + 1, compiled)
@@ -133,6 +135,14 @@ class Problem:
             stats=zeros(STAT_SIZE),
             frame=zeros(FRAME_SIZE),
         )
+
+
+def _covering(instance: Instance) -> int:
+    """The cards that cover another (:attr:`~crewcheck.model.instance.Instance.covered`)."""
+    out = 0
+    for _, high in instance.covered:
+        out |= 1 << high
+    return out
 
 
 def _arrays(compiled: bool) -> Any:

@@ -95,6 +95,11 @@ class DealArrays(NamedTuple):
     """1: key the refutation table by relative ranks (:func:`kernel.position_key`)."""
     holder: Any
     """Seat dealt each card."""
+    covers: Any
+    """The deal's covers (JARVIS's columns) as ``covered, covering`` pairs one after
+    another, and one unused entry (never empty): :func:`~.rules.playable`."""
+    covering: int
+    """Cards that cover another: never interchangeable with their neighbours."""
     cond: CondArrays
     """The conditions the search judges."""
 

@@ -1,8 +1,10 @@
 """Cheap, sound refutations: necessary conditions for a position to be winnable.
 
-Three rules: *lead reachability* (below); under free assignment the trump sharing of
-:func:`_trump_split`; and the top-trump count of the search's
-:func:`crewcheck.solvers.search.cuts.boss_trump_dead`, put in words by :func:`_top_trumps`.
+Four rules: *lead reachability* (below); under free assignment the trump sharing of
+:func:`_trump_split`; the top-trump count of the search's
+:func:`crewcheck.solvers.search.cuts.boss_trump_dead`, put in words by :func:`_top_trumps`;
+and with covered cards the order of a stack against the order tokens
+(:func:`_cover_order`).
 
 Lead reachability: a seat can win a future trick only if some
 seat that may lead that trick leads a suit the seat can beat: with a higher card of that
@@ -16,7 +18,12 @@ won the previous one, so lies in the set; the winner of a trick led in suit X is
 leader, the holder of the highest X card (higher than the led card, hence than the
 leader's lowest X) or the holder of the highest trump (against a non-trump lead, any
 trump holder may be void by then). Hands only shrink, so "holds now" bounds "can play
-later". A property test checks every refutation against the exhaustive oracle.
+later". Covered cards: a seat still to play in the current trick plays and follows suit
+with its face-up cards only (:func:`crewcheck.model.rules.uncovered`), and is asked
+about exactly those; for later tricks "holds now" still bounds every card it may play
+(covered ones included), and a seat holding a trump is counted as able to trump any
+other lead, whether its cards of that suit are face up or not. A property test checks
+every refutation against the exhaustive oracle.
 
 Examples
 --------
@@ -32,7 +39,9 @@ from itertools import combinations, product
 
 from crewcheck.model.cards import Mask, iter_bits
 from crewcheck.model.derived import quotas_left
+from crewcheck.model.rules import uncovered
 from crewcheck.model.state import State
+from crewcheck.model.tasks import TokenKind, token_kind
 from crewcheck.solvers.search.cuts import boss_trump_dead
 
 __all__ = ["possible_winners", "refutation"]
@@ -80,7 +89,7 @@ def possible_winners(state: State) -> Mask:
         led = deck.suit_of(state.trick[0])
         for k in range(len(state.trick), p):
             seat = (state.leader + k) % p
-            hand = state.hands[seat]
+            hand = uncovered(state.hands[seat], inst.covered)  # it follows suit with these only
             follow = hand & deck.suit_mask(led)
             playable = follow if follow else hand
             for c in iter_bits(playable):
@@ -110,6 +119,9 @@ def refutation(state: State) -> str | None:
     if state.end is not None:
         return None if state.end.won else "the game is already lost"
     inst = state.instance
+    why = _cover_order(state)
+    if why is not None:
+        return why
     reach = possible_winners(state)
     open_tasks = [i for i in range(len(inst.tasks)) if not state.done >> i & 1]
     if state.owners is None:
@@ -126,6 +138,54 @@ def refutation(state: State) -> str | None:
         return (f"{len(open_tasks)} tasks are open but the seats that can still win tricks "
                 f"have room for only {room}")
     return _trump_split(state, quota) or _top_trumps(state, quota)
+
+
+def _cover_order(state: State) -> str | None:
+    """A task card lies under cards still held whose tasks the order tokens do not let
+    complete first (any assignment).
+
+    A covered card is played in a later trick than the card on it (its seat turns it up
+    only then), so a task card under others of its stack still held completes in a later
+    trick than every task on them. As in :func:`crewcheck.solvers.search.cuts.token_order_dead`
+    (sound under either reading of the tokens), that is a contradiction when one of those
+    carries "last" (omega), when both carry absolute or both relative tokens and the
+    upper one's rank is higher, or when the lower one's absolute rank ``r`` leaves room for
+    fewer than the tasks done so far and those above it (at most ``r - 1`` tasks complete
+    before its trick).
+    """
+    inst = state.instance
+    if not inst.covered or not any(t.token is not None for t in inst.tasks):
+        return None
+    held = 0
+    for hand in state.hands:
+        held |= hand
+    over = dict(inst.covered)  # covered card -> the card on it
+    open_task = {t.card: i for i, t in enumerate(inst.tasks) if not state.done >> i & 1}
+    done = state.done.bit_count()
+    for i, task in enumerate(inst.tasks):
+        if state.done >> i & 1 or not held >> task.card & 1:
+            continue
+        above: list[int] = []  # the open tasks on the cards above it, still held
+        card = task.card
+        while card in over and held >> over[card] & 1:
+            card = over[card]
+            if card in open_task:
+                above.append(open_task[card])
+        if not above:
+            continue
+        kind, rank = token_kind(task.token) if task.token is not None else (None, 0)
+        clash = kind is TokenKind.ABSOLUTE and done + len(above) > rank - 1
+        for j in above:
+            token = inst.tasks[j].token
+            if token is None or clash:
+                continue
+            other, other_rank = token_kind(token)
+            clash = other is TokenKind.LAST or (other is kind and other_rank > rank)
+        if clash:
+            name = inst.deck.card
+            return (f"{name(task.card)} lies under {', '.join(str(name(inst.tasks[j].card)) for j in above)}, "
+                    f"whose task completes first, which the order tokens forbid")
+    return None
 
 
 def _top_trumps(state: State, quota: list[int]) -> str | None:

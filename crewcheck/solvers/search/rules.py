@@ -2,8 +2,8 @@
 
 Plain-Python functions that numba compiles unchanged (see :mod:`crewcheck.runtime.kernels`):
 who wins a trick (:func:`trick_best`), whether a seat can still beat the best card of a
-trick (:func:`can_beat`) and whether the order tokens let a group of tasks complete
-next (:func:`order_ok`). Cards, masks and task arrays are as in
+trick (:func:`can_beat`), whether the order tokens let a group of tasks complete
+next (:func:`order_ok`) and which cards of a hand lie face up (:func:`playable`). Cards, masks and task arrays are as in
 :mod:`crewcheck.solvers.search.kernel`.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from crewcheck.runtime.kernels import popcount
 
-__all__ = ["order_ok", "can_beat", "trick_best"]
+__all__ = ["order_ok", "can_beat", "trick_best", "playable"]
 
 
 def order_ok(done: int, group: int, ntasks: int, tkind: Any, trank: Any, strict: int) -> bool:
@@ -60,6 +60,18 @@ def order_ok(done: int, group: int, ntasks: int, tkind: Any, trank: Any, strict:
         if hi - lo != count - 1:
             return False
     return True
+
+
+def playable(hand: int, covers: Any) -> int:
+    """The cards of ``hand`` that no card still in ``hand`` covers: the kernel twin of
+    :func:`crewcheck.model.rules.uncovered`. ``covers`` holds the deal's covers as
+    ``covered, covering`` pairs, one after another, and one unused entry (``len(covers) //
+    2`` pairs; none: the hand as it is). A seat on turn has played no card of the trick
+    yet, so these are the cards it may play, and it follows suit only with them."""
+    for i in range(len(covers) // 2):
+        if (hand >> covers[2 * i + 1]) & 1:
+            hand &= ~(1 << covers[2 * i])
+    return hand
 
 
 def can_beat(hand: int, led: int, best_suit: int, best_card: int, trump: int, suit_mask: Any) -> bool:

@@ -1,11 +1,11 @@
 """Covered cards (JARVIS's columns) in the winnability encoding: every logic back-end and
 the engine against the exhaustive oracle on tiny covered deals; the back-ends that do not
-play covered cards refuse them by name."""
+play covered cards refuse them by name (the search's own tests are in
+``tests/solvers/search/test_covered.py``)."""
 
 from __future__ import annotations
 
 import importlib.util
-import itertools
 
 import pytest
 from hypothesis import example, given, settings
@@ -14,13 +14,11 @@ from crewcheck.api import choose_backend, decide
 from crewcheck.errors import NotApplicableError
 from crewcheck.formats import deal_json
 from crewcheck.formats.notation import parse_deal, to_notation
-from crewcheck.model.cards import Deck
 from crewcheck.model.instance import Instance
-from crewcheck.model.tasks import Task
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Verdict
 from tests.oracle import check_against_oracle, check_explanation, oracle_verdict
-from tests.strategies import covered_instances
+from tests.strategies import covered_instances, every_tiny_covered_deal
 
 # won only thanks to the cover (seat 1 need not follow green with its covered G1)
 ONLY_WITH_COVER = "B1 G2 R1 | B2 B3 G1 ; trump R ; lead 0 ; tasks B1@0 ; strict/fixed ; covered G1<B3"
@@ -75,25 +73,6 @@ def test_explanations_on_covered_deals_are_minimal_cores(inst: Instance) -> None
     check_explanation(inst, "sat")
 
 
-TINY = Deck.from_sizes({"B": 3, "G": 2, "R": 1})
-
-
-def _every_covered_deal(split: tuple[int, ...], jarvis: int) -> list[Instance]:
-    """Every deal of the tiny deck with hands ``split`` (cut from each ordering of the
-    cards' seats), one cover in seat ``jarvis`` (every ordered pair), one task (every card,
-    every seat)."""
-    deals = []
-    seats_of = sorted(set(itertools.permutations([s for s, n in enumerate(split) for _ in range(n)])))
-    for seats in seats_of:
-        hands = tuple(sum(1 << c for c in range(TINY.size) if seats[c] == s) for s in range(len(split)))
-        mine = [c for c in range(TINY.size) if seats[c] == jarvis]
-        for low, high in itertools.permutations(mine, 2):
-            for card in range(TINY.size):
-                for owner in range(len(split)):
-                    deals.append(Instance(TINY, hands, (Task(card, owner),), "R", "rocket", covered=((low, high),)))
-    return deals
-
-
 @pytest.mark.parametrize("split, jarvis", [
     ((3, 3), 0),
     pytest.param((2, 2, 2), 2, marks=pytest.mark.slow),
@@ -103,7 +82,7 @@ def test_sat_agrees_with_the_oracle_on_every_tiny_covered_deal(split: tuple[int,
     cover and one task, on two seats 3/3 and (slow) three seats 2/2/2 with JARVIS's cover at
     seat 2: the SAT back-end's verdict is the oracle's."""
     pytest.importorskip("pysat")
-    deals = _every_covered_deal(split, jarvis)
+    deals = every_tiny_covered_deal(split, jarvis)
     assert len(deals) > 1000
     wrong = [to_notation(d) for d in deals if decide(d, backend="sat").verdict is not oracle_verdict(d)]
     assert not wrong, f"{len(wrong)} disagreements, e.g. {wrong[0]}"
@@ -115,7 +94,10 @@ def test_the_oracle_sees_the_cover_change_the_verdict() -> None:
     assert oracle_verdict(parse_deal(LOST_BY_COVER)) is Verdict.UNWINNABLE
 
 
-@pytest.mark.parametrize("name", sorted(set(registry.BACKENDS) - {"exhaustive", "sat", "z3", "cpsat", "engine"}))
+PLAYS_COVERED = {"exhaustive", "search", "sat", "z3", "cpsat", "engine"}
+
+
+@pytest.mark.parametrize("name", sorted(set(registry.BACKENDS) - PLAYS_COVERED))
 def test_the_other_backends_refuse_covered_cards(name: str) -> None:
     """A back-end that does not play covered cards refuses them by name, never answers."""
     deal = parse_deal(ONLY_WITH_COVER)
@@ -126,10 +108,10 @@ def test_the_other_backends_refuse_covered_cards(name: str) -> None:
     assert "covered cards" in (registry.get(name).supports(deal) or "")
 
 
-def test_the_default_decides_covered_deals_by_its_sat_side() -> None:
-    """``auto`` picks the engine, whose SAT side alone decides a covered deal."""
-    pytest.importorskip("pysat")
+def test_the_default_decides_covered_deals_by_its_search() -> None:
+    """``auto`` picks the engine, whose search decides an easy covered deal at once (the
+    SAT side never starts)."""
     deal = parse_deal(ONLY_WITH_COVER)
     assert choose_backend(deal) == "engine"
     result = decide(deal)
-    assert result.verdict is Verdict.WINNABLE and result.stats.extra.get("stage") == "sat"
+    assert result.verdict is Verdict.WINNABLE and result.stats.extra.get("stage") == "search"

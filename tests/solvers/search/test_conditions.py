@@ -292,7 +292,7 @@ def test_trick_cut_is_sound(kind: str, data: st.DataObject) -> None:
     d = problem.deal
     seq = list(state.trick)
     if SC.cond_trick_dead(d.cond, list(d.cond.memo0), list(state.hands), inst.players, seq, 0, len(seq),
-                          state.leader, d.suit_of, d.suit_mask, d.trump):
+                          state.leader, d.suit_of, d.suit_mask, d.trump, d.covers):
         assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE
 
 

@@ -25,7 +25,7 @@ from crewcheck.solvers.search import kernel
 from crewcheck.solvers.search.problem import Problem
 from tests.sizes import few, slow_twin
 from tests.solvers.search.twins import twin_and_compiled
-from tests.strategies import instances, note_deal, playouts, trump_pad_instances
+from tests.strategies import instances, note_deal, playouts, stacked, trump_pad_instances
 
 RULES = (
     "trick_dead", "hand_overflow_dead", "trick_count_dead", "boss_trump_dead", "nontask_count_dead", "trump_split_dead",
@@ -51,7 +51,7 @@ def fires(rule: str, inst: Instance, k: Any, compiled: bool) -> bool | None:
         if not 1 <= d.tlen0 < p:
             return None
         return bool(k.trick_dead(hands, p, seq, 0, d.tlen0, d.leader, free, quota, d.tseat, d.card_task,
-                                 d.suit_of, d.suit_mask, trump))
+                                 d.suit_of, d.suit_mask, trump, d.covers))
     if d.tlen0:
         return None
     inplay = 0
@@ -80,7 +80,7 @@ def fires(rule: str, inst: Instance, k: Any, compiled: bool) -> bool | None:
     work = problem.workspace()
     release = work.release
     if k.release_dead(hands, p, left, d.task_cards, d.tseat, d.card_task, d.suit_of, d.suit_mask, trump,
-                      d.own_mask, release, tricks):
+                      d.own_mask, release, tricks, d.covers):
         return True if rule == "release_dead" else None
     if rule == "release_dead":
         return False
@@ -324,21 +324,25 @@ def _own_task_deals(draw: st.DrawFn, *, tokens: bool = False) -> Instance:
     return dataclasses.replace(inst, tasks=tasks)
 
 
-_STRATEGIES = {
-    "trick_dead": _positions(instances(max_players=3, max_cards=10, max_tasks=4, history=False), in_trick=True),
-    "hand_overflow_dead": _positions(instances(max_players=3, max_cards=10, max_tasks=5, history=False)),
-    "trick_count_dead": _positions(instances(max_players=3, max_cards=10, max_tasks=5, history=False)),
-    "boss_trump_dead": _positions(st.one_of(
-        trump_pad_instances(), instances(max_players=3, max_cards=10, max_tasks=8, trumps=True, history=False))),
-    "nontask_count_dead": _positions(st.one_of(
-        trump_pad_instances(), instances(max_players=3, max_cards=10, max_tasks=8, free=True, history=False))),
-    "trump_split_dead": _positions(trump_pad_instances()),
-    "lead_reach_dead": _positions(instances(max_players=3, max_cards=10, max_tasks=4, history=False)),
-    "release_dead": _positions(_own_task_deals()),
-    "precedence_dead": _positions(_own_task_deals()),
-    "token_order_dead": _positions(_own_task_deals(tokens=True)),
-    "hall_dead": _positions(_own_task_deals()),
+_DEALS = {
+    "trick_dead": instances(max_players=3, max_cards=10, max_tasks=4, history=False),
+    "hand_overflow_dead": instances(max_players=3, max_cards=10, max_tasks=5, history=False),
+    "trick_count_dead": instances(max_players=3, max_cards=10, max_tasks=5, history=False),
+    "boss_trump_dead": st.one_of(
+        trump_pad_instances(), instances(max_players=3, max_cards=10, max_tasks=8, trumps=True, history=False)),
+    "nontask_count_dead": st.one_of(
+        trump_pad_instances(), instances(max_players=3, max_cards=10, max_tasks=8, free=True, history=False)),
+    "trump_split_dead": trump_pad_instances(),
+    "lead_reach_dead": instances(max_players=3, max_cards=10, max_tasks=4, history=False),
+    "release_dead": _own_task_deals(),
+    "precedence_dead": _own_task_deals(),
+    "token_order_dead": _own_task_deals(tokens=True),
+    "hall_dead": _own_task_deals(),
 }
+"""The deals each rule is tried on (played on to the positions where the search tries it)."""
+_STRATEGIES = {rule: _positions(deals, in_trick=rule == "trick_dead") for rule, deals in _DEALS.items()}
+_COVERED = {rule: _positions(deals.flatmap(stacked), in_trick=rule == "trick_dead") for rule, deals in _DEALS.items()}
+"""The same deals with one hand cut into stacks of covered cards (JARVIS's columns)."""
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -351,4 +355,15 @@ def test_rule_is_sound(rule: str, data: st.DataObject) -> None:
     _check_sound(rule, data.draw(_STRATEGIES[rule]))
 
 
+@pytest.mark.parametrize("rule", RULES)
+@few(15)
+@given(data=st.data())
+def test_rule_is_sound_with_covered_cards(rule: str, data: st.DataObject) -> None:
+    """The same on deals with covered cards, where a seat plays and follows suit with its
+    face-up cards only (15 positions a rule by default, 100 in the slow twin)."""
+    _check_sound(rule, data.draw(_COVERED[rule]))
+
+
+test_rule_is_sound_with_covered_cards_on_more_positions = slow_twin(
+    test_rule_is_sound_with_covered_cards, "rule", RULES, examples=100)
 test_rule_is_sound_on_more_positions = slow_twin(test_rule_is_sound, "rule", RULES, examples=100)

@@ -8,7 +8,7 @@ from crewcheck import decide, load
 from crewcheck.formats.notation import to_notation
 from crewcheck.solvers.search.refutations import possible_winners, refutation
 from crewcheck.solvers.base import Verdict
-from tests.strategies import instances, trump_pad_instances
+from tests.strategies import covered_instances, instances, trump_pad_instances
 
 
 @given(instances(max_players=4, max_cards=12, max_tasks=4))
@@ -17,6 +17,15 @@ def test_refutations_are_sound(inst):
     note(to_notation(inst))
     state = inst.state()
     if refutation(state) is not None:
+        assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE
+
+
+@given(covered_instances(max_tasks=4))
+def test_refutations_are_sound_with_covered_cards(inst):
+    """The same on deals with covered cards (JARVIS's columns), tokens among them: the
+    stack order against the tokens included."""
+    note(to_notation(inst))
+    if refutation(inst.state()) is not None:
         assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE
 
 

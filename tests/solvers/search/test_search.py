@@ -103,6 +103,16 @@ def test_restart_rounds_agree_with_oracle(inst: Instance) -> None:
     check_against_oracle(inst, SearchSolver(SearchOptions(warm_start=False, first_round_nodes=8)))
 
 
+def test_rounds_grow_from_a_one_node_limit() -> None:
+    """The plain kernel's first round gets 1/32 of ``first_round_nodes``: from a limit of
+    one node the rounds still grow (1.5x rounded down would keep it at 1, each round one
+    node from the root, never deciding)."""
+    inst = Instance(Deck.from_sizes({"B": 4}), (0b0011, 0b1100), (Task(0, 1),), None, 0)
+    answer = SearchSolver(SearchOptions(pure=True, warm_start=False, first_round_nodes=2)).decide(
+        inst, budget=Budget(nodes=10_000))
+    assert answer.verdict is Verdict.WINNABLE and answer.extra["rounds"] > 1  # B1 under B3: two plays
+
+
 @given(instances(max_players=4, max_cards=12, max_tasks=4))
 def test_decide_default_is_the_engine(inst: Instance) -> None:
     """The engine (the search, raced against SAT on hard deals) is the default back-end

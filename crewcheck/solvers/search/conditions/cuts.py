@@ -11,17 +11,18 @@ from crewcheck.solvers.search.conditions.codes import (
     K_WINS_NO_CARDS, K_WINS_NO_TRICKS, K_WINS_TOGETHER, K_WINS_TRICKS_AT, WHERE_HOLDING, WHERE_SUITS, WHERE_WON_WITH,
 )
 from crewcheck.solvers.search.records import CondArrays
-from crewcheck.solvers.search.rules import can_beat, trick_best
+from crewcheck.solvers.search.rules import can_beat, playable, trick_best
 
 
 def cond_trick_dead(cond: CondArrays, memo: Any, hands: Any, p: int, seq: Any, ts: int, tlen: int, leader: int,
-                    suit_of: Any, suit_mask: Any, trump: int) -> bool:
+                    suit_of: Any, suit_mask: Any, trump: int, covers: Any) -> bool:
     """The trick in progress, ``seq[ts : ts + tlen]`` (``1 <= tlen < p`` cards, led by
     ``leader``), breaks a condition however it is finished.
 
     The seats that may still win it are the one winning now and each seat still to
     play that holds a legal card beating the best card so far (a superset: the best
-    card only rises). Dead when: ``wins_no_tricks`` of the only such seat;
+    card only rises; a legal card is a face-up one, :func:`~..rules.playable`, and a
+    seat follows suit with those only). Dead when: ``wins_no_tricks`` of the only such seat;
     ``wins_no_cards`` with a card of its target in the trick and its seat the only
     possible winner; ``wins_all_cards`` with a card of the suit in the trick and its seat
     not a possible winner; ``no_trick_won_with`` when nobody still to play can beat a
@@ -50,7 +51,7 @@ def cond_trick_dead(cond: CondArrays, memo: Any, hands: Any, p: int, seq: Any, t
         h = popcount(hands[s])
         if i < tlen:
             h += 1
-        elif can_beat(hands[s], led, best_suit, best_card, trump, suit_mask):
+        elif can_beat(playable(hands[s], covers), led, best_suit, best_card, trump, suit_mask):
             later |= 1 << s
         if h < before:
             before = h
