@@ -27,9 +27,7 @@ from crewcheck.solvers.search.refutations import possible_winners, refutation
 from crewcheck.solvers.search.table import KEY_WORDS
 from tests.oracle import check_against_oracle, oracle_verdict
 from tests.sizes import few, slow_twin
-from tests.solvers.search.test_cuts import fires
-from tests.solvers.search.test_kernel import _same_from_both_kernels
-from tests.solvers.search.twins import twin_and_compiled
+from tests.solvers.search.twins import fires, same_from_both_kernels, twin_and_compiled
 from tests.strategies import covered_instances, every_tiny_covered_deal
 
 # seat 1 cannot follow blue (its B1 lies under R1), so it trumps the led B2, its task
@@ -237,7 +235,7 @@ test_search_agrees_with_the_oracle_on_covered_deals_with_conditions_on_more_deal
 @given(inst=covered_instances())
 def test_compiled_kernel_matches_twin_on_covered_deals(inst: Instance) -> None:
     """Same verdict, line, node and table counts from both kernels on covered deals."""
-    _same_from_both_kernels(inst)
+    same_from_both_kernels(inst)
 
 
 test_compiled_kernel_matches_twin_on_covered_deals_on_more_deals = slow_twin(

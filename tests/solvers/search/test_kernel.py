@@ -14,8 +14,8 @@ from crewcheck.model.instance import Instance
 from crewcheck.model.rules import order_violation
 from crewcheck.model.tasks import TOKENS, Task, token_kind
 from crewcheck.solvers.base import Budget
-from crewcheck.solvers.search import SearchOptions, SearchSolver, cuts, kernel
-from tests.solvers.search.twins import twin_and_compiled
+from crewcheck.solvers.search import SearchSolver, cuts, kernel
+from tests.solvers.search.twins import same_from_both_kernels, twin_and_compiled
 from tests.strategies import instances, own_task_instances, trump_pad_instances
 
 _CODE = {"absolute": 1, "relative": 2, "last": 3}
@@ -64,7 +64,7 @@ def test_order_ok_matches_rules(case: tuple[list[Task], int, int, str]) -> None:
 @given(instances(max_players=4, max_cards=12, max_tasks=4))
 def test_compiled_kernel_matches_twin(inst: Instance) -> None:
     """Same verdict, same line, same node and table counts from both kernels."""
-    _same_from_both_kernels(inst)
+    same_from_both_kernels(inst)
 
 
 @settings(max_examples=30)
@@ -73,23 +73,7 @@ def test_compiled_kernel_matches_twin(inst: Instance) -> None:
 def test_compiled_kernel_matches_twin_on_the_new_cuts(inst: Instance) -> None:
     """The same on deals where the precedence, token-order and modulo-p cuts fire (own
     task cards; free assignment with most cards tasks)."""
-    _same_from_both_kernels(inst)
-
-
-def _same_from_both_kernels(inst: Instance) -> None:
-    pytest.importorskip("numba")
-    if inst.state().end is not None:
-        return
-    probes = ((0, 50), (1, 200))
-    a = SearchSolver(SearchOptions(pure=True, probes=probes)).decide(inst, budget=Budget())
-    b = SearchSolver(SearchOptions(probes=probes, warm_start=False)).decide(inst, budget=Budget())
-    if "refuted_before_search" in a.extra:
-        assert a.verdict == b.verdict
-        return
-    assert b.extra["compiled"] is True
-    assert (a.verdict, a.plays, a.assignment, a.nodes) == (b.verdict, b.plays, b.assignment, b.nodes)
-    for key in ("tt_hits", "tt_stores", "cuts", "rounds"):
-        assert a.extra[key] == b.extra[key], key
+    same_from_both_kernels(inst)
 
 
 @given(trump_pad_instances())
