@@ -21,6 +21,8 @@ from crewcheck.solvers import engine, registry
 from crewcheck.solvers.logic import sat_process
 from crewcheck.solvers.base import Answer, Budget, Verdict
 from crewcheck.solvers.engine import EngineOptions, EngineSolver
+from crewcheck.solvers.logic.cnf_build import load_kernel
+from crewcheck.solvers.search.driver import load_compiled
 from tests.oracle import oracle_verdict
 from tests.solvers.children import no_children
 from tests.strategies import full_free_instances, instances
@@ -101,6 +103,15 @@ class _StallingSearch:
             time.sleep(0.002)
         self.cancelled.append(budget.cancel is not None and budget.cancel())
         return Answer(Verdict.UNKNOWN, nodes=1)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def kernels_loaded() -> None:
+    """The search's and the CNF's compiled kernels loaded before the timed tests, so that a
+    fresh clone's first run (numba compiling them, a minute or more) is not counted in
+    their seconds."""
+    load_compiled()
+    load_kernel()
 
 
 @pytest.fixture
