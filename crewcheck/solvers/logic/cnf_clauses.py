@@ -165,6 +165,23 @@ def put_all(o: Out, xs: Any, n: int) -> None:
         put(o, xs[i])
 
 
+def or_of_cards(o: Out, x: int, ids: Any, base: int, mask: int) -> None:
+    """``x`` is the or of ``ids[base + c]`` over the cards ``c`` of ``mask``: each one
+    implies ``x`` (a clause per card, low cards first), then ``x`` implies one of them."""
+    m = mask
+    while m != 0:
+        low = m & -m
+        m ^= low
+        c2(o, -ids[base + lowbit_index(low)], x)
+    put(o, -x)
+    m = mask
+    while m != 0:
+        low = m & -m
+        m ^= low
+        put(o, ids[base + lowbit_index(low)])
+    close(o)
+
+
 def at_most(o: Out, lits: Any, n: int, k: int, neg: Any, nneg: int) -> None:
     """``sum(lits[0..n-1]) <= k``, the overflow clauses led by ``neg[0..nneg-1]``:
     :func:`crewcheck.solvers.logic.export._at_most`, clause for clause (pairs for an
@@ -296,5 +313,5 @@ def number(d: CnfDeal, v: Ids) -> int:
     return nid - 1
 
 
-WRITING_FUNCTIONS = (put, close, c1, c2, c3, c4, put_all, at_most, at_least, exactly_one, card_list, lead_of, number)
+WRITING_FUNCTIONS = (put, close, c1, c2, c3, c4, put_all, or_of_cards, at_most, at_least, exactly_one, card_list, lead_of, number)
 """The functions of this part of the kernel, callees before callers."""

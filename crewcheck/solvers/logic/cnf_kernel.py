@@ -24,7 +24,7 @@ from crewcheck.runtime import kernels
 from crewcheck.runtime.kernels import highbit_index, lowbit_index, popcount
 from crewcheck.solvers.logic.cnf_clauses import (
     ABSOLUTE, LAST, NONE, RELATIVE, ST_AUX, ST_CLAUSES, ST_LITS, UNIQUE, WRITING_FUNCTIONS, CnfDeal, Ids, Out,
-    at_least, at_most, c1, c2, c3, c4, card_list, close, exactly_one, lead_of, number, put, put_all,
+    at_least, at_most, c1, c2, c3, c4, card_list, close, exactly_one, lead_of, number, or_of_cards, put, put_all,
 )
 
 __all__ = ["build", "KERNEL_FUNCTIONS", "INLINED", "twin", "compiled", "is_loaded"]
@@ -182,18 +182,7 @@ def higher_ladder(d: CnfDeal, v: Ids, o: Out, tr: int, every: int) -> None:
             above_card = c
     if d.trump >= 0:
         trumped = v.trumped[tr]
-        m = every & d.suit_mask[d.trump]
-        while m != 0:
-            low = m & -m
-            m ^= low
-            c2(o, -v.play[tr * n + lowbit_index(low)], trumped)
-        put(o, -trumped)
-        m = every & d.suit_mask[d.trump]
-        while m != 0:
-            low = m & -m
-            m ^= low
-            put(o, v.play[tr * n + lowbit_index(low)])
-        close(o)
+        or_of_cards(o, trumped, v.play, tr * n, every & d.suit_mask[d.trump])
 
 
 def winner_block(d: CnfDeal, v: Ids, o: Out) -> None:
@@ -238,19 +227,7 @@ def winner_block(d: CnfDeal, v: Ids, o: Out) -> None:
             lits[s] = v.winner[tr * p + s]
         exactly_one(o, lits, p)
         for s in range(p):
-            ws = v.winner[tr * p + s]
-            m = d.hands[s]
-            while m != 0:
-                low = m & -m
-                m ^= low
-                c2(o, -v.win[tr * n + lowbit_index(low)], ws)
-            put(o, -ws)
-            m = d.hands[s]
-            while m != 0:
-                low = m & -m
-                m ^= low
-                put(o, v.win[tr * n + lowbit_index(low)])
-            close(o)
+            or_of_cards(o, v.winner[tr * p + s], v.win, tr * n, d.hands[s])
 
 
 def task_block(d: CnfDeal, v: Ids, o: Out) -> None:
