@@ -62,12 +62,12 @@ from crewcheck.runtime.kernels import lowbit_index, popcount
 from crewcheck.solvers.search.conditions.codes import C_BROKEN, C_HOLDS
 from crewcheck.solvers.search.conditions.kernel import cond_judge, cond_key, cond_step
 from crewcheck.solvers.search.conditions.table import unknown_kinds
-from crewcheck.solvers.search.records import CondArrays, TableArrays
+from crewcheck.solvers.search.records import CondArrays, RelaxArrays, TableArrays
 from crewcheck.solvers.search.rules import playable, trick_best
 from crewcheck.solvers.search.table import tt_refuted, tt_store
 
-__all__ = ["EXACT_CARDS", "low_cards", "live_covers", "loose_cards", "RELAXATION_NODES", "RELAX_FUNCTIONS", "relax_search", "relax_work_size",
-           "RELAX_WIN", "RELAX_LOSE", "RELAX_OUT_OF_NODES"]
+__all__ = ["EXACT_CARDS", "low_cards", "live_covers", "loose_cards", "RELAXATION_NODES", "RELAX_FUNCTIONS",
+           "relax_search", "relax_work_size", "RELAX_WIN", "RELAX_LOSE", "RELAX_OUT_OF_NODES"]
 
 RELAXATION_NODES = 50_000
 """The relaxation's default node budget (positions at a trick boundary)."""
@@ -147,14 +147,14 @@ RELAX_MAXM = 64
 """Room for the plays (or the possible winners) of one ply."""
 
 
-def relax_moves(hands: Any, seat: int, ts: int, tlen: int, seq: Any, suit_of: Any, suit_mask: Any, low: int,
-                loose: int, covers: Any, moves: Any, base: int) -> int:
+def relax_moves(hands: Any, seat: int, ts: int, tlen: int, seq: Any, deal: RelaxArrays, moves: Any, base: int) -> int:
     """Write the relaxation's plays of ``seat`` into ``moves[base:]`` and return how many:
     its face-up cards and its ``loose`` ones, following suit if it holds a face-up card of
     the led suit that is not loose (then a loose card of the led suit may follow too), and
     of the low cards of a suit only the lowest."""
+    low, loose, suit_of, suit_mask = deal.low, deal.loose, deal.suit_of, deal.suit_mask
     hand = hands[seat]
-    legal = playable(hand, covers) | (hand & loose)
+    legal = playable(hand, deal.covers) | (hand & loose)
     if tlen > 0:
         follow = legal & suit_mask[suit_of[seq[ts]]]
         if (follow & ~loose) != 0:
@@ -213,10 +213,10 @@ def relax_key(hands: Any, p: int, leader: int, cond: CondArrays, memo: Any, key:
     cond_key(cond, memo, key)
 
 
-def relax_search(hands: Any, leader0: int, cond: CondArrays, low: int, loose: int, covers: Any, suit_of: Any,
-                 suit_mask: Any, trump: int, tt: TableArrays, node_cap: int, work: Any, cur: Any, key: Any) -> int:
-    """Decide the low-card relaxation from a trick boundary (``hands``, ``leader0``,
-    the memos ``cond.memo0``): :data:`RELAX_WIN`, :data:`RELAX_LOSE` or
+def relax_search(hands: Any, leader0: int, cond: CondArrays, deal: RelaxArrays, tt: TableArrays, node_cap: int,
+                 work: Any, cur: Any, key: Any) -> int:
+    """Decide the low-card relaxation of ``deal`` from a trick boundary (``hands``,
+    ``leader0``, the memos ``cond.memo0``): :data:`RELAX_WIN`, :data:`RELAX_LOSE` or
     :data:`RELAX_OUT_OF_NODES` after ``node_cap`` trick boundaries (``work[0]``: the
     boundaries visited). A depth-first search over plies, the plays of a trick and then
     its winner, that stores every lost boundary in the table ``tt``. ``work``: scratch of
@@ -262,13 +262,13 @@ def relax_search(hands: Any, leader0: int, cond: CondArrays, low: int, loose: in
                     if nodes > node_cap:
                         work[0] = nodes
                         return RELAX_OUT_OF_NODES
-                    work[nmov + d] = relax_moves(hands, work[lead + t], ts, 0, work, suit_of, suit_mask, low, loose,
-                                                 covers, work, moves + d * RELAX_MAXM)
+                    work[nmov + d] = relax_moves(hands, work[lead + t], ts, 0, work, deal, work,
+                                                 moves + d * RELAX_MAXM)
             elif pos < p:
-                work[nmov + d] = relax_moves(hands, (work[lead + t] + pos) % p, ts, pos, work, suit_of, suit_mask,
-                                             low, loose, covers, work, moves + d * RELAX_MAXM)
+                work[nmov + d] = relax_moves(hands, (work[lead + t] + pos) % p, ts, pos, work, deal, work,
+                                             moves + d * RELAX_MAXM)
             else:
-                work[nmov + d] = relax_winners(work, ts, p, suit_of, suit_mask, trump, low, work,
+                work[nmov + d] = relax_winners(work, ts, p, deal.suit_of, deal.suit_mask, deal.trump, deal.low, work,
                                                moves + d * RELAX_MAXM)
         j = work[midx + d]
         if j < work[nmov + d]:
