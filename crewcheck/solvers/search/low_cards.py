@@ -12,6 +12,14 @@ What it is
     won by any seat that followed suit, as the crew likes; and the tasks are left out.
     Everything else (trumps, the named cards, the conditions' judgement after each
     trick, the end of the game once every condition holds) is the game's own.
+Covered cards
+    A seat's cards may lie under one another (JARVIS's columns): a covered card is no
+    play and does not oblige its seat to follow suit. When a low card of a seat and suit
+    lies under or on another card, every low card of that seat and suit is *loose*
+    (:func:`loose_cards`), and so is every card under or on a loose card, and every card
+    under or on that one: the relaxation leaves their covers out (a loose card may be
+    played at any time) and a loose card never obliges its seat to follow suit (it may
+    follow with it or discard anything, as it likes). The other covers are the game's own.
 Sound
     Every line of the deal is a line of the relaxation, with the same winner of each
     trick: a low card is below every other card of its suit, so the real winner of a
@@ -22,6 +30,13 @@ Sound
     lines (a won deal ends once its conditions hold and its tasks are done, so its
     relaxation ends no later, won). So a relaxation that cannot be won proves the deal
     cannot be won; a won relaxation proves nothing.
+    With covers, the relaxation holds the deal's cards but for low cards of one seat and
+    suit traded among themselves, and such cards are all loose or all outside every cover
+    (always playable, always obliging). A card that is not loose lies under no low card
+    and no loose card, so it is face up in both games alike; a real play is then a play
+    of the relaxation: a loose card always is one, any other card is face up in both, and
+    a seat that need not follow suit in the deal holds no face-up card of the led suit
+    that is not loose in the relaxation either (its low ones are as many in both).
 Cost
     :func:`relax_search`, a kernel function compiled with the search's: a depth-first
     search over plies (the plays of a trick, then its winner) that stores every lost
@@ -47,12 +62,12 @@ from crewcheck.runtime.kernels import lowbit_index, popcount
 from crewcheck.solvers.search.conditions.codes import C_BROKEN, C_HOLDS
 from crewcheck.solvers.search.conditions.kernel import cond_judge, cond_key, cond_step
 from crewcheck.solvers.search.conditions.table import unknown_kinds
-from crewcheck.solvers.search.records import CondArrays, TableArrays
-from crewcheck.solvers.search.rules import trick_best
+from crewcheck.solvers.search.records import CondArrays, RelaxArrays, TableArrays
+from crewcheck.solvers.search.rules import playable, trick_best
 from crewcheck.solvers.search.table import tt_refuted, tt_store
 
-__all__ = ["EXACT_CARDS", "low_cards", "RELAXATION_NODES", "RELAX_FUNCTIONS", "relax_search", "relax_work_size",
-           "RELAX_WIN", "RELAX_LOSE", "RELAX_OUT_OF_NODES"]
+__all__ = ["EXACT_CARDS", "low_cards", "live_covers", "loose_cards", "RELAXATION_NODES", "RELAX_FUNCTIONS",
+           "relax_search", "relax_work_size", "RELAX_WIN", "RELAX_LOSE", "RELAX_OUT_OF_NODES"]
 
 RELAXATION_NODES = 50_000
 """The relaxation's default node budget (positions at a trick boundary)."""
@@ -71,9 +86,9 @@ winning card when it is one of them or a trump)."""
 def low_cards(instance: Instance) -> Mask:
     """The low cards of ``instance`` (see the module docstring), or 0 when the relaxation
     does not apply: no conditions, a kind outside :data:`EXACT_CARDS`, a ``"choose"``
-    seat, covered cards, conditions the search's ints cannot hold
+    seat, conditions the search's ints cannot hold
     (:func:`~crewcheck.solvers.search.conditions.unknown_kinds`)."""
-    if not instance.conditions or instance.covered or unknown_kinds(instance):
+    if not instance.conditions or unknown_kinds(instance):
         return 0
     exact = 0
     for cond in instance.conditions:
@@ -93,19 +108,56 @@ def low_cards(instance: Instance) -> Mask:
     return low
 
 
+def live_covers(instance: Instance, hands: tuple[Mask, ...]) -> list[tuple[int, int]]:
+    """The covers of ``instance`` that still bind when the seats hold ``hands``:
+    ``(covered, covering)`` pairs whose covering card is still held."""
+    held = 0
+    for hand in hands:
+        held |= hand
+    return [(under, over) for under, over in instance.covered if (held >> over) & 1]
+
+
+def loose_cards(instance: Instance, hands: tuple[Mask, ...], low: Mask) -> Mask:
+    """The cards whose covers the relaxation of ``instance`` leaves out when the seats hold
+    ``hands`` (see the module docstring): every low card of a seat and suit of which one
+    low card lies under or on another card, every card under or on a loose card, and so
+    on."""
+    covers = live_covers(instance, hands)
+    if not covers:
+        return 0
+    suit_masks = instance.deck.suit_masks
+    loose = 0
+    for under, over in covers:
+        for card in (under, over):
+            if (low >> card) & 1:
+                same = next(h for h in hands if (h >> card) & 1) & suit_masks[instance.deck.suit_of_table[card]]
+                loose |= same & low
+    grown = True
+    while grown:
+        grown = False
+        for under, over in covers:
+            pair = (1 << under) | (1 << over)
+            if (loose & pair) != 0 and (loose & pair) != pair:
+                loose |= pair
+                grown = True
+    return loose
+
 
 RELAX_MAXM = 64
 """Room for the plays (or the possible winners) of one ply."""
 
 
-def relax_moves(hands: Any, seat: int, ts: int, tlen: int, seq: Any, suit_of: Any, suit_mask: Any, low: int,
-                moves: Any, base: int) -> int:
-    """Write the relaxation's plays of ``seat`` into ``moves[base:]`` (legal plays, one
-    low card per suit: the lowest) and return how many."""
-    legal = hands[seat]
+def relax_moves(hands: Any, seat: int, ts: int, tlen: int, seq: Any, deal: RelaxArrays, moves: Any, base: int) -> int:
+    """Write the relaxation's plays of ``seat`` into ``moves[base:]`` and return how many:
+    its face-up cards and its ``loose`` ones, following suit if it holds a face-up card of
+    the led suit that is not loose (then a loose card of the led suit may follow too), and
+    of the low cards of a suit only the lowest."""
+    low, loose, suit_of, suit_mask = deal.low, deal.loose, deal.suit_of, deal.suit_mask
+    hand = hands[seat]
+    legal = playable(hand, deal.covers) | (hand & loose)
     if tlen > 0:
         follow = legal & suit_mask[suit_of[seq[ts]]]
-        if follow != 0:
+        if (follow & ~loose) != 0:
             legal = follow
     n = 0
     seen = 0
@@ -161,10 +213,10 @@ def relax_key(hands: Any, p: int, leader: int, cond: CondArrays, memo: Any, key:
     cond_key(cond, memo, key)
 
 
-def relax_search(hands: Any, leader0: int, cond: CondArrays, low: int, suit_of: Any, suit_mask: Any, trump: int,
-                 tt: TableArrays, node_cap: int, work: Any, cur: Any, key: Any) -> int:
-    """Decide the low-card relaxation from a trick boundary (``hands``, ``leader0``,
-    the memos ``cond.memo0``): :data:`RELAX_WIN`, :data:`RELAX_LOSE` or
+def relax_search(hands: Any, leader0: int, cond: CondArrays, deal: RelaxArrays, tt: TableArrays, node_cap: int,
+                 work: Any, cur: Any, key: Any) -> int:
+    """Decide the low-card relaxation of ``deal`` from a trick boundary (``hands``,
+    ``leader0``, the memos ``cond.memo0``): :data:`RELAX_WIN`, :data:`RELAX_LOSE` or
     :data:`RELAX_OUT_OF_NODES` after ``node_cap`` trick boundaries (``work[0]``: the
     boundaries visited). A depth-first search over plies, the plays of a trick and then
     its winner, that stores every lost boundary in the table ``tt``. ``work``: scratch of
@@ -210,13 +262,13 @@ def relax_search(hands: Any, leader0: int, cond: CondArrays, low: int, suit_of: 
                     if nodes > node_cap:
                         work[0] = nodes
                         return RELAX_OUT_OF_NODES
-                    work[nmov + d] = relax_moves(hands, work[lead + t], ts, 0, work, suit_of, suit_mask, low,
-                                                 work, moves + d * RELAX_MAXM)
+                    work[nmov + d] = relax_moves(hands, work[lead + t], ts, 0, work, deal, work,
+                                                 moves + d * RELAX_MAXM)
             elif pos < p:
-                work[nmov + d] = relax_moves(hands, (work[lead + t] + pos) % p, ts, pos, work, suit_of, suit_mask,
-                                             low, work, moves + d * RELAX_MAXM)
+                work[nmov + d] = relax_moves(hands, (work[lead + t] + pos) % p, ts, pos, work, deal, work,
+                                             moves + d * RELAX_MAXM)
             else:
-                work[nmov + d] = relax_winners(work, ts, p, suit_of, suit_mask, trump, low, work,
+                work[nmov + d] = relax_winners(work, ts, p, deal.suit_of, deal.suit_mask, deal.trump, deal.low, work,
                                                moves + d * RELAX_MAXM)
         j = work[midx + d]
         if j < work[nmov + d]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-__all__ = ["Limits", "CondArrays", "DealArrays", "TableArrays", "Workspace"]
+__all__ = ["Limits", "CondArrays", "DealArrays", "TableArrays", "Workspace", "RelaxArrays"]
 
 
 class Limits(NamedTuple):
@@ -141,3 +141,21 @@ class TableArrays(NamedTuple):
     """The current generation: entries of other generations are ignored."""
     mask: int
     """Slots - 1 (a power of two)."""
+
+
+class RelaxArrays(NamedTuple):
+    """The deal as the low-card relaxation plays it
+    (:func:`crewcheck.solvers.search.low_cards.relax_search`)."""
+
+    low: int
+    """The low cards (:func:`~.low_cards.low_cards`)."""
+    loose: int
+    """The cards whose covers the relaxation leaves out (:func:`~.low_cards.loose_cards`)."""
+    covers: Any
+    """The covers that still bind, as in :attr:`DealArrays.covers`."""
+    suit_of: Any
+    """Suit of each card."""
+    suit_mask: Any
+    """Cards of each suit."""
+    trump: int
+    """The trump suit (``-1``: none)."""

@@ -15,7 +15,10 @@ from typing import Any
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.search import conditions as search_conditions
 from crewcheck.solvers.search import kernel as _kernel
-from crewcheck.solvers.search.low_cards import RELAX_LOSE, RELAX_WIN, low_cards, relax_work_size
+from crewcheck.solvers.search.low_cards import (
+    RELAX_LOSE, RELAX_WIN, live_covers, loose_cards, low_cards, relax_work_size,
+)
+from crewcheck.solvers.search.records import RelaxArrays
 from crewcheck.solvers.search.table import KEY_WORDS, PURE_TABLE_BITS, TABLE_BITS, begin, table
 
 __all__ = ["LowCards", "relaxation_lost", "LOW_CARD_NODES", "LOW_CARD_SLICE", "LOW_CARD_TABLE"]
@@ -67,14 +70,17 @@ class LowCards:
         arr = _ints(self.compiled)
         self.arr = arr
         self.hands = list(state.hands)
+        self.deal = RelaxArrays(
+            low=self.low, loose=loose_cards(inst, state.hands, self.low),
+            covers=arr([c for pair in live_covers(inst, state.hands) for c in pair] + [-1]),
+            suit_of=arr(list(inst.deck.suit_of_table)), suit_mask=arr(list(inst.deck.suit_masks)),
+            trump=-1 if inst.trump_suit is None else inst.trump_suit)
         self.cond = search_conditions.build(inst, state, self.compiled)
         self.tricks = min(h.bit_count() for h in state.hands)
         self.players = inst.players
         self.table = table(self.compiled, TABLE_BITS if self.compiled else PURE_TABLE_BITS, LOW_CARD_TABLE)
-        begin(self.table, (LOW_CARD_TABLE, inst.deck, state.hands, state.memos, inst.trump, inst.conditions))
-        self.trump = -1 if inst.trump_suit is None else inst.trump_suit
-        self.suit_of = arr(list(inst.deck.suit_of_table))
-        self.suit_masks = arr(list(inst.deck.suit_masks))
+        begin(self.table, (LOW_CARD_TABLE, inst.deck, state.hands, state.memos, inst.trump, inst.conditions,
+                           inst.covered))
         self.leaders = list(range(inst.players)) if state.leader is None else [state.leader]
 
     def run(self, nodes: int, expired: Callable[[], bool] | None = None) -> bool | None:
@@ -87,9 +93,8 @@ class LowCards:
         while self.verdict is None and self.spent < stop:
             work = arr([0] * relax_work_size(self.tricks, self.players, self.cond.n))
             status = self.kernel.relax_search(
-                arr(self.hands), self.leaders[0], self.cond, self.low, self.suit_of, self.suit_masks, self.trump,
-                self.table.arrays(), min(LOW_CARD_SLICE, stop - self.spent), work, arr([0] * (self.cond.n + 1)),
-                arr([0] * KEY_WORDS))
+                arr(self.hands), self.leaders[0], self.cond, self.deal, self.table.arrays(),
+                min(LOW_CARD_SLICE, stop - self.spent), work, arr([0] * (self.cond.n + 1)), arr([0] * KEY_WORDS))
             self.spent += int(work[0])
             if status == RELAX_WIN:
                 self.verdict = False
