@@ -73,9 +73,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
     parser.add_argument("--raw", help="write one JSON line per decision to this file")
     parser.add_argument("--markdown", help="write the table to this file")
+    parser.add_argument("--from-raw", nargs="+", metavar="RAW",
+                        help="no decisions: the table of these --raw files (rows of both variants)")
     args = parser.parse_args(argv)
-    load_compiled()
     rows: list[dict[str, Any]] = []
+    if args.from_raw:
+        for raw in args.from_raw:
+            rows += [json.loads(line) for line in Path(raw).read_text(encoding="utf-8").splitlines() if line]
+        rows = [r for r in rows if r["file"] in args.files]
+        return _table(rows, args.nodes, args.markdown)
+    load_compiled()
     for f in args.files:
         for i, (ident, inst) in enumerate(read_cell(f)[:args.deals]):
             for v in args.variants:
@@ -89,13 +96,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             if len(agree) > 1:
                 print(f"DISAGREE {f} {ident}: {mine}")
                 return 1
+    return _table(rows, args.nodes, args.markdown)
+
+
+def _table(rows: list[dict[str, Any]], budget: int, markdown: str | None) -> int:
+    """Print (and write to ``markdown``) the table of ``rows``."""
     head = ["| file | variant | deals | decided | undecided | total nodes (undecided at the budget) | "
             "nodes of the deals both decided (deals) | partition hits | partition stores | CPU s per M nodes |",
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    table = "\n".join(head + summarize(rows, args.nodes))
+    table = "\n".join(head + summarize(rows, budget))
     print(table)
-    if args.markdown:
-        Path(args.markdown).write_text(table + "\n", encoding="utf-8")
+    if markdown:
+        Path(markdown).write_text(table + "\n", encoding="utf-8")
     return 0
 
 

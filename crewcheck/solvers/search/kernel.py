@@ -41,7 +41,9 @@ from crewcheck.solvers.search.rules import can_beat, order_ok, playable, trick_b
 from crewcheck.solvers.search.records import DealArrays, Limits, TableArrays, Workspace
 from crewcheck.solvers.search.table import KEY_WORDS, TABLE_FUNCTIONS, tt_refuted, tt_store
 from crewcheck.solvers.search.low_cards import RELAX_FUNCTIONS
-from crewcheck.solvers.search.partition import ALL, PART_FUNCTIONS, pt_close, pt_refuted, pt_store, pt_winner
+from crewcheck.solvers.search.partition import (
+    ALL, PART_FUNCTIONS, pt_boundary_cut, pt_close, pt_refuted, pt_store, pt_trick_cut, pt_winner,
+)
 
 __all__ = [
     "MAXM", "COVERS_MAX_CANON", "STAT_NODES", "STAT_TT_HITS", "STAT_TT_STORES", "STAT_CUTS", "STAT_DEPTH", "STAT_PT_HITS",
@@ -542,22 +544,24 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                     if nc > 0:
                         cond_key(cond, cmemo, key)
                     hit = -1
-                    if tt_refuted(key, tt, gen, tt_mask, waste_cap - waste):
-                        stats[STAT_TT_HITS] += 1
-                        ok = False
-                        rel[depth] = ALL
-                    elif part:
+                    if part:  # first: its relevant cards are fewer than the exact hit's (all)
                         hit = pt_refuted(hands, p, leader, suit_mask, pt, gen, pt_mask, waste_cap - waste)
                     if hit >= 0:
                         stats[STAT_PT_HITS] += 1
                         ok = False
                         rel[depth] |= hit
-                    elif ok and boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of,
-                                              suit_mask, trump, own_mask, quota, release, leader,
-                                              has_tokens, tkind, trank, covers):
-                        stats[STAT_CUTS] += 1
+                    elif tt_refuted(key, tt, gen, tt_mask, waste_cap - waste):
+                        stats[STAT_TT_HITS] += 1
                         ok = False
                         rel[depth] = ALL
+                    elif boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of,
+                                       suit_mask, trump, own_mask, quota, release, leader,
+                                       has_tokens, tkind, trank, covers):
+                        stats[STAT_CUTS] += 1
+                        ok = False
+                        if part:
+                            rel[depth] |= pt_boundary_cut(hands, p, leader, quota, trump, suit_mask, own_mask,
+                                                          task_cards)
                 if not ok:
                     # undo the trick completion, then the card (below)
                     done = sv_done[depth]
@@ -571,7 +575,8 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                         suit_mask, trump, covers):
             stats[STAT_CUTS] += 1
             ok = False
-            rel[depth] = ALL
+            if part:
+                rel[depth] |= pt_trick_cut(seq, ts, tlen, suit_of, trump)
         elif nc > 0 and cond_trick_dead(cond, cmemo, hands, p, seq, ts, tlen, leader, suit_of, suit_mask, trump,
                                            covers):
             stats[STAT_CUTS] += 1

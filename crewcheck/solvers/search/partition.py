@@ -12,15 +12,22 @@ stack, the *relevant cards* of the lines refuted from it so far:
 * a trick that ends in a wrong seat's hands, a hand that runs out, the idle tricks
   spent: nothing more (they are decided by the winner and the task cards, which are
   relevant already, and by counts);
-* a cut, or a hit of the exact table: every card in play (the cut reads them all);
-* a hit of the partition table: the entry's relevant cards.
+* a cut inside a trick (:func:`~.cuts.trick_dead`): the best card so far
+  (:func:`pt_trick_cut`);
+* a cut at a trick boundary (:func:`~.cuts.boundary_dead`): what the rules that may
+  have fired read beyond counts, task cards and the cards above a task card of its suit
+  (:func:`pt_boundary_cut`);
+* a hit of the partition table: the entry's relevant cards (the table is probed first);
+  a hit of the exact table: every card in play.
 
 A refuted trick boundary closes its set (:func:`pt_close`): the task cards in play join
 it, and in each suit every card in play at or above its lowest relevant card; the lowest
 is moved down past the cards the move generation treats as one with it (same holder,
 no card in play between, neither a task card). The entry then stores the boundary's
 *shape* (each seat's count of cards per suit, and the leader), the *zone* (in each suit
-with a relevant card, every card from its lowest relevant one up) and the relevant cards.
+with a relevant card, every card from its lowest relevant one up, and every task card
+of the deal, so that a matching position has the same tasks left: a task more would
+make idle tricks count differently) and the relevant cards.
 
 A position with the same shape whose cards in the zone are exactly the relevant cards is
 lost too (with at most the stored idle tricks allowed). Why: map its cards onto the
@@ -46,9 +53,11 @@ from __future__ import annotations
 from typing import Any
 
 from crewcheck.runtime.kernels import highbit_index, lowbit_index, popcount
+from crewcheck.solvers.search.cuts import boss_trump_dead, lead_reach_dead
+from crewcheck.solvers.search.rules import trick_best
 
 __all__ = ["PT_STRIDE", "PT_WAYS", "PART_BITS", "PURE_PART_BITS", "ALL", "applies", "pt_shape", "pt_winner",
-           "pt_close", "pt_refuted", "pt_store", "PART_FUNCTIONS"]
+           "pt_trick_cut", "pt_boundary_cut", "pt_close", "pt_refuted", "pt_store", "PART_FUNCTIONS"]
 
 PT_STRIDE = 8
 """Words per entry: the shape (two words), the zone, the relevant cards, the idle tricks
@@ -94,7 +103,43 @@ def pt_winner(seq: Any, ts: int, p: int, bi: int, suit_of: Any) -> int:
     wc = seq[ts + bi]
     for i in range(p):
         if i != bi and suit_of[seq[ts + i]] == suit_of[wc]:
-            return 1 << wc
+            return int(1 << wc)
+    return 0
+
+
+def pt_trick_cut(seq: Any, ts: int, tlen: int, suit_of: Any, trump: int) -> int:
+    """The relevant card of a trick in progress ``seq[ts : ts + tlen]`` that
+    :func:`~.cuts.trick_dead` refutes (fixed assignment, no covered cards): its best
+    card so far. The rule reads the seats of its task cards, the seat winning now and
+    whether the task cards' seat, still to play, can beat the best card: with a higher
+    card of the best card's suit (every one relevant with it), or a trump when void in
+    the led suit (counts)."""
+    return int(1 << seq[ts + trick_best(seq, ts, tlen, suit_of, trump)])
+
+
+def pt_boundary_cut(hands: Any, p: int, leader: int, quota: Any, trump: int, suit_mask: Any, own_mask: Any,
+                    task_cards: int) -> int:
+    """The relevant cards of a trick boundary that :func:`~.cuts.boundary_dead` refutes
+    (fixed assignment, no covered cards). Its rules read counts of cards per seat and
+    suit, the task cards and their seats, and (:func:`~.cuts.release_dead`) whether a
+    seat holds a card above a task card of its suit (relevant with the task card) or a
+    card below it (a card outside the zone is below every relevant card, and no task
+    card): nothing more, except :func:`~.cuts.lead_reach_dead`, which compares any two
+    cards of a suit (every card), and :func:`~.cuts.boss_trump_dead`, which compares the
+    trumps (every trump). Those two are asked again: a rule that does not fire now was
+    not the one that fired."""
+    inplay = 0
+    tricks = 1 << 30
+    for s in range(p):
+        inplay |= hands[s]
+        n = popcount(hands[s])
+        if n < tricks:
+            tricks = n
+    left = task_cards & inplay
+    if lead_reach_dead(hands, p, 0, left, own_mask, quota, leader, trump, suit_mask):
+        return ALL
+    if trump >= 0 and boss_trump_dead(hands, p, 0, inplay, left, own_mask, quota, trump, suit_mask, tricks):
+        return int(inplay & suit_mask[trump])
     return 0
 
 
@@ -122,7 +167,8 @@ def pt_close(rel: int, hands: Any, p: int, suit_mask: Any, holder: Any, card_tas
                 break
             t = u
         zone |= suit_mask[su] & ~((1 << t) - 1)
-    return inplay & zone, zone, inplay
+    # every task card of the deal: a matching position holds the same task cards
+    return inplay & zone, zone | task_cards, inplay
 
 
 def pt_refuted(hands: Any, p: int, leader: int, suit_mask: Any, pt: Any, gen: int, pt_mask: int, allow: int) -> int:
@@ -139,7 +185,7 @@ def pt_refuted(hands: Any, p: int, leader: int, suit_mask: Any, pt: Any, gen: in
         if pt[b + 5] != gen or pt[b + 4] < allow or pt[b] != w0 or pt[b + 1] != w1:
             continue
         if (inplay & pt[b + 2]) == pt[b + 3]:
-            return pt[b + 3]
+            return int(pt[b + 3])
     return -1
 
 
@@ -163,5 +209,5 @@ def pt_store(hands: Any, p: int, leader: int, suit_mask: Any, rel: int, zone: in
     pt[base + 5] = gen
 
 
-PART_FUNCTIONS = (pt_shape, pt_winner, pt_close, pt_refuted, pt_store)
+PART_FUNCTIONS = (pt_shape, pt_winner, pt_trick_cut, pt_boundary_cut, pt_close, pt_refuted, pt_store)
 """The kernel functions of this module, callees before callers."""
