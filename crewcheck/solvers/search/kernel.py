@@ -46,8 +46,8 @@ from crewcheck.solvers.search.partition import (
 )
 
 __all__ = [
-    "MAXM", "COVERS_MAX_CANON", "STAT_NODES", "STAT_TT_HITS", "STAT_TT_STORES", "STAT_CUTS", "STAT_DEPTH", "STAT_PT_HITS",
-    "STAT_PT_STORES", "STAT_SIZE",
+    "MAXM", "COVERS_MAX_CANON", "STAT_NODES", "STAT_TT_HITS", "STAT_TT_STORES", "STAT_CUTS", "STAT_DEPTH",
+    "STAT_PT_HITS", "STAT_PT_STORES", "STAT_SIZE",
     "FRAME_RESUME", "FRAME_DEPTH", "FRAME_TLEN", "FRAME_LEADER", "FRAME_DONE", "FRAME_WASTE", "FRAME_SIZE",
     "WIN", "LOSE", "OUT_OF_NODES", "gen_moves", "position_key", "search", "KERNEL_FUNCTIONS", "INLINED",
     "twin", "compiled", "is_loaded",
@@ -72,6 +72,7 @@ STAT_DEPTH = 4
 STAT_PT_HITS = 5
 """Positions refuted by the partition table (:mod:`crewcheck.solvers.search.partition`)."""
 STAT_PT_STORES = 6
+"""Positions stored in the partition table."""
 STAT_SIZE = 8
 FRAME_RESUME = 0
 """Set by the caller: go on from the frame (1) or start at the root (0)."""

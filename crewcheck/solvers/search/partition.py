@@ -41,8 +41,10 @@ its class, which lies wholly in the zone (the lowest relevant card never splits 
 Following suit asks the counts only; the task cards and the leader agree; a trick's
 winner is its trumps' or led suit's highest card, and a card outside the zone never
 outranks one in it, so the winner agrees whenever the refutation noted its rank as
-relevant, and when it did not the winner was the only card of its suit in the trick.
-By induction on the tricks left every line of the position fails where its image failed.
+relevant, and when it did not the winner was the only card of its suit in the trick;
+a cut that refuted the image fires on the line too, as it reads only counts, task cards
+and the cards noted for it; a position a table entry refuted in the image is covered by
+that entry (or equal to it, for the exact table) in the line too. By induction on the tricks left every line of the position fails where its image failed.
 
 Only for fixed assignment without conditions or covered cards (:func:`applies`): a
 condition's memo and a cover's state are not in the shape.
