@@ -38,13 +38,15 @@ def run_one(inst: Any, variant: str, nodes: int) -> dict[str, Any]:
     t = time.process_time()
     answer = solver.decide(inst, budget=Budget(nodes=nodes))
     cpu = time.process_time() - t
-    return {"variant": variant, "verdict": answer.verdict.value, "nodes": answer.nodes or 0, "cpu": round(cpu, 4),
+    return {"variant": variant, "budget": nodes, "verdict": answer.verdict.value, "nodes": answer.nodes or 0,
+            "cpu": round(cpu, 4),
             "part_hits": int(answer.extra.get("part_hits", 0)), "part_stores": int(answer.extra.get("part_stores", 0)),
             "tt_hits": int(answer.extra.get("tt_hits", 0)), "cuts": int(answer.extra.get("cuts", 0))}
 
 
 def summarize(rows: list[dict[str, Any]], budget: int) -> list[str]:
-    """Markdown rows, one per file and variant."""
+    """Markdown rows, one per file and variant (an undecided deal counts its record's
+    budget, else ``budget``)."""
     out = []
     files = sorted({r["file"] for r in rows}, key=[r["file"] for r in rows].index)
     for f in files:
@@ -54,7 +56,8 @@ def summarize(rows: list[dict[str, Any]], budget: int) -> list[str]:
         both = set.intersection(*decided.values())
         for v in VARIANTS:
             rs = [r for r in mine if r["variant"] == v]
-            total = sum(r["nodes"] if r["verdict"] != Verdict.UNKNOWN.value else max(r["nodes"], budget) for r in rs)
+            total = sum(r["nodes"] if r["verdict"] != Verdict.UNKNOWN.value else max(r["nodes"], r.get("budget", budget))
+                        for r in rs)
             common = sum(r["nodes"] for r in rs if r["deal"] in both)
             cpu = sum(r["cpu"] for r in rs)
             raw = sum(r["nodes"] for r in rs)
