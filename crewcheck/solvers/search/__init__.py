@@ -129,6 +129,9 @@ Layout
         That relaxation run a slice at a time beside the search.
     ``table.py``
         The refutation table: layout, probe, store, per-thread allocation.
+    ``partition.py``
+        The partition table (:attr:`SearchOptions.partition`, off by default): refuted
+        positions stored with the cards their refutation used.
 """
 
 from crewcheck.solvers.search.driver import MAX_CARDS, SearchOptions, SearchSolver, load_compiled

@@ -90,7 +90,7 @@ def load_compiled() -> float | None:
     return time.perf_counter() - t0
 
 
-_SUMMED = ("tt_hits", "tt_stores", "cuts", "rounds", "kernel_seconds", "seconds")
+_SUMMED = ("tt_hits", "tt_stores", "cuts", "part_hits", "part_stores", "rounds", "kernel_seconds", "seconds")
 """Statistics that add up over the kernel runs of one decision (the others: the last run's)."""
 
 
@@ -200,6 +200,11 @@ class SearchOptions:
     any round that completes is a proof)."""
     canonical: bool = True
     """Key the refutation table by relative ranks (see :func:`~crewcheck.solvers.search.kernel.position_key`)."""
+    partition: bool = False
+    """Also keep the partition table: refuted positions with the cards that made them
+    lost, each refuting the positions that differ only in other cards
+    (:mod:`crewcheck.solvers.search.partition`; fixed assignment without conditions or
+    covered cards)."""
     broaden: bool = True
     """After :attr:`broaden_after` nodes, give the first plays rounds of their own beside
     the whole search (:meth:`SearchSolver._broaden`)."""
@@ -488,7 +493,7 @@ class SearchSolver:
         t0 = time.perf_counter()
         k, compiled = _kernel_funcs(not want_compiled)
         problem = Problem.build(instance, state, compiled=compiled, canonical=self.options.canonical,
-                                relax=self.options.relax)
+                                relax=self.options.relax, partition=self.options.partition)
         tt = table(compiled, TABLE_BITS if compiled else PURE_TABLE_BITS)
         if not same_table:
             # a new generation, unless table.shared() keeps this deal's entries; the key
@@ -551,7 +556,7 @@ class SearchSolver:
             work.frame[_kernel.FRAME_RESUME] = 1 if resume else 0
             resume = False
             tk = time.perf_counter()
-            status = k.search(hands, seq, quota, Limits(node_cap, cap, seed, shaping), problem.deal, tt.arrays(),
+            status = k.search(hands, seq, quota, Limits(node_cap, cap, seed, shaping), problem.deal, tt.arrays(problem.deal.part == 1),
                               work)
             dt = time.perf_counter() - tk
             kernel_seconds += dt
@@ -594,6 +599,8 @@ class SearchSolver:
             "tt_hits": int(stats[_kernel.STAT_TT_HITS]),
             "tt_stores": int(stats[_kernel.STAT_TT_STORES]),
             "cuts": int(stats[_kernel.STAT_CUTS]),
+            "part_hits": int(stats[_kernel.STAT_PT_HITS]),
+            "part_stores": int(stats[_kernel.STAT_PT_STORES]),
             "rounds": rounds,
             "probe_won": probe_won,
             "compiled": compiled,

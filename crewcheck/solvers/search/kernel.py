@@ -41,9 +41,13 @@ from crewcheck.solvers.search.rules import can_beat, order_ok, playable, trick_b
 from crewcheck.solvers.search.records import DealArrays, Limits, TableArrays, Workspace
 from crewcheck.solvers.search.table import KEY_WORDS, TABLE_FUNCTIONS, tt_refuted, tt_store
 from crewcheck.solvers.search.low_cards import RELAX_FUNCTIONS
+from crewcheck.solvers.search.partition import (
+    ALL, PART_FUNCTIONS, pt_boundary_cut, pt_close, pt_refuted, pt_store, pt_trick_cut, pt_winner,
+)
 
 __all__ = [
-    "MAXM", "COVERS_MAX_CANON", "STAT_NODES", "STAT_TT_HITS", "STAT_TT_STORES", "STAT_CUTS", "STAT_DEPTH", "STAT_SIZE",
+    "MAXM", "COVERS_MAX_CANON", "STAT_NODES", "STAT_TT_HITS", "STAT_TT_STORES", "STAT_CUTS", "STAT_DEPTH",
+    "STAT_PT_HITS", "STAT_PT_STORES", "STAT_SIZE",
     "FRAME_RESUME", "FRAME_DEPTH", "FRAME_TLEN", "FRAME_LEADER", "FRAME_DONE", "FRAME_WASTE", "FRAME_SIZE",
     "WIN", "LOSE", "OUT_OF_NODES", "gen_moves", "position_key", "search", "KERNEL_FUNCTIONS", "INLINED",
     "twin", "compiled", "is_loaded",
@@ -65,6 +69,10 @@ STAT_CUTS = 3
 """Positions refuted by a cut (:mod:`crewcheck.solvers.search.cuts`)."""
 STAT_DEPTH = 4
 """Length of the winning line (WIN only)."""
+STAT_PT_HITS = 5
+"""Positions refuted by the partition table (:mod:`crewcheck.solvers.search.partition`)."""
+STAT_PT_STORES = 6
+"""Positions stored in the partition table."""
 STAT_SIZE = 8
 FRAME_RESUME = 0
 """Set by the caller: go on from the frame (1) or start at the root (0)."""
@@ -373,6 +381,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
     sv_waste, sv_flag, release, stats = work.sv_waste, work.sv_flag, work.release, work.stats
     cond, cmemo, sv_cmemo, covers = deal.cond, work.cmemo, work.sv_cmemo, deal.covers
     nc = cond.n
+    part, rel, pt, pt_mask = deal.part, work.rel, table.part, table.part_mask
     frame = work.frame
     nodes = 0
     waste = 0
@@ -387,6 +396,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
         leader = frame[FRAME_LEADER]
         done = frame[FRAME_DONE]
         waste = frame[FRAME_WASTE]
+        rel[depth] = 0
         nmoves[depth] = gen_moves(depth, (leader + tlen) % p, hands, seq, tlen0 + depth - tlen, tlen, leader,
                                   quota, deal, limits, moves, scores)
         midx[depth] = 0
@@ -401,6 +411,9 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
             if tt_refuted(key, tt, gen, tt_mask, waste_cap):
                 stats[STAT_TT_HITS] += 1
                 return LOSE
+            if part and pt_refuted(hands, p, leader, suit_mask, pt, gen, pt_mask, waste_cap) >= 0:
+                stats[STAT_PT_HITS] += 1
+                return LOSE
             if boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of, suit_mask, trump,
                              own_mask, quota, release, leader, has_tokens, tkind, trank, covers):
                 stats[STAT_CUTS] += 1
@@ -408,6 +421,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
         seat0 = -1 if leader < 0 else (leader + tlen) % p
         nmoves[0] = gen_moves(0, seat0, hands, seq, 0, tlen, leader, quota, deal, limits, moves, scores)
         midx[0] = 0
+        rel[0] = 0
     while True:
         if midx[depth] >= nmoves[depth]:
             # every move failed: refute this position (trick boundaries only) and back up
@@ -417,10 +431,18 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                     cond_key(cond, cmemo, key)
                 tt_store(key, tt, gen, tt_mask, waste_cap - waste)
                 stats[STAT_TT_STORES] += 1
+                if part:
+                    # a position refuted by cards it does not all need: refute its partition
+                    r, zone, inplay = pt_close(rel[depth], hands, p, suit_mask, holder, card_task, task_cards)
+                    if r != inplay:
+                        pt_store(hands, p, leader, suit_mask, r, zone, pt, gen, pt_mask, waste_cap - waste)
+                        stats[STAT_PT_STORES] += 1
+                    rel[depth] = r
             if depth == 0:
                 stats[STAT_NODES] += nodes
                 return LOSE
             depth -= 1
+            rel[depth] |= rel[depth + 1]
             # undo the move made at `depth`
             if sv_flag[depth]:
                 done = sv_done[depth]
@@ -459,6 +481,8 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
             # the trick is complete: who wins it, which tasks it completes
             bi = trick_best(seq, ts, p, suit_of, trump)
             w = (leader + bi) % p
+            if part:
+                rel[depth] |= pt_winner(seq, ts, p, bi, suit_of)
             group = 0
             g = 0
             played = 0
@@ -520,14 +544,25 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                     position_key(hands, p, leader, quota, free, canon, holder, suit_mask, card_task, covers, key)
                     if nc > 0:
                         cond_key(cond, cmemo, key)
-                    if tt_refuted(key, tt, gen, tt_mask, waste_cap - waste):
+                    hit = -1
+                    if part:  # first: its relevant cards are fewer than the exact hit's (all)
+                        hit = pt_refuted(hands, p, leader, suit_mask, pt, gen, pt_mask, waste_cap - waste)
+                    if hit >= 0:
+                        stats[STAT_PT_HITS] += 1
+                        ok = False
+                        rel[depth] |= hit
+                    elif tt_refuted(key, tt, gen, tt_mask, waste_cap - waste):
                         stats[STAT_TT_HITS] += 1
                         ok = False
+                        rel[depth] = ALL
                     elif boundary_dead(hands, p, free, task_cards, tseat, card_task, suit_of,
                                        suit_mask, trump, own_mask, quota, release, leader,
                                        has_tokens, tkind, trank, covers):
                         stats[STAT_CUTS] += 1
                         ok = False
+                        if part:
+                            rel[depth] |= pt_boundary_cut(hands, p, leader, quota, trump, suit_mask, own_mask,
+                                                          task_cards)
                 if not ok:
                     # undo the trick completion, then the card (below)
                     done = sv_done[depth]
@@ -541,6 +576,8 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                         suit_mask, trump, covers):
             stats[STAT_CUTS] += 1
             ok = False
+            if part:
+                rel[depth] |= pt_trick_cut(seq, ts, tlen, suit_of, trump)
         elif nc > 0 and cond_trick_dead(cond, cmemo, hands, p, seq, ts, tlen, leader, suit_of, suit_mask, trump,
                                            covers):
             stats[STAT_CUTS] += 1
@@ -559,6 +596,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
             frame[FRAME_WASTE] = waste
             return OUT_OF_NODES
         depth += 1
+        rel[depth] = 0
         nseat = (leader + tlen) % p
         nmoves[depth] = gen_moves(depth, nseat, hands, seq, tlen0 + depth - tlen, tlen, leader, quota, deal,
                                   limits, moves, scores)
@@ -567,7 +605,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
 
 KERNEL_FUNCTIONS = (
     kernels.popcount, kernels.lowbit_index, kernels.highbit_index, order_ok, playable, can_beat, trick_best, gen_moves,
-    *CUT_FUNCTIONS, *COND_FUNCTIONS, position_key, *TABLE_FUNCTIONS, search, *RELAX_FUNCTIONS,
+    *CUT_FUNCTIONS, *COND_FUNCTIONS, position_key, *TABLE_FUNCTIONS, *PART_FUNCTIONS, search, *RELAX_FUNCTIONS,
 )
 """Every function of the search kernel, callees before callers."""
 

@@ -20,6 +20,7 @@ from crewcheck.model.tasks import TokenKind, token_kind
 from crewcheck.solvers.search import conditions as search_conditions
 from crewcheck.solvers.search.cuts import PRED
 from crewcheck.solvers.search.kernel import FRAME_SIZE, MAXM, STAT_SIZE
+from crewcheck.solvers.search.partition import applies
 from crewcheck.solvers.search.records import DealArrays, Workspace
 from crewcheck.solvers.search.table import KEY_WORDS
 
@@ -46,11 +47,12 @@ class Problem:
 
     @classmethod
     def build(cls, instance: Instance, state: State, *, compiled: bool, canonical: bool,
-              relax: bool = False) -> Problem:
+              relax: bool = False, partition: bool = False) -> Problem:
         """The problem of deciding ``state`` (a position of ``instance``); ``canonical``
         asks for relative-rank table keys where the key layout allows them (never with
         conditions: their memos take the key's free words); ``relax`` leaves out the
-        conditions the search cannot judge (:func:`.conditions.build`)."""
+        conditions the search cannot judge (:func:`.conditions.build`); ``partition``
+        asks for the partition table where the deal allows it (:func:`.partition.applies`)."""
         deck = instance.deck
         p = instance.players
         tasks = instance.tasks
@@ -105,6 +107,7 @@ class Problem:
             covers=arr([c for pair in instance.covered for c in pair] + [-1]),
             covering=_covering(instance),
             cond=cond,
+            part=1 if partition and applies(p, sizes, free, cond.n, len(instance.covered)) else 0,
         )
         return cls(deal, tuple(state.hands), tuple(quota), tuple(state.trick), in_hands + 1, compiled)
 
@@ -132,6 +135,7 @@ class Problem:
             release=zeros(2 * PRED),
             cmemo=zeros(self.deal.cond.n + 1),
             sv_cmemo=zeros(d * self.deal.cond.n + 1),
+            rel=zeros(d),
             stats=zeros(STAT_SIZE),
             frame=zeros(FRAME_SIZE),
         )

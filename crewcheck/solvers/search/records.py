@@ -102,6 +102,8 @@ class DealArrays(NamedTuple):
     """Cards that cover another: never interchangeable with their neighbours."""
     cond: CondArrays
     """The conditions the search judges."""
+    part: int
+    """1: the search also keeps the partition table (:mod:`~.partition`)."""
 
 
 class Workspace(NamedTuple):
@@ -124,6 +126,8 @@ class Workspace(NamedTuple):
     """The conditions' memos now."""
     sv_cmemo: Any
     """The conditions' memos before the trick completed at each depth (``depth * n + i``)."""
+    rel: Any
+    """The relevant cards of the lines refuted so far at each depth (:mod:`~.partition`)."""
     stats: Any
     """Counters, indexed by :data:`kernel.STAT_NODES` and the other ``STAT_*``."""
     frame: Any
@@ -141,6 +145,11 @@ class TableArrays(NamedTuple):
     """The current generation: entries of other generations are ignored."""
     mask: int
     """Slots - 1 (a power of two)."""
+    part: Any
+    """The partition table's entries (:mod:`~.partition`; one unused set when the search
+    keeps none)."""
+    part_mask: int
+    """Its sets - 1 (a power of two)."""
 
 
 class RelaxArrays(NamedTuple):

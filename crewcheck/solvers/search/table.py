@@ -17,6 +17,7 @@ import threading
 from collections.abc import Hashable, Iterator
 from typing import Any
 
+from crewcheck.solvers.search.partition import PART_BITS, PT_STRIDE, PT_WAYS, PURE_PART_BITS
 from crewcheck.solvers.search.records import TableArrays
 
 __all__ = ["KEY_WORDS", "TT_STRIDE", "TT_ALLOW", "TT_GEN", "TABLE_BITS", "PURE_TABLE_BITS", "tt_slot",
@@ -101,28 +102,38 @@ class Table:
         self.deal: Hashable = None
         """Inside :func:`shared`: the deal (and key layout) the current generation's
         entries belong to; ``None`` otherwise."""
-        self.words: Any
-        self._map: Any = None
-        if numpy:
-            import mmap
+        self.numpy = numpy
+        self._maps: list[Any] = []
+        self.words = self._words(size * TT_STRIDE)
+        self.part: Any = self._words(PT_WAYS * PT_STRIDE) if numpy else [0] * (PT_WAYS * PT_STRIDE)
+        """The partition table (:mod:`~.partition`): one unused set until a search asks for it."""
+        self.part_mask = 0
 
-            import numpy as np
+    def _words(self, n: int) -> Any:
+        if not self.numpy:
+            return [0] * n
+        import mmap
 
-            nbytes = size * TT_STRIDE * 8
-            self._map = mmap.mmap(-1, nbytes)
-            for advice in ("MADV_HUGEPAGE", "MADV_DONTFORK"):
-                if hasattr(mmap, advice):
-                    try:
-                        self._map.madvise(getattr(mmap, advice))
-                    except OSError:
-                        pass
-            self.words = np.frombuffer(self._map, dtype=np.int64)
-        else:
-            self.words = [0] * (size * TT_STRIDE)
+        import numpy as np
 
-    def arrays(self) -> TableArrays:
-        """The table as the kernel takes it (its current generation)."""
-        return TableArrays(self.words, self.gen, self.mask)
+        m = mmap.mmap(-1, n * 8)
+        for advice in ("MADV_HUGEPAGE", "MADV_DONTFORK"):
+            if hasattr(mmap, advice):
+                try:
+                    m.madvise(getattr(mmap, advice))
+                except OSError:
+                    pass
+        self._maps.append(m)
+        return np.frombuffer(m, dtype=np.int64)
+
+    def arrays(self, part: bool = False) -> TableArrays:
+        """The table as the kernel takes it (its current generation); ``part``: with a
+        partition table of :data:`~.partition.PART_BITS` sets (made on first use)."""
+        if part and self.part_mask == 0:
+            sets = 1 << (PART_BITS if self.numpy else PURE_PART_BITS)
+            self.part = self._words(sets * PT_WAYS * PT_STRIDE)
+            self.part_mask = sets - 1
+        return TableArrays(self.words, self.gen, self.mask, self.part, self.part_mask)
 
 
 _THREAD = threading.local()
