@@ -101,85 +101,119 @@ def decide_choices(choices: Iterable[Instance | None], decide: Decide, backend: 
 
     ``decide`` decides one choice; ``backend`` is the caller's back-end (the quick rounds
     run under :data:`QUICK_BACKENDS` only, ``quick=()`` turns them off); ``budget``
-    bounds the whole call (its seconds) and each decision (its nodes);
-    ``settled(n)`` hears how many choices have an answer after each one. UNKNOWN when
-    no choice wins and the time ran out or some choice was left undecided.
+    bounds the whole call (its seconds, the choices' building included: they are built
+    as the first round reaches them) and each decision (its nodes); ``settled(n)`` hears
+    how many choices have an answer after each one. UNKNOWN when no choice wins and the
+    time ran out or some choice was left undecided.
     """
-    rounds = quick if backend in QUICK_BACKENDS else ()
-    start = time.perf_counter()
-    tally = _Tally()
-
-    def left() -> float | None:
-        return None if budget.seconds is None else budget.seconds - (time.perf_counter() - start - tally.loading)
-
-    def answered(name: str) -> None:
-        tally.backends.append(name)
-        if settled is not None:
-            settled(len(tally.backends))
-
-    offset = 0
+    run = _Run(decide, backend, budget, quick if backend in QUICK_BACKENDS else (), settled)
     source: Iterator[Instance | None] = iter(choices)
-    while chunk := list(islice(source, block)):
-        found = _block(chunk, offset, decide, backend, budget, rounds, tally, left, answered)
+    offset = 0
+    while True:
+        chunk: list[Instance | None] = []
+        found = run.block(islice(source, block), chunk, offset)
         if found is not None:
             return found
+        if not chunk:
+            return run.tally.done(Verdict.UNKNOWN if run.tally.unknown else Verdict.UNWINNABLE)
         offset += len(chunk)
-    return tally.done(Verdict.UNKNOWN if tally.unknown else Verdict.UNWINNABLE)
 
 
-def _block(chunk: list[Instance | None], offset: int, decide: Decide, backend: str | None, budget: Budget,
-           rounds: tuple[int, ...], tally: _Tally, left: Callable[[], float | None],
-           answered: Callable[[str], None]) -> Decided | None:
-    """The quick rounds, then the full decisions, of one block of choices: the result
-    once a choice wins or the time is out, else ``None`` (every choice refuted, or some
-    left unknown in ``tally``)."""
-    open_ = []
-    for i, inst in enumerate(chunk):
-        if inst is None:
-            answered("-")
-        else:
-            open_.append(i)
-    for nodes in rounds:
-        if len(open_) < 2:  # one choice: the full decider at once
-            break
-        still = []
+class _Run:
+    """One :func:`decide_choices` call: its decider, budget, rounds and counts."""
+
+    def __init__(self, decide: Decide, backend: str | None, budget: Budget, rounds: tuple[int, ...],
+                 settled: Callable[[int], None] | None) -> None:
+        self.decide, self.backend, self.budget, self.rounds = decide, backend, budget, rounds
+        self.settled = settled
+        self.start = time.perf_counter()
+        self.tally = _Tally()
+
+    def left(self) -> float | None:
+        """Seconds left of the budget (the kernel's first loading not charged)."""
+        if self.budget.seconds is None:
+            return None
+        return self.budget.seconds - (time.perf_counter() - self.start - self.tally.loading)
+
+    def answered(self, name: str) -> None:
+        self.tally.backends.append(name)
+        if self.settled is not None:
+            self.settled(len(self.tally.backends))
+
+    def block(self, items: Iterable[Instance | None], chunk: list[Instance | None], offset: int) -> Decided | None:
+        """The quick rounds, then the full decisions, of one block of choices (``items``,
+        gathered into ``chunk`` as the first round reaches them): the result once a
+        choice wins or the time is out, else ``None`` (every choice refuted, or some left
+        unknown in the tally)."""
+        open_: list[int] = []
+        for nodes in self.rounds[:1] or (None,):
+            for inst in items:
+                chunk.append(inst)
+                if inst is None:
+                    self.answered("-")
+                    continue
+                found = self.quick(inst, len(chunk) - 1, offset, nodes, open_)
+                if found is not None:
+                    return found
+        for nodes in self.rounds[1:]:
+            still: list[int] = []
+            for i in open_:
+                inst = chunk[i]
+                assert inst is not None
+                found = self.quick(inst, i, offset, nodes, still)
+                if found is not None:
+                    return found
+            open_ = still
         for i in open_:
-            seconds = left()
-            if seconds is not None and seconds <= 0:
-                tally.unknown = True
-                return tally.done(Verdict.UNKNOWN)
-            cap = nodes if budget.nodes is None else min(nodes, budget.nodes)
             inst = chunk[i]
             assert inst is not None
-            try:
-                r = decide(inst, QUICK_BACKEND, Budget(seconds, cap, budget.cancel))
-            except NotApplicableError:  # the search does not decide it: the full decider will
-                still.append(i)
-                continue
-            tally.quick += 1
-            tally.add(r)
-            if r.verdict is Verdict.UNKNOWN:
-                still.append(i)
-                continue
-            answered(r.backend)
-            if r.verdict is Verdict.WINNABLE:
-                return tally.done(Verdict.WINNABLE, offset + i, _tagged(r, "quick"))
-        open_ = still
-    for i in open_:
-        seconds = left()
+            found = self.full(inst, offset + i)
+            if found is not None:
+                return found
+        return None
+
+    def quick(self, inst: Instance, i: int, offset: int, nodes: int | None, still: list[int]) -> Decided | None:
+        """The search on choice ``i`` within ``nodes`` nodes (``None``: no quick round,
+        the choice stays open): the result if it wins or the time is out; an open choice
+        goes to ``still``."""
+        seconds = self.left()
         if seconds is not None and seconds <= 0:
-            tally.unknown = True
-            return tally.done(Verdict.UNKNOWN)
-        inst = chunk[i]
-        assert inst is not None
-        r = decide(inst, backend, Budget(seconds, budget.nodes, budget.cancel))
-        tally.full += 1
-        tally.add(r)
-        answered(r.backend)
+            self.tally.unknown = True
+            return self.tally.done(Verdict.UNKNOWN)
+        if nodes is None:
+            still.append(i)
+            return None
+        cap = nodes if self.budget.nodes is None else min(nodes, self.budget.nodes)
+        try:
+            r = self.decide(inst, QUICK_BACKEND, Budget(seconds, cap, self.budget.cancel))
+        except NotApplicableError:  # the search does not decide it: the full decider will
+            still.append(i)
+            return None
+        self.tally.quick += 1
+        self.tally.add(r)
+        if r.verdict is Verdict.UNKNOWN:
+            still.append(i)
+            return None
+        self.answered(r.backend)
         if r.verdict is Verdict.WINNABLE:
-            return tally.done(Verdict.WINNABLE, offset + i, _tagged(r, "full"))
-        tally.unknown = tally.unknown or r.verdict is Verdict.UNKNOWN
-    return None
+            return self.tally.done(Verdict.WINNABLE, offset + i, _tagged(r, "quick"))
+        return None
+
+    def full(self, inst: Instance, index: int) -> Decided | None:
+        """The caller's back-end on the choice at ``index``: the result if it wins or the
+        time is out."""
+        seconds = self.left()
+        if seconds is not None and seconds <= 0:
+            self.tally.unknown = True
+            return self.tally.done(Verdict.UNKNOWN)
+        r = self.decide(inst, self.backend, Budget(seconds, self.budget.nodes, self.budget.cancel))
+        self.tally.full += 1
+        self.tally.add(r)
+        self.answered(r.backend)
+        if r.verdict is Verdict.WINNABLE:
+            return self.tally.done(Verdict.WINNABLE, index, _tagged(r, "full"))
+        self.tally.unknown = self.tally.unknown or r.verdict is Verdict.UNKNOWN
+        return None
 
 
 def _tagged(r: Result, phase: str) -> Result:
