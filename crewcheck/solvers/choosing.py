@@ -50,6 +50,11 @@ QUICK_BACKEND = "search"
 
 Decide = Callable[[Instance, str | None, Budget], Result]
 """The caller's decider: ``decide(instance, backend, budget)``, replaying wins."""
+Shared = Callable[[list[Instance], Budget], dict[int, bool]]
+"""The caller's decider of several choices at once, run on the choices the quick rounds
+leave open (before their full decisions): ``False`` for a choice it refutes, ``True``
+for one it finds winnable (decided first), nothing for the others (positions in the
+list it is given)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,8 @@ class Decided:
     """Search nodes of every decision, quick and full."""
     quick: int
     """Quick decisions made (calls of the search under a quick budget)."""
+    shared: int
+    """Choices the caller's ``shared`` decider refuted together."""
     full: int
     """Full decisions made (calls of the caller's back-end)."""
     settled: int
@@ -80,7 +87,7 @@ class _Tally:
     """The running counts of one :func:`decide_choices` call."""
 
     def __init__(self) -> None:
-        self.nodes = self.quick = self.full = 0
+        self.nodes = self.quick = self.full = self.shared = 0
         self.loading = 0.0
         self.backends: list[str] = []
         self.unknown = False
@@ -90,23 +97,26 @@ class _Tally:
         self.loading += float(r.stats.extra.get("kernel_load_seconds", 0.0))
 
     def done(self, verdict: Verdict, index: int | None = None, result: Result | None = None) -> Decided:
-        return Decided(verdict, index, result, self.nodes, self.quick, self.full, len(self.backends),
+        return Decided(verdict, index, result, self.nodes, self.quick, self.shared, self.full, len(self.backends),
                        tuple(self.backends), self.loading)
 
 
 def decide_choices(choices: Iterable[Instance | None], decide: Decide, backend: str | None, budget: Budget, *,
                    quick: tuple[int, ...] = QUICK_NODES, block: int = BLOCK,
-                   settled: Callable[[int], None] | None = None) -> Decided:
+                   settled: Callable[[int], None] | None = None, shared: Shared | None = None) -> Decided:
     """Decide whether one of ``choices`` can be won (``None``: a choice lost before play).
 
     ``decide`` decides one choice; ``backend`` is the caller's back-end (the quick rounds
     run under :data:`QUICK_BACKENDS` only, ``quick=()`` turns them off); ``budget``
     bounds the whole call (its seconds, the choices' building included: they are built
     as the first round reaches them) and each decision (its nodes); ``settled(n)`` hears
-    how many choices have an answer after each one. UNKNOWN when no choice wins and the
-    time ran out or some choice was left undecided.
+    how many choices have an answer after each one; ``shared`` (under
+    :data:`QUICK_BACKENDS` only) decides the choices the quick rounds leave open together
+    where it can. UNKNOWN when no choice wins and the time ran out or some choice was
+    left undecided.
     """
-    run = _Run(decide, backend, budget, quick if backend in QUICK_BACKENDS else (), settled)
+    quick_ones = backend in QUICK_BACKENDS
+    run = _Run(decide, backend, budget, quick if quick_ones else (), settled, shared if quick_ones else None)
     source: Iterator[Instance | None] = iter(choices)
     offset = 0
     while True:
@@ -123,9 +133,9 @@ class _Run:
     """One :func:`decide_choices` call: its decider, budget, rounds and counts."""
 
     def __init__(self, decide: Decide, backend: str | None, budget: Budget, rounds: tuple[int, ...],
-                 settled: Callable[[int], None] | None) -> None:
+                 settled: Callable[[int], None] | None, shared: Shared | None) -> None:
         self.decide, self.backend, self.budget, self.rounds = decide, backend, budget, rounds
-        self.settled = settled
+        self.settled, self.shared = settled, shared
         self.start = time.perf_counter()
         self.tally = _Tally()
 
@@ -164,13 +174,29 @@ class _Run:
                 if found is not None:
                     return found
             open_ = still
-        for i in open_:
+        for i in self.together(chunk, open_):
             inst = chunk[i]
             assert inst is not None
             found = self.full(inst, offset + i)
             if found is not None:
                 return found
         return None
+
+    def together(self, chunk: list[Instance | None], open_: list[int]) -> list[int]:
+        """The open choices after the ``shared`` decider: those it refutes settled, those
+        it wins first, then the others in order."""
+        if self.shared is None or len(open_) < 2:
+            return open_
+        seconds = self.left()
+        if seconds is not None and seconds <= 0:
+            return open_
+        said = self.shared([c for c in (chunk[i] for i in open_) if c is not None],
+                           Budget(seconds, None, self.budget.cancel))
+        for k, won in said.items():
+            if not won:
+                self.tally.shared += 1
+                self.answered("sat")
+        return [open_[k] for k in sorted(said) if said[k]] + [i for k, i in enumerate(open_) if k not in said]
 
     def quick(self, inst: Instance, i: int, offset: int, nodes: int | None, still: list[int]) -> Decided | None:
         """The search on choice ``i`` within ``nodes`` nodes (``None``: no quick round,

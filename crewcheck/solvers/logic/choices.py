@@ -27,12 +27,13 @@ Cost
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import fields, replace
 from typing import Any
 
 from crewcheck.errors import BackendError, InvalidInputError
 from crewcheck.model.cards import CardIndex
+from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.model.variants import Choice, variant_assignment, variants
 from crewcheck.solvers.base import Answer, Budget, BudgetExceeded, Deadline, Verdict
@@ -42,7 +43,7 @@ from crewcheck.solvers.logic.formula import Constraint, Formula, Lit
 from crewcheck.solvers.logic.position import Branch, Encoding, Variables, position_of
 
 __all__ = ["encode_deal", "decode_deal", "decide_deal", "decide_signal", "choices_of", "MAX_BRANCHES",
-           "SIGNAL_BACKENDS"]
+           "SIGNAL_BACKENDS", "count_groups", "decide_counts", "COUNTS_SECONDS"]
 
 MAX_BRANCHES = 1024
 """The most choices one formula holds (choose seats x recipient x split x direction)."""
@@ -176,6 +177,68 @@ def decide_signal(instance: Instance, budget: Budget) -> tuple[Answer, Choice | 
     if choice is not None:
         extra["choice"] = choice.describe(instance)
     return Answer(Verdict.WINNABLE, plays, assignment, 0, extra), choice
+
+
+COUNTS_SECONDS = 5.0
+"""The most seconds :func:`decide_counts` is given by the deciders of a deal with choices
+(a formula that does not answer in time leaves its choices to be decided one by one)."""
+
+
+def count_groups(instances: Sequence[Instance]) -> list[list[int]]:
+    """The positions of ``instances`` grouped by the deal they are apart from their task
+    counts (:attr:`Instance.quota`, free assignment): the groups of two or more, in order
+    of their first member."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for i, inst in enumerate(instances):
+        if inst.rules.assignment != "free":
+            continue
+        key = tuple(getattr(inst, f.name) for f in fields(inst) if f.name != "quota")
+        try:
+            groups.setdefault(key, []).append(i)
+        except TypeError:  # a field that does not hash: no group
+            continue
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def decide_counts(group: Sequence[Instance], budget: Budget) -> tuple[bool | None, int | None, dict[str, Any]]:
+    """Decide deals that differ only in their task counts (:func:`count_groups`) in one
+    SAT call: one game, the counts of each deal under a selector
+    (:attr:`crewcheck.solvers.logic.position.Position.quota_options`), exactly one true.
+
+    Returns ``(winnable, index, stats)``: ``winnable`` is ``None`` when the formula is
+    not used (a condition kind it does not encode, a too large deal, a game the history
+    ended, PySAT missing) or the budget ran out; ``index`` is the position in ``group``
+    of the deal whose counts a model takes (winnable only; the caller decides that deal
+    to get its line). Exact: unsatisfiable if and only if no deal of the group can be won.
+    """
+    from crewcheck.errors import BackendUnavailableError
+    from crewcheck.solvers.logic.sat import SatOptions, SatSolver
+
+    first = group[0]
+    stats: dict[str, Any] = {}
+    if any(c.kind not in ENCODED_KINDS for c in first.conditions) or size_limit(first) is not None:
+        return None, None, stats
+    options = []
+    for inst in group:
+        state = inst.state()
+        counts = quotas_left(state)
+        if state.end is not None or counts is None or min(counts) < 0:
+            return None, None, stats
+        options.append(counts)
+    deadline = Deadline(budget)
+    try:
+        enc = encode(first, deadline=deadline, quota_options=tuple(options))
+        solved = SatSolver(SatOptions(explain=False)).solve_encoding(enc, deadline, stats)
+    except (BudgetExceeded, BackendUnavailableError):
+        return None, None, stats
+    if solved.satisfiable is None:
+        return None, None, stats
+    if not solved.satisfiable:
+        return False, None, stats
+    assert solved.value is not None
+    value = solved.value
+    taken = [j for j in range(len(options)) if value(enc.formula.pool.id(("quota_option", j)))]
+    return True, taken[0] if taken else None, stats
 
 
 def _empties_a_hand(instance: Instance, direction: int) -> bool:
