@@ -67,25 +67,30 @@ def choices_of(instance: Instance) -> Iterator[tuple[Choice, Instance]]:
             yield replace(choice, direction=direction), concrete
 
 
-def encode_deal(instance: Instance, *, deadline: Deadline | None = None) -> Encoding:
+def encode_deal(instance: Instance, *, deadline: Deadline | None = None, together: bool = False) -> Encoding:
     """The encoding of "``instance`` can be won", whatever choices it leaves the crew.
 
-    A deal without a choice is :func:`~crewcheck.solvers.logic.encoding.encode`'s. Raises
-    :class:`InvalidInputError` when the formula would be too large or the history has
-    already ended the game under every choice (nothing to encode).
+    A deal without a choice is :func:`~crewcheck.solvers.logic.encoding.encode`'s.
+    ``together``: the choices apart only in their task counts (the commander's splits, a
+    hand-over under free assignment) share one branch, their counts under selectors
+    (:attr:`~crewcheck.solvers.logic.position.Branch.members`), instead of a branch
+    each. Raises :class:`InvalidInputError` when the formula would be too large or the
+    history has already ended the game under every choice (nothing to encode).
     """
     if instance.is_concrete():
         return encode(instance, deadline=deadline)
     options = list(choices_of(instance))
-    if len(options) > MAX_BRANCHES:
-        raise InvalidInputError(f"the crew has {len(options):,} choices; one formula holds at most {MAX_BRANCHES:,}")
-    too_big = size_limit(options[0][1], branches=len(options)) if options else None
+    units = _units(options) if together else [[o] for o in options]
+    if len(units) > MAX_BRANCHES:
+        raise InvalidInputError(f"the crew has {len(units):,} choices; one formula holds at most {MAX_BRANCHES:,}")
+    too_big = size_limit(options[0][1], branches=len(units)) if options else None
     if too_big is not None:
         raise InvalidInputError(too_big)
     merged = Formula(deadline=deadline)
     branches: list[Branch] = []
     first: Encoding | None = None
-    for i, (choice, concrete) in enumerate(options):
+    for i, unit in enumerate(units):
+        choice, concrete = unit[0]
         sel = merged.new_bool(("choice", i))
         state = concrete.state()
         if state.end is not None:
@@ -97,7 +102,8 @@ def encode_deal(instance: Instance, *, deadline: Deadline | None = None) -> Enco
             merged.add_bool_or([], enforce=[sel])  # as the deciders: no such variant
             branches.append(Branch(choice, concrete, sel, None))
             continue
-        sub = encode(concrete, deadline=deadline, direction=choice.direction)
+        counts = tuple(_counts(c) for _, c in unit) if len(unit) > 1 else ()
+        sub = encode(concrete, deadline=deadline, direction=choice.direction, quota_options=counts)
         first = first or sub
         pool = sub.formula.pool
         ids = (0, *(merged.new_bool(("in", i, *pool.key(x))) for x in range(1, pool.top + 1)))
@@ -110,7 +116,7 @@ def encode_deal(instance: Instance, *, deadline: Deadline | None = None) -> Enco
                                    (sel, *(lit(x) for x in con.enforce))))
         for a in sub.assumptions:
             merged.add_bool_and([lit(a)], enforce=[sel])
-        branches.append(Branch(choice, concrete, sel, sub, ids))
+        branches.append(Branch(choice, concrete, sel, sub, ids, tuple(unit) if len(unit) > 1 else ()))
     merged.add_exactly_one(b.selector for b in branches)
     if merged.pool.top > MAX_VARIABLES:
         raise InvalidInputError(f"the encoding needs {merged.pool.top:,} variables; the limit is {MAX_VARIABLES:,}")
@@ -122,6 +128,43 @@ def encode_deal(instance: Instance, *, deadline: Deadline | None = None) -> Enco
         raise InvalidInputError("the played history has already ended the game under every choice of the "
                                 "crew; nothing to encode")
     return Encoding(position_of(open_[0]), merged, Variables(), tuple(branches))
+
+
+def _counts(instance: Instance) -> tuple[int, ...]:
+    counts = quotas_left(instance.state())
+    assert counts is not None
+    return counts
+
+
+def _units(options: list[tuple[Choice, Instance]]) -> list[list[tuple[Choice, Instance]]]:
+    """``options`` in units of one choice, or of the choices apart only in their task
+    counts (same signal direction, free assignment, the game still open, no seat left
+    with fewer tasks than it already won), in order of their first member."""
+    units: list[list[tuple[Choice, Instance]]] = []
+    where: dict[tuple[object, ...], int] = {}
+    for choice, concrete in options:
+        key = _count_key(choice, concrete)
+        if key is None or key not in where:
+            if key is not None:
+                where[key] = len(units)
+            units.append([(choice, concrete)])
+        else:
+            units[where[key]].append((choice, concrete))
+    return units
+
+
+def _count_key(choice: Choice, concrete: Instance) -> tuple[object, ...] | None:
+    """What the choices of one unit of :func:`_units` share, or ``None`` for a unit of one."""
+    if concrete.rules.assignment != "free" or concrete.history:
+        return None
+    if choice.direction is not None and _empties_a_hand(concrete, choice.direction):
+        return None
+    key = (choice.direction, *(getattr(concrete, f.name) for f in fields(concrete) if f.name != "quota"))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def decide_deal(instance: Instance, *, budget: Budget) -> tuple[
@@ -140,7 +183,7 @@ def decide_deal(instance: Instance, *, budget: Budget) -> tuple[
     start = time.perf_counter()
     stats: dict[str, Any] = {}
     try:
-        enc = encode_deal(instance, deadline=deadline)
+        enc = encode_deal(instance, deadline=deadline, together=True)
         solved = SatSolver(SatOptions(explain=False)).solve_encoding(enc, deadline, stats)
     except BudgetExceeded:
         solved = None
@@ -263,6 +306,17 @@ def decode_deal(enc: Encoding, value: Callable[[int], bool]) -> tuple[
         raise BackendError(f"the model takes {len(chosen)} of the crew's choices, not one")
     b = chosen[0]
     choice = b.choice
+    if b.members:
+        assert b.encoding is not None
+        ids = b.ids
+        taken = [j for j in range(len(b.members))
+                 if value(ids[b.encoding.formula.pool.id(("quota_option", j))])]
+        if len(taken) != 1:
+            raise BackendError(f"the model takes {len(taken)} of a branch's task counts, not one")
+        choice, member = b.members[taken[0]]
+        # the line is cut and the seats read under the chosen member's counts
+        pos = replace(b.encoding.position, instance=member, quotas=b.encoding.position.quota_options[taken[0]])
+        b = replace(b, choice=choice, instance=member, encoding=replace(b.encoding, position=pos))
     plays: tuple[CardIndex, ...]
     if b.encoding is None:
         state = b.instance.state()

@@ -204,6 +204,10 @@ class Branch:
     the history has already ended the game under this choice."""
     ids: tuple[int, ...] = ()
     """Variable ``x`` of :attr:`encoding` is variable ``ids[x]`` of the whole formula."""
+    members: tuple[tuple[Choice, Instance], ...] = ()
+    """Choices apart only in their task counts, encoded together in this branch (their
+    counts under the selectors of :attr:`Position.quota_options`, in this order); empty
+    for a branch of one choice."""
 
 
 def add_variables(model: Formula, pos: Position) -> Variables:
