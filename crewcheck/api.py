@@ -238,11 +238,12 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
     counts = {"variants_tried": found.full, "variants_quick": found.quick, "variants_together": found.shared}
     loading = found.loading
     if found.verdict is Verdict.WINNABLE:
-        assert found.index is not None and found.result is not None and found.result.witness is not None
-        r = found.result
+        assert found.index is not None and found.result is not None
+        r, won = found.result, found.result.witness
+        assert won is not None
         choice, variant = listed[found.index]
-        assignment = variant_assignment(instance, choice, variant, r.witness.assignment)
-        witness = check_witness(instance, r.witness.plays, assignment, r.backend, choice)
+        assignment = variant_assignment(instance, choice, variant, won.assignment)
+        witness = check_witness(instance, won.plays, assignment, r.backend, choice)
         extra = {**r.stats.extra, "choice": choice.describe(instance), **counts}
         return Result(Verdict.WINNABLE, witness, r.backend, instance.rules,
                       Stats(found.nodes, _spent(start, loading), _loaded(extra, loading)))
