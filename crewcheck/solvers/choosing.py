@@ -10,7 +10,11 @@ What it is
     time: every open choice of the block gets the search under a small node budget,
     round after round with a growing budget (:data:`QUICK_NODES`); a choice the search
     wins ends the deal, a choice it refutes is settled, and the choices left get the
-    full decider (the caller's back-end, the engine by default) in their order.
+    full decider (the caller's back-end, the engine by default) in their order. After
+    the first round the caller may decide the open choices several at a time
+    (``shared``: :func:`crewcheck.api.decide` refutes the variants apart only in their
+    task counts in one SAT formula per group, 95 of them for mission 36 with five
+    players, where each alone costs a SAT call).
 Exact
     Yes: each quick answer is the search's exact answer within its budget (UNKNOWN when
     the budget runs out, never a guess); the caller's ``decide`` replays every winning
@@ -151,10 +155,10 @@ class _Run:
             self.settled(len(self.tally.backends))
 
     def block(self, items: Iterable[Instance | None], chunk: list[Instance | None], offset: int) -> Decided | None:
-        """The quick rounds, then the full decisions, of one block of choices (``items``,
-        gathered into ``chunk`` as the first round reaches them): the result once a
-        choice wins or the time is out, else ``None`` (every choice refuted, or some left
-        unknown in the tally)."""
+        """The first quick round, the ``shared`` decider, the other quick rounds, then the
+        full decisions, of one block of choices (``items``, gathered into ``chunk`` as the
+        first round reaches them): the result once a choice wins or the time is out, else
+        ``None`` (every choice refuted, or some left unknown in the tally)."""
         open_: list[int] = []
         for nodes in self.rounds[:1] or (None,):
             for inst in items:
@@ -165,6 +169,7 @@ class _Run:
                 found = self.quick(inst, len(chunk) - 1, offset, nodes, open_)
                 if found is not None:
                     return found
+        open_ = self.together(chunk, open_)
         for nodes in self.rounds[1:]:
             still: list[int] = []
             for i in open_:
@@ -174,7 +179,7 @@ class _Run:
                 if found is not None:
                     return found
             open_ = still
-        for i in self.together(chunk, open_):
+        for i in open_:
             inst = chunk[i]
             assert inst is not None
             found = self.full(inst, offset + i)

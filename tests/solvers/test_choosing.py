@@ -128,3 +128,23 @@ def test_lost_choices_are_settled_without_a_decision(quick: tuple[int, ...]) -> 
     got = decide_choices([None, base, None], fake, None, Budget(), quick=quick)
     assert got.verdict is Verdict.UNWINNABLE and got.settled == 3 and got.backends.count("-") == 2
     assert all(i == 0 for i, _ in fake.calls)
+
+
+def test_the_shared_decider_comes_after_the_first_round() -> None:
+    """The ``shared`` decider sees the choices the first quick round leaves open; those it
+    refutes are settled without a decision of their own, the one it wins is decided
+    first, the others after it in order."""
+    base = deal_json.from_dict({"hands": [["B1"], ["B2"], ["B3"], ["B4"]], "lead": 0, "tasks": []})
+    choices = [replace(base, lead=i) for i in range(4)]
+    fake = _Scripted({1, 3})
+    seen: list[list[int]] = []
+
+    def shared(open_: list[Instance], budget: Budget) -> dict[int, bool]:
+        seen.append([int(c.lead or 0) for c in open_])
+        return {0: False, 3: True}
+
+    got = decide_choices(choices, fake, None, Budget(), quick=(8, 64), shared=shared)
+    assert seen == [[0, 1, 2, 3]]
+    assert got.verdict is Verdict.WINNABLE and got.index == 3 and got.shared == 1
+    assert [c for c in fake.calls if c[1] is None] == [(3, None)]
+    assert fake.calls[4:7] == [(3, "search"), (1, "search"), (2, "search")]

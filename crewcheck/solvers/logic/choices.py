@@ -4,14 +4,18 @@ What it is
     A deal with a ``"choose"`` condition seat, the commander's decision or distribution
     (``"assignment": "decision"`` / ``"distribution"``) or a distress signal is winnable
     when one of the crew's choices can be won (:mod:`crewcheck.model.variants`). The
-    deciders try the choices one by one; a single formula for an outside solver holds
-    them all: one selector ``choice{i}`` per choice of seats, recipient, split and
-    signal direction (exactly one is true), and under each selector the encoding of
-    that choice (:func:`crewcheck.solvers.logic.encoding.encode`, its variables renamed
-    ``v{i}_...``, every constraint enforced by the selector). The distress signal's
-    passes are not enumerated (a seat with 12 cards that are no trump has 12 choices,
-    and four seats 20,736): they are variables of each branch
-    (:class:`~crewcheck.solvers.logic.position.Passing`).
+    deciders go over the choices (:mod:`crewcheck.solvers.choosing`); a single formula
+    for an outside solver holds them all: one selector ``choice{i}`` per choice of
+    seats, recipient, split and signal direction (exactly one is true), and under each
+    selector the encoding of that choice (:func:`crewcheck.solvers.logic.encoding.encode`,
+    its variables renamed ``v{i}_...``, every constraint enforced by the selector). The
+    distress signal's passes are not enumerated (a seat with 12 cards that are no trump
+    has 12 choices, and four seats 20,736): they are variables of each branch
+    (:class:`~crewcheck.solvers.logic.position.Passing`). Choices apart only in their
+    task counts (the commander's splits, a hand-over under free assignment) may share a
+    branch, one game with each choice's counts under a selector (``together``;
+    :func:`decide_counts` decides such a group alone): mission 36 with five players has
+    95 such choices, one branch per signal direction instead of 95.
 Exact
     Yes: satisfiable if and only if some choice can be won, which is the deciders'
     definition; a model decodes (:func:`decode_deal`) to the choice, the passes, the
@@ -19,7 +23,8 @@ Exact
     original rules.
 Cost
     The sum of the branches: at most ``seats x 4 x 10`` branches (choose, decision,
-    distribution), each the size of one deal's encoding; the passes add one variable
+    distribution), each the size of one deal's encoding (a shared branch: one encoding
+    and two cardinality constraints per seat and choice); the passes add one variable
     per card that is no trump and a ``played`` variable per trick for every card two
     seats may hold.
 """
