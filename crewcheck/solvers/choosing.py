@@ -23,7 +23,8 @@ Exact
 Cost
     At most ``sum(QUICK_NODES)`` search nodes and as many calls per choice the quick
     rounds leave open, on top of the full decisions (about 18,000 nodes: a few hundredths
-    of a second).
+    of a second), and the ``shared`` decider's calls (a group formula: about half a
+    second to a second, more than the quick rounds where those refute every choice).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from crewcheck.errors import NotApplicableError
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Budget, Result, Verdict
 
-__all__ = ["QUICK_NODES", "BLOCK", "QUICK_BACKENDS", "Decided", "Decide", "decide_choices"]
+__all__ = ["QUICK_NODES", "BLOCK", "QUICK_BACKENDS", "Decided", "Decide", "Shared", "decide_choices"]
 
 QUICK_NODES: tuple[int, ...] = (1 << 11, 1 << 14)
 """The node budgets of the quick rounds, one round each: every choice a round leaves
