@@ -20,7 +20,8 @@ from crewcheck.model.replay import replay
 from crewcheck.model.variants import Choice, variant_assignment, variants
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Answer, Budget, Result, Stats, Verdict, Witness, time_limit
-from crewcheck.solvers.logic.choices import SIGNAL_BACKENDS, decide_signal
+from crewcheck.solvers.choosing import decide_choices
+from crewcheck.solvers.logic.choices import COUNTS_SECONDS, SIGNAL_BACKENDS, count_groups, decide_counts, decide_signal
 from crewcheck.solvers.special import CONFIRMED
 
 __all__ = ["decide", "decide_many", "choose_backend", "check_witness", "as_instance", "DealLike",
@@ -217,39 +218,58 @@ def decide(instance: DealLike, *, backend: str | None = None, budget: Budget | N
 
 
 def _decide_variants(instance: Instance, backend: str | None, budget: Budget) -> Result:
-    """A deal that leaves the crew a choice: winnable when some variant is."""
+    """A deal that leaves the crew a choice: winnable when some variant is
+    (:func:`crewcheck.solvers.choosing.decide_choices`: quick rounds of the search over
+    every variant, then one SAT call on each group of variants apart only in their task
+    counts, then the back-end on each variant left, in order)."""
     start = time.perf_counter()
-    nodes, tried, unknown = 0, 0, False
-    loading = 0.0  # the compiled kernel's first loading, which no variant is charged for
     name = registry.canonical(backend) if backend not in (None, "auto") else "auto"
     if instance.distress is not None and name in SIGNAL_BACKENDS and registry.missing("sat") is None:
         signal = _decide_signal(instance, budget)
         if signal is not None:
             return signal
-    for choice, variant in variants(instance):
-        left = None if budget.seconds is None else budget.seconds - (time.perf_counter() - start)
-        if left is not None and left <= 0:
-            unknown = True
-            break
-        r = decide(variant, backend=backend, budget=Budget(left, budget.nodes, budget.cancel))
-        tried += 1
-        nodes += r.stats.nodes
-        loading += float(r.stats.extra.get("kernel_load_seconds", 0.0))
-        name = r.backend
-        if r.verdict is Verdict.UNKNOWN:
-            unknown = True
-        if r.verdict is not Verdict.WINNABLE:
-            continue
-        assert r.witness is not None
-        assignment = variant_assignment(instance, choice, variant, r.witness.assignment)
-        witness = check_witness(instance, r.witness.plays, assignment, name, choice)
-        extra = {**r.stats.extra, "choice": choice.describe(instance), "variants_tried": tried}
-        return Result(Verdict.WINNABLE, witness, name, instance.rules,
-                      Stats(nodes, _spent(start, loading), _loaded(extra, loading)))
-    verdict = Verdict.UNKNOWN if unknown else Verdict.UNWINNABLE
-    why = None if unknown else f"none of the crew's {tried} possible choice(s) can be won"
-    return Result(verdict, None, name, instance.rules,
-                  Stats(nodes, _spent(start, loading), _loaded({"variants_tried": tried}, loading)), why)
+    listed = list(variants(instance))
+
+    def one(variant: Instance, backend: str | None, budget: Budget) -> Result:
+        return decide(variant, backend=backend, budget=budget)
+
+    together = _by_counts if registry.missing("sat") is None else None
+    found = decide_choices((v for _, v in listed), one, backend, budget, shared=together)
+    counts = {"variants_tried": found.full, "variants_quick": found.quick, "variants_together": found.shared}
+    loading = found.loading
+    if found.verdict is Verdict.WINNABLE:
+        assert found.index is not None and found.result is not None
+        r, won = found.result, found.result.witness
+        assert won is not None
+        choice, variant = listed[found.index]
+        assignment = variant_assignment(instance, choice, variant, won.assignment)
+        witness = check_witness(instance, won.plays, assignment, r.backend, choice)
+        extra = {**r.stats.extra, "choice": choice.describe(instance), **counts}
+        return Result(Verdict.WINNABLE, witness, r.backend, instance.rules,
+                      Stats(found.nodes, _spent(start, loading), _loaded(extra, loading)))
+    if found.backends:
+        name = next((b for b in reversed(found.backends) if b != "-"), name)
+    unknown = found.verdict is Verdict.UNKNOWN
+    why = None if unknown else f"none of the crew's {len(listed)} possible choice(s) can be won"
+    return Result(found.verdict, None, name, instance.rules,
+                  Stats(found.nodes, _spent(start, loading), _loaded(counts, loading)), why)
+
+
+def _by_counts(open_: list[Instance], budget: Budget) -> dict[int, bool]:
+    """The variants that differ only in their task counts decided a group at a time
+    (:func:`crewcheck.solvers.logic.choices.decide_counts`, at most
+    :data:`~crewcheck.solvers.logic.choices.COUNTS_SECONDS` each): ``False`` for every
+    variant of a group the formula refutes, ``True`` for the one its model takes."""
+    out: dict[int, bool] = {}
+    for group in count_groups(open_):
+        left = budget.seconds
+        seconds = COUNTS_SECONDS if left is None else min(COUNTS_SECONDS, left)
+        winnable, index, _ = decide_counts([open_[i] for i in group], Budget(seconds, None, budget.cancel))
+        if winnable is False:
+            out.update((i, False) for i in group)
+        elif winnable and index is not None:
+            out[group[index]] = True
+    return out
 
 
 def _spent(start: float, loading: float) -> float:

@@ -1,6 +1,8 @@
 """Decide listed logbook deals in one warm process, one JSON line each: verdict, nodes, the
 side of the engine that answered, seconds, the SAT side's conflicts, the crew's choices
-tried, and the explanation (cut to 120 characters).
+decided on their own (``variants``), by the quick rounds of the search (``quick``) and
+in one formula per group of task counts (``together``), and the explanation (cut to 120
+characters).
 
 Run it from a checkout (``PYTHONPATH=<checkout>``) to compare two commits deal by deal,
 e.g. the slow deals of the logbook study, or a spread sample::
@@ -56,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"m": m, "p": p, "s": s, "verdict": r.verdict.value, "nodes": r.stats.nodes,
                           "stage": extra.get("stage"), "seconds": round(r.stats.seconds, 3), "wall": round(wall, 3),
                           "conflicts": extra.get("conflicts"), "variants": extra.get("variants_tried"),
+                          "quick": extra.get("variants_quick"), "together": extra.get("variants_together"),
                           "low_card_positions": extra.get("low_card_positions"),
                           "choice": extra.get("choice"), "expl": (r.explanation or "")[:120]}), flush=True)
     return 0

@@ -14,7 +14,7 @@ from crewcheck.cli import main
 from crewcheck.errors import InvalidInputError
 from crewcheck.formats.deal_json import from_dict
 from crewcheck.runtime.progress import Progress
-from crewcheck.solvers.base import Verdict
+from crewcheck.solvers.base import Stats, Verdict
 from crewcheck.missions.deepsea import (
     deal_deepsea_mission, draw_mission, mission_deal, resolve_conditions, task_cards, takings,
 )
@@ -194,6 +194,7 @@ class _Lost:
 
     verdict = Verdict.UNWINNABLE
     backend = "fake"
+    stats = Stats()
 
 
 def _slow_loss(*_: object, **__: object) -> _Lost:

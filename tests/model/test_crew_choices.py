@@ -105,7 +105,7 @@ def choice_deals(draw: st.DrawFn) -> Instance:
 def _agree_with_the_oracle(inst: Instance) -> None:
     note(deal_json.dumps(inst))
     expected = oracle(inst)
-    for backend in ("exhaustive", "sat"):
+    for backend in ("exhaustive", "sat", "engine"):
         if registry.missing(backend):
             continue
         got = decide(inst, backend=backend)  # decide replays a winning witness with its choice
@@ -116,8 +116,9 @@ def _agree_with_the_oracle(inst: Instance) -> None:
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(choice_deals())
 def test_token_moves_and_hand_over_agree_with_the_oracle(inst: Instance) -> None:
-    """The deciders (every variant through the exhaustive oracle, and the SAT back-end)
-    agree with the rules-text oracle; a winning witness replays with its choice (more
+    """The deciders (every variant through the exhaustive oracle, the SAT back-end, and
+    the engine: quick rounds of the search, one formula per group of task counts, then
+    each variant) agree with the rules-text oracle; a winning witness replays with its choice (more
     deals in the slow twin)."""
     _agree_with_the_oracle(inst)
 

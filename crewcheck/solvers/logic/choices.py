@@ -4,14 +4,18 @@ What it is
     A deal with a ``"choose"`` condition seat, the commander's decision or distribution
     (``"assignment": "decision"`` / ``"distribution"``) or a distress signal is winnable
     when one of the crew's choices can be won (:mod:`crewcheck.model.variants`). The
-    deciders try the choices one by one; a single formula for an outside solver holds
-    them all: one selector ``choice{i}`` per choice of seats, recipient, split and
-    signal direction (exactly one is true), and under each selector the encoding of
-    that choice (:func:`crewcheck.solvers.logic.encoding.encode`, its variables renamed
-    ``v{i}_...``, every constraint enforced by the selector). The distress signal's
-    passes are not enumerated (a seat with 12 cards that are no trump has 12 choices,
-    and four seats 20,736): they are variables of each branch
-    (:class:`~crewcheck.solvers.logic.position.Passing`).
+    deciders go over the choices (:mod:`crewcheck.solvers.choosing`); a single formula
+    for an outside solver holds them all: one selector ``choice{i}`` per choice of
+    seats, recipient, split and signal direction (exactly one is true), and under each
+    selector the encoding of that choice (:func:`crewcheck.solvers.logic.encoding.encode`,
+    its variables renamed ``v{i}_...``, every constraint enforced by the selector). The
+    distress signal's passes are not enumerated (a seat with 12 cards that are no trump
+    has 12 choices, and four seats 20,736): they are variables of each branch
+    (:class:`~crewcheck.solvers.logic.position.Passing`). Choices apart only in their
+    task counts (the commander's splits, a hand-over under free assignment) may share a
+    branch, one game with each choice's counts under a selector (``together``;
+    :func:`decide_counts` decides such a group alone): mission 36 with five players has
+    95 such choices, one branch per signal direction instead of 95.
 Exact
     Yes: satisfiable if and only if some choice can be won, which is the deciders'
     definition; a model decodes (:func:`decode_deal`) to the choice, the passes, the
@@ -19,7 +23,8 @@ Exact
     original rules.
 Cost
     The sum of the branches: at most ``seats x 4 x 10`` branches (choose, decision,
-    distribution), each the size of one deal's encoding; the passes add one variable
+    distribution), each the size of one deal's encoding (a shared branch: one encoding
+    and two cardinality constraints per seat and choice); the passes add one variable
     per card that is no trump and a ``played`` variable per trick for every card two
     seats may hold.
 """
@@ -27,12 +32,13 @@ Cost
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import fields, replace
 from typing import Any
 
 from crewcheck.errors import BackendError, InvalidInputError
 from crewcheck.model.cards import CardIndex
+from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.model.variants import Choice, variant_assignment, variants
 from crewcheck.solvers.base import Answer, Budget, BudgetExceeded, Deadline, Verdict
@@ -42,7 +48,7 @@ from crewcheck.solvers.logic.formula import Constraint, Formula, Lit
 from crewcheck.solvers.logic.position import Branch, Encoding, Variables, position_of
 
 __all__ = ["encode_deal", "decode_deal", "decide_deal", "decide_signal", "choices_of", "MAX_BRANCHES",
-           "SIGNAL_BACKENDS"]
+           "SIGNAL_BACKENDS", "count_groups", "decide_counts", "COUNTS_SECONDS"]
 
 MAX_BRANCHES = 1024
 """The most choices one formula holds (choose seats x recipient x split x direction)."""
@@ -66,25 +72,30 @@ def choices_of(instance: Instance) -> Iterator[tuple[Choice, Instance]]:
             yield replace(choice, direction=direction), concrete
 
 
-def encode_deal(instance: Instance, *, deadline: Deadline | None = None) -> Encoding:
+def encode_deal(instance: Instance, *, deadline: Deadline | None = None, together: bool = False) -> Encoding:
     """The encoding of "``instance`` can be won", whatever choices it leaves the crew.
 
-    A deal without a choice is :func:`~crewcheck.solvers.logic.encoding.encode`'s. Raises
-    :class:`InvalidInputError` when the formula would be too large or the history has
-    already ended the game under every choice (nothing to encode).
+    A deal without a choice is :func:`~crewcheck.solvers.logic.encoding.encode`'s.
+    ``together``: the choices apart only in their task counts (the commander's splits, a
+    hand-over under free assignment) share one branch, their counts under selectors
+    (:attr:`~crewcheck.solvers.logic.position.Branch.members`), instead of a branch
+    each. Raises :class:`InvalidInputError` when the formula would be too large or the
+    history has already ended the game under every choice (nothing to encode).
     """
     if instance.is_concrete():
         return encode(instance, deadline=deadline)
     options = list(choices_of(instance))
-    if len(options) > MAX_BRANCHES:
-        raise InvalidInputError(f"the crew has {len(options):,} choices; one formula holds at most {MAX_BRANCHES:,}")
-    too_big = size_limit(options[0][1], branches=len(options)) if options else None
+    units = _units(options) if together else [[o] for o in options]
+    if len(units) > MAX_BRANCHES:
+        raise InvalidInputError(f"the crew has {len(units):,} choices; one formula holds at most {MAX_BRANCHES:,}")
+    too_big = size_limit(options[0][1], branches=len(units)) if options else None
     if too_big is not None:
         raise InvalidInputError(too_big)
     merged = Formula(deadline=deadline)
     branches: list[Branch] = []
     first: Encoding | None = None
-    for i, (choice, concrete) in enumerate(options):
+    for i, unit in enumerate(units):
+        choice, concrete = unit[0]
         sel = merged.new_bool(("choice", i))
         state = concrete.state()
         if state.end is not None:
@@ -96,7 +107,8 @@ def encode_deal(instance: Instance, *, deadline: Deadline | None = None) -> Enco
             merged.add_bool_or([], enforce=[sel])  # as the deciders: no such variant
             branches.append(Branch(choice, concrete, sel, None))
             continue
-        sub = encode(concrete, deadline=deadline, direction=choice.direction)
+        counts = tuple(_counts(c) for _, c in unit) if len(unit) > 1 else ()
+        sub = encode(concrete, deadline=deadline, direction=choice.direction, quota_options=counts)
         first = first or sub
         pool = sub.formula.pool
         ids = (0, *(merged.new_bool(("in", i, *pool.key(x))) for x in range(1, pool.top + 1)))
@@ -109,7 +121,7 @@ def encode_deal(instance: Instance, *, deadline: Deadline | None = None) -> Enco
                                    (sel, *(lit(x) for x in con.enforce))))
         for a in sub.assumptions:
             merged.add_bool_and([lit(a)], enforce=[sel])
-        branches.append(Branch(choice, concrete, sel, sub, ids))
+        branches.append(Branch(choice, concrete, sel, sub, ids, tuple(unit) if len(unit) > 1 else ()))
     merged.add_exactly_one(b.selector for b in branches)
     if merged.pool.top > MAX_VARIABLES:
         raise InvalidInputError(f"the encoding needs {merged.pool.top:,} variables; the limit is {MAX_VARIABLES:,}")
@@ -121,6 +133,43 @@ def encode_deal(instance: Instance, *, deadline: Deadline | None = None) -> Enco
         raise InvalidInputError("the played history has already ended the game under every choice of the "
                                 "crew; nothing to encode")
     return Encoding(position_of(open_[0]), merged, Variables(), tuple(branches))
+
+
+def _counts(instance: Instance) -> tuple[int, ...]:
+    counts = quotas_left(instance.state())
+    assert counts is not None
+    return counts
+
+
+def _units(options: list[tuple[Choice, Instance]]) -> list[list[tuple[Choice, Instance]]]:
+    """``options`` in units of one choice, or of the choices apart only in their task
+    counts (same signal direction, free assignment, the game still open, no seat left
+    with fewer tasks than it already won), in order of their first member."""
+    units: list[list[tuple[Choice, Instance]]] = []
+    where: dict[tuple[object, ...], int] = {}
+    for choice, concrete in options:
+        key = _count_key(choice, concrete)
+        if key is None or key not in where:
+            if key is not None:
+                where[key] = len(units)
+            units.append([(choice, concrete)])
+        else:
+            units[where[key]].append((choice, concrete))
+    return units
+
+
+def _count_key(choice: Choice, concrete: Instance) -> tuple[object, ...] | None:
+    """What the choices of one unit of :func:`_units` share, or ``None`` for a unit of one."""
+    if concrete.rules.assignment != "free" or concrete.history:
+        return None
+    if choice.direction is not None and _empties_a_hand(concrete, choice.direction):
+        return None
+    key = (choice.direction, *(getattr(concrete, f.name) for f in fields(concrete) if f.name != "quota"))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def decide_deal(instance: Instance, *, budget: Budget) -> tuple[
@@ -139,7 +188,7 @@ def decide_deal(instance: Instance, *, budget: Budget) -> tuple[
     start = time.perf_counter()
     stats: dict[str, Any] = {}
     try:
-        enc = encode_deal(instance, deadline=deadline)
+        enc = encode_deal(instance, deadline=deadline, together=True)
         solved = SatSolver(SatOptions(explain=False)).solve_encoding(enc, deadline, stats)
     except BudgetExceeded:
         solved = None
@@ -178,6 +227,68 @@ def decide_signal(instance: Instance, budget: Budget) -> tuple[Answer, Choice | 
     return Answer(Verdict.WINNABLE, plays, assignment, 0, extra), choice
 
 
+COUNTS_SECONDS = 5.0
+"""The most seconds :func:`decide_counts` is given by the deciders of a deal with choices
+(a formula that does not answer in time leaves its choices to be decided one by one)."""
+
+
+def count_groups(instances: Sequence[Instance]) -> list[list[int]]:
+    """The positions of ``instances`` grouped by the deal they are apart from their task
+    counts (:attr:`Instance.quota`, free assignment): the groups of two or more, in order
+    of their first member."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for i, inst in enumerate(instances):
+        if inst.rules.assignment != "free":
+            continue
+        key = tuple(getattr(inst, f.name) for f in fields(inst) if f.name != "quota")
+        try:
+            groups.setdefault(key, []).append(i)
+        except TypeError:  # a field that does not hash: no group
+            continue
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def decide_counts(group: Sequence[Instance], budget: Budget) -> tuple[bool | None, int | None, dict[str, Any]]:
+    """Decide deals that differ only in their task counts (:func:`count_groups`) in one
+    SAT call: one game, the counts of each deal under a selector
+    (:attr:`crewcheck.solvers.logic.position.Position.quota_options`), exactly one true.
+
+    Returns ``(winnable, index, stats)``: ``winnable`` is ``None`` when the formula is
+    not used (a condition kind it does not encode, a too large deal, a game the history
+    ended, PySAT missing) or the budget ran out; ``index`` is the position in ``group``
+    of the deal whose counts a model takes (winnable only; the caller decides that deal
+    to get its line). Exact: unsatisfiable if and only if no deal of the group can be won.
+    """
+    from crewcheck.errors import BackendUnavailableError
+    from crewcheck.solvers.logic.sat import SatOptions, SatSolver
+
+    first = group[0]
+    stats: dict[str, Any] = {}
+    if any(c.kind not in ENCODED_KINDS for c in first.conditions) or size_limit(first) is not None:
+        return None, None, stats
+    options = []
+    for inst in group:
+        state = inst.state()
+        counts = quotas_left(state)
+        if state.end is not None or counts is None or min(counts) < 0:
+            return None, None, stats
+        options.append(counts)
+    deadline = Deadline(budget)
+    try:
+        enc = encode(first, deadline=deadline, quota_options=tuple(options))
+        solved = SatSolver(SatOptions(explain=False)).solve_encoding(enc, deadline, stats)
+    except (BudgetExceeded, BackendUnavailableError):
+        return None, None, stats
+    if solved.satisfiable is None:
+        return None, None, stats
+    if not solved.satisfiable:
+        return False, None, stats
+    assert solved.value is not None
+    value = solved.value
+    taken = [j for j in range(len(options)) if value(enc.formula.pool.id(("quota_option", j)))]
+    return True, taken[0] if taken else None, stats
+
+
 def _empties_a_hand(instance: Instance, direction: int) -> bool:
     """Whether a distress signal in ``direction`` leaves some hand empty (a seat with one
     card passes it and, its giver holding only trumps, gets none)."""
@@ -200,6 +311,17 @@ def decode_deal(enc: Encoding, value: Callable[[int], bool]) -> tuple[
         raise BackendError(f"the model takes {len(chosen)} of the crew's choices, not one")
     b = chosen[0]
     choice = b.choice
+    if b.members:
+        assert b.encoding is not None
+        ids = b.ids
+        taken = [j for j in range(len(b.members))
+                 if value(ids[b.encoding.formula.pool.id(("quota_option", j))])]
+        if len(taken) != 1:
+            raise BackendError(f"the model takes {len(taken)} of a branch's task counts, not one")
+        choice, member = b.members[taken[0]]
+        # the line is cut and the seats read under the chosen member's counts
+        pos = replace(b.encoding.position, instance=member, quotas=b.encoding.position.quota_options[taken[0]])
+        b = replace(b, choice=choice, instance=member, encoding=replace(b.encoding, position=pos))
     plays: tuple[CardIndex, ...]
     if b.encoding is None:
         state = b.instance.state()

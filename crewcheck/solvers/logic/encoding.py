@@ -94,6 +94,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import BudgetExceeded, Deadline, discard
@@ -164,15 +165,17 @@ def size_limit(instance: Instance, *, branches: int = 1) -> str | None:
 
 
 def encode(instance: Instance, *, deadline: Deadline | None = None, direction: int | None = None,
-           formula: Formula | None = None) -> Encoding:
+           formula: Formula | None = None, quota_options: tuple[tuple[int, ...], ...] = ()) -> Encoding:
     """The :class:`Encoding` of "the position after ``instance.history`` can be won".
 
     ``deadline``: checked while the formula is built
     (:class:`~crewcheck.solvers.base.BudgetExceeded` once expired). ``direction``: a
     distress signal in that direction comes first (:func:`.position.position_of`).
     ``formula``: an empty formula to write into instead of a new :class:`Formula` (the SAT
-    process passes a :class:`~crewcheck.solvers.logic.export.ClauseFormula`). A deal
-    that leaves the crew other choices is encoded by
+    process passes a :class:`~crewcheck.solvers.logic.export.ClauseFormula`).
+    ``quota_options``: free assignment under one of these task counts (the counts each
+    seat may still take), one selector each (:attr:`.position.Position.quota_options`).
+    A deal that leaves the crew other choices is encoded by
     :func:`crewcheck.solvers.logic.choices.encode_deal`.
 
     Examples
@@ -183,6 +186,8 @@ def encode(instance: Instance, *, deadline: Deadline | None = None, direction: i
     ('play_t0_s0_c0', 1)
     """
     pos = position_of(instance, direction=direction)
+    if quota_options:
+        pos = replace(pos, quota_options=quota_options)
     model = Formula(deadline=deadline) if formula is None else formula
     try:
         if deadline is not None:

@@ -60,6 +60,11 @@ class Position:
     """Free assignment: the seat of every task (``-1`` for the tasks still open)."""
     memos: tuple[Hashable, ...] = ()
     """Each condition's memo after the history's complete tricks."""
+    quota_options: tuple[tuple[int, ...], ...] = ()
+    """Free assignment, deals that differ only in their task counts encoded in one
+    formula (:func:`crewcheck.solvers.logic.choices.decide_counts`): the counts each
+    seat may still take under each option; exactly one option holds (its selector is
+    the variable ``("quota_option", j)``). Empty: :attr:`quotas` alone."""
     passing: Passing | None = None
     """A distress signal still to give (before the first card): every seat passes one
     card that is no trump to its neighbour; :attr:`hands` are then the cards each seat
@@ -199,6 +204,10 @@ class Branch:
     the history has already ended the game under this choice."""
     ids: tuple[int, ...] = ()
     """Variable ``x`` of :attr:`encoding` is variable ``ids[x]`` of the whole formula."""
+    members: tuple[tuple[Choice, Instance], ...] = ()
+    """Choices apart only in their task counts, encoded together in this branch (their
+    counts under the selectors of :attr:`Position.quota_options`, in this order); empty
+    for a branch of one choice."""
 
 
 def add_variables(model: Formula, pos: Position) -> Variables:

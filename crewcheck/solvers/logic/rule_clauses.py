@@ -279,14 +279,32 @@ def add_assignment_constraints(model: Formula, v: Variables, pos: Position) -> N
     for k in pos.tasks:
         model.add_at_most_one(v.owner[(k, s)] for s in range(p))
         model.add_bool_or([v.owner[(k, s)] for s in range(p)], enforce=[v.task[k]])
+    everything = [v.task[k] for k in pos.tasks]
+    if pos.quota_options:
+        _add_quota_options(model, v, pos, everything)
+        return
     # Each seat takes at most its draft count, minus the tasks it already won (de Jong
     # (13), first term, as one cardinality constraint instead of one clause per subset).
     for s in range(p):
         model.add_at_most([v.owner[(k, s)] for k in pos.tasks], pos.quotas[s])
     # Redundant: with every task required, each seat takes exactly its count.
-    everything = [v.task[k] for k in pos.tasks]
     for s in range(p):
         model.add_at_least([v.owner[(k, s)] for k in pos.tasks], pos.quotas[s], enforce=everything)
+
+
+def _add_quota_options(model: Formula, v: Variables, pos: Position, everything: list[Lit]) -> None:
+    """The counts of :attr:`Position.quota_options`: exactly one option's selector holds,
+    and under it each seat takes at most, and with every task required exactly, the
+    option's count."""
+    selectors = []
+    for j, counts in enumerate(pos.quota_options):
+        sel = model.new_bool(("quota_option", j))
+        selectors.append(sel)
+        for s, n in enumerate(counts):
+            owned = [v.owner[(k, s)] for k in pos.tasks]
+            model.add_at_most(owned, n, enforce=[sel])
+            model.add_at_least(owned, n, enforce=[sel, *everything])
+    model.add_exactly_one(selectors)
 
 
 def add_order_constraints(model: Formula, v: Variables, pos: Position) -> None:

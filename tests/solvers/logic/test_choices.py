@@ -24,9 +24,10 @@ from tests.strategies import condition_instances
 pysat = pytest.importorskip("pysat.solvers")
 
 
-def solve(instance: Instance) -> tuple[bool, object]:
-    """Encode every choice, solve the CNF with Glucose, decode and replay a model."""
-    enc = encode_deal(instance)
+def solve(instance: Instance, together: bool = False) -> tuple[bool, object]:
+    """Encode every choice (``together``: the choices apart only in their task counts in
+    one branch), solve the CNF with Glucose, decode and replay a model."""
+    enc = encode_deal(instance, together=together)
     assert enc.branches or instance.is_concrete()
     cnf = to_cnf(enc.formula, assume=enc.assumptions)
     with pysat.Solver(name="glucose42", bootstrap_with=cnf.clauses) as sat:
@@ -82,3 +83,80 @@ def test_mission_deals_round_trip(players: int, number: int, seed: int, distress
     expected = decide(instance, timeout=60).verdict
     assert expected is not Verdict.UNKNOWN
     assert got == (expected is Verdict.WINNABLE)
+
+
+@st.composite
+def count_deals(draw: st.DrawFn) -> Instance:
+    """A small deal whose choices include task counts: the commander's distribution, or
+    free assignment with the hand-over, with or without a token move."""
+    base = draw(condition_instances(assignments=("free", "distribution"), max_cards=9, max_tasks=3))
+    assume(base.tasks)
+    try:
+        return replace(base, handover=draw(st.booleans()) or base.rules.assignment == "free",
+                       token_move=draw(st.sampled_from([None, None, "swap", "move"])))
+    except InvalidDealError:
+        assume(False)
+        raise
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(count_deals())
+def test_one_formula_per_count_group_agrees_with_each_choice(instance: Instance) -> None:
+    """The variants apart only in their task counts, in one formula (:func:`decide_counts`):
+    unsatisfiable exactly when the oracle wins none of them, and a model takes the counts
+    of a variant the oracle wins."""
+    from crewcheck.model.variants import variants
+    from crewcheck.solvers.base import Budget
+    from crewcheck.solvers.logic.choices import count_groups, decide_counts
+
+    note(deal_json.dumps(instance))
+    listed = [v for _, v in variants(instance)]
+    for group in count_groups(listed):
+        members = [listed[i] for i in group]
+        each = [decide(v, backend="exhaustive").verdict is Verdict.WINNABLE for v in members]
+        winnable, index, _ = decide_counts(members, Budget())
+        if winnable is None:
+            continue
+        assert winnable == any(each), f"one formula says {winnable}, choice by choice {each}"
+        if winnable:
+            assert index is not None and each[index]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(count_deals(), st.sampled_from([None, "left", "right", "choose"]))
+def test_count_branches_round_trip_agrees_with_the_oracle(instance: Instance, distress: str | None) -> None:
+    """With the choices apart only in their counts in one branch each (``together``), the
+    formula is satisfiable exactly when some choice is won, and a model decodes to a line
+    that wins under the choice it names (its counts, hand-over and passes)."""
+    try:
+        instance = replace(instance, distress=distress)
+    except InvalidDealError:
+        assume(False)
+    note(deal_json.dumps(instance))
+    expected = decide(instance, backend="exhaustive").verdict is Verdict.WINNABLE
+    assert solve(instance, together=True)[0] == expected
+    assert solve(instance)[0] == expected
+
+
+def test_mission_36_with_the_signal_in_two_branches() -> None:
+    """Mission 36, five players, seed 0, with the distress signal: one branch per direction
+    (its 95 splits and hand-overs as counts), and the model's line wins under its choice."""
+    inst = deal_json.from_dict({k: v for k, v in deal_mission(36, 5, 0, distress="choose").items()
+                                if k != "comment"})
+    assert len(encode_deal(inst, together=True).branches) == 2
+    won, witness = solve(inst, together=True)
+    assert won and witness is not None
+
+
+def test_mission_36_is_refuted_in_one_formula() -> None:
+    """Mission 36 with five players, seed 4: its 95 choices (the commander's splits and a
+    hand-over) differ only in their counts; one formula refutes them all, and the deal is
+    unwinnable with no choice decided on its own (the logbook study's verdict)."""
+    inst = decide_deal_instance(36, 5, 4)
+    r = decide(inst)
+    assert r.verdict is Verdict.UNWINNABLE
+    assert r.stats.extra["variants_together"] == 95 and r.stats.extra["variants_tried"] == 0
+
+
+def decide_deal_instance(number: int, players: int, seed: int) -> Instance:
+    return deal_json.from_dict({k: v for k, v in deal_mission(number, players, seed).items() if k != "comment"})
