@@ -1,0 +1,165 @@
+"""A quick look for a win of a distress-signal deal on a few concrete choices of passes.
+
+The distress signal (every seat passes one card that is no trump to a neighbour before
+play) is decided in one formula whose passes are variables
+(:func:`crewcheck.solvers.logic.choices.decide_signal`). Many such deals are won by a
+plain choice of passes, and the search finds the win of one concrete deal far faster
+than the formula holds every choice at once. :func:`quick_signal_win` tries a few
+passes with the search on a small node budget, within a small share of time:
+
+* per seat, candidate cards by cheap rules (:func:`candidate_cards`): a task card
+  toward the seat that must win it, the lowest card of the shortest suit (to void it),
+  the highest card (to hand its neighbour a winner), the lowest card of all;
+* the passes that combine the first candidates of every seat, cheapest first, then
+  seeded random passes from every card a seat may pass.
+
+A win it finds is a winning line of the deal (the caller replays it with its passes);
+finding none proves nothing, and the caller decides the deal as before.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from itertools import product
+
+from crewcheck.errors import InvalidDealError
+from crewcheck.model.cards import CardIndex, iter_bits
+from crewcheck.model.instance import Instance, Seat
+from crewcheck.model.variants import Choice, passed_hands, variant_assignment, variants
+from crewcheck.solvers.base import Budget, Verdict
+from crewcheck.solvers.search.driver import SearchOptions, SearchSolver
+
+__all__ = ["QuickPass", "QUICK_SECONDS", "QUICK_SHARE", "QUICK_NODES", "QUICK_RANDOM", "candidate_cards",
+           "candidate_passes", "quick_signal_win"]
+
+QUICK_SECONDS = 0.3
+"""The most seconds the quick pass spends (the compiled kernel's loading not counted)."""
+QUICK_SHARE = 0.1
+"""The most share of a deal's time budget the quick pass spends."""
+QUICK_NODES = 20_000
+"""Search nodes per concrete deal tried."""
+QUICK_RANDOM = 24
+"""Seeded random choices of passes tried after the rule-made ones."""
+_PER_SEAT = 3
+"""Candidate cards per seat that the rule-made passes combine."""
+
+
+@dataclass(frozen=True, slots=True)
+class QuickPass:
+    """What the quick pass found and spent."""
+
+    line: tuple[tuple[CardIndex, ...], tuple[Seat, ...] | None, Choice] | None
+    """A winning line: the plays after the history, the task seats (as
+    :func:`crewcheck.decide` gives them) and the crew's choice; ``None`` if none found."""
+    tried: int
+    """Concrete deals decided (the winning one included)."""
+    nodes: int
+    """Search nodes over all of them."""
+    loading: float
+    """Seconds of the compiled kernel's first loading in this process (0 when loaded)."""
+
+    def stats(self) -> dict[str, int]:
+        """The quick pass's counts, for a result's ``extra``."""
+        return {"quick_deals_tried": self.tried, "quick_nodes": self.nodes}
+
+
+def _suits(instance: Instance, hand: int) -> dict[int, list[CardIndex]]:
+    """The hand's cards that are no trump, by suit, in card order (lowest first)."""
+    out: dict[int, list[CardIndex]] = {}
+    for c in iter_bits(hand):
+        suit = instance.deck.suit_of(c)
+        if suit != instance.trump_suit:
+            out.setdefault(suit, []).append(c)
+    return out
+
+
+def candidate_cards(instance: Instance, direction: int) -> list[list[CardIndex]]:
+    """Per seat, the cards worth passing in ``direction`` first, best first (no repeats);
+    ``[-1]`` for a seat that holds only trumps: a task card whose task the receiver must
+    win, the lowest card of the shortest suit, the highest card, the lowest card."""
+    p = instance.players
+    out: list[list[CardIndex]] = []
+    for s, hand in enumerate(instance.hands):
+        suits = _suits(instance, hand)
+        if not suits:
+            out.append([-1])
+            continue
+        receiver = (s + direction) % p
+        picks = [t.card for t in instance.tasks if t.seat == receiver and hand >> t.card & 1]
+        short = min(suits.values(), key=len)
+        picks.append(short[0])
+        picks.append(max((c for cs in suits.values() for c in cs), key=lambda c: instance.deck.card(c).value))
+        picks.append(min((c for cs in suits.values() for c in cs), key=lambda c: instance.deck.card(c).value))
+        out.append(list(dict.fromkeys(picks)))
+    return out
+
+
+def _directions(instance: Instance) -> tuple[int, ...]:
+    return {"left": (1,), "right": (-1,), "choose": (1, -1)}[instance.distress or "left"]
+
+
+def candidate_passes(instance: Instance, seed: int = 0,
+                     extra: int = QUICK_RANDOM) -> Iterator[tuple[int, tuple[CardIndex, ...]]]:
+    """``(direction, passes)`` to try, without repeats: the rule-made passes
+    (:func:`candidate_cards`, the first :data:`_PER_SEAT` of every seat, fewest lower
+    picks first, the directions in turn), then ``extra`` seeded random passes."""
+    seen: set[tuple[int, tuple[CardIndex, ...]]] = set()
+    ways = _directions(instance)
+    made = []
+    for d in ways:
+        cards = [c[:_PER_SEAT] for c in candidate_cards(instance, d)]
+        for idx in product(*(range(len(c)) for c in cards)):
+            made.append((sum(idx), ways.index(d), d, tuple(c[i] for c, i in zip(cards, idx))))
+    made.sort(key=lambda m: (m[0], m[1]))
+    for _, _, d, passes in made:
+        if (d, passes) not in seen:
+            seen.add((d, passes))
+            yield d, passes
+    rng = random.Random(seed)
+    trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)
+    passable = [list(iter_bits(h & ~trumps)) or [-1] for h in instance.hands]
+    for _ in range(extra):
+        d = rng.choice(ways)
+        passes = tuple(rng.choice(cs) for cs in passable)
+        if (d, passes) not in seen:
+            seen.add((d, passes))
+            yield d, passes
+
+
+def quick_signal_win(instance: Instance, budget: Budget) -> QuickPass:
+    """A winning line of the distress-signal deal ``instance`` found by the search on the
+    passes of :func:`candidate_passes` (every variant of the other choices of the crew
+    under each), within :data:`QUICK_SECONDS` or :data:`QUICK_SHARE` of the budget's
+    seconds, :data:`QUICK_NODES` nodes per concrete deal. No line when it finds none
+    (which proves nothing) or the search does not take the deal."""
+    assert instance.distress is not None
+    solver = SearchSolver(SearchOptions(warm_start=False))
+    loading = 0.0
+    share = QUICK_SECONDS if budget.seconds is None else min(QUICK_SECONDS, QUICK_SHARE * budget.seconds)
+    until = time.perf_counter() + share
+    tried, nodes = 0, 0
+    for direction, passes in candidate_passes(instance):
+        try:
+            base = replace(instance, hands=passed_hands(instance, direction, passes), distress=None)
+        except InvalidDealError:  # a hand emptied (its seat held only trumps)
+            continue
+        for inner, variant in variants(base):
+            left = until - time.perf_counter()
+            if left <= 0 or (budget.cancel is not None and budget.cancel()) or solver.supports(variant):
+                return QuickPass(None, tried, nodes, loading)
+            answer = solver.decide(variant, budget=Budget(left, QUICK_NODES, budget.cancel))
+            tried += 1
+            nodes += answer.nodes
+            loaded = float(answer.extra.get("kernel_load_seconds", 0.0))  # not charged to the share
+            loading += loaded
+            until += loaded
+            if answer.verdict is not Verdict.WINNABLE:
+                continue
+            assert answer.plays is not None
+            choice = replace(inner, direction=direction, passes=passes)
+            seats = variant_assignment(instance, choice, variant, answer.assignment)
+            return QuickPass((tuple(answer.plays), seats, choice), tried, nodes, loading)
+    return QuickPass(None, tried, nodes, loading)
