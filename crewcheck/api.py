@@ -285,12 +285,12 @@ def _decide_signal(instance: Instance, budget: Budget, quick: bool = True) -> Re
         return None
     answer, found_choice = found
     seconds = _spent(start, first.loading)
-    witness = None
+    replayed: Witness | None = None
     if answer.verdict is Verdict.WINNABLE:
         assert answer.plays is not None
-        witness = check_witness(instance, instance.history + answer.plays, answer.assignment, "sat", found_choice)
+        replayed = check_witness(instance, instance.history + answer.plays, answer.assignment, "sat", found_choice)
     extra = {**answer.extra, **first.stats()} if first.tried else dict(answer.extra)
-    return Result(answer.verdict, witness, "sat", instance.rules, Stats(0, seconds, _loaded(extra, first.loading)),
+    return Result(answer.verdict, replayed, "sat", instance.rules, Stats(0, seconds, _loaded(extra, first.loading)),
                   answer.explanation)
 
 

@@ -21,28 +21,35 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from itertools import product
+from itertools import islice, product
 
 from crewcheck.errors import InvalidDealError
 from crewcheck.model.cards import CardIndex, iter_bits
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.model.variants import Choice, passed_hands, variant_assignment, variants
-from crewcheck.solvers.base import Budget, Verdict
+from crewcheck.solvers.base import Answer, Budget, Verdict
 from crewcheck.solvers.search.driver import SearchOptions, SearchSolver
 
-__all__ = ["QuickPass", "QUICK_SECONDS", "QUICK_SHARE", "QUICK_NODES", "QUICK_RANDOM", "candidate_cards",
-           "candidate_passes", "quick_signal_win"]
+__all__ = ["QuickPass", "QUICK_SECONDS", "QUICK_SHARE", "QUICK_NODES", "QUICK_FIRST", "QUICK_FIRST_NODES",
+           "QUICK_RANDOM", "QUICK_SEARCH", "candidate_cards", "candidate_passes", "concrete_deals", "quick_signal_win"]
 
 QUICK_SECONDS = 0.3
 """The most seconds the quick pass spends (the compiled kernel's loading not counted)."""
 QUICK_SHARE = 0.1
 """The most share of a deal's time budget the quick pass spends."""
 QUICK_NODES = 20_000
-"""Search nodes per concrete deal tried."""
+"""Search nodes per concrete deal tried in the second round."""
+QUICK_FIRST = 16
+"""Concrete deals the first round tries."""
+QUICK_FIRST_NODES = 5_000
+"""Search nodes per concrete deal tried in the first round."""
 QUICK_RANDOM = 24
 """Seeded random choices of passes tried after the rule-made ones."""
+QUICK_SEARCH = SearchOptions(warm_start=False, broaden=False, low_card_nodes=0)
+"""The search's options: a plain run of its kernel (the low-card relaxation and the
+broadening pay off on long runs, not on a few thousand nodes)."""
 _PER_SEAT = 3
 """Candidate cards per seat that the rule-made passes combine."""
 
@@ -129,37 +136,70 @@ def candidate_passes(instance: Instance, seed: int = 0,
             yield d, passes
 
 
-def quick_signal_win(instance: Instance, budget: Budget) -> QuickPass:
-    """A winning line of the distress-signal deal ``instance`` found by the search on the
-    passes of :func:`candidate_passes` (every variant of the other choices of the crew
-    under each), within :data:`QUICK_SECONDS` or :data:`QUICK_SHARE` of the budget's
-    seconds, :data:`QUICK_NODES` nodes per concrete deal. No line when it finds none
-    (which proves nothing) or the search does not take the deal."""
-    assert instance.distress is not None
-    solver = SearchSolver(SearchOptions(warm_start=False))
-    loading = 0.0
-    share = QUICK_SECONDS if budget.seconds is None else min(QUICK_SECONDS, QUICK_SHARE * budget.seconds)
-    until = time.perf_counter() + share
-    tried, nodes = 0, 0
+def concrete_deals(instance: Instance) -> Iterator[tuple[Choice, Instance]]:
+    """The concrete deals of the passes of :func:`candidate_passes`, in order: every variant
+    of the crew's other choices under each, with the :class:`Choice` that names the passes."""
     for direction, passes in candidate_passes(instance):
         try:
             base = replace(instance, hands=passed_hands(instance, direction, passes), distress=None)
         except InvalidDealError:  # a hand emptied (its seat held only trumps)
             continue
         for inner, variant in variants(base):
-            left = until - time.perf_counter()
-            if left <= 0 or (budget.cancel is not None and budget.cancel()) or solver.supports(variant):
-                return QuickPass(None, tried, nodes, loading)
-            answer = solver.decide(variant, budget=Budget(left, QUICK_NODES, budget.cancel))
-            tried += 1
-            nodes += answer.nodes
-            loaded = float(answer.extra.get("kernel_load_seconds", 0.0))  # not charged to the share
-            loading += loaded
-            until += loaded
-            if answer.verdict is not Verdict.WINNABLE:
+            yield replace(inner, direction=direction, passes=passes), variant
+
+
+def quick_signal_win(instance: Instance, budget: Budget) -> QuickPass:
+    """A winning line of the distress-signal deal ``instance`` found by the search on the
+    deals of :func:`concrete_deals`, within :data:`QUICK_SECONDS` or :data:`QUICK_SHARE` of
+    the budget's seconds: the first :data:`QUICK_FIRST` of them on
+    :data:`QUICK_FIRST_NODES` nodes each (a win that shows at once), then all in turn on
+    :data:`QUICK_NODES` (those the first round refuted left out). No line when it finds
+    none (which proves nothing) or the search does not take the deal."""
+    assert instance.distress is not None
+    solver = SearchSolver(QUICK_SEARCH)
+    share = QUICK_SECONDS if budget.seconds is None else min(QUICK_SECONDS, QUICK_SHARE * budget.seconds)
+    run = _Run(solver, budget, time.perf_counter() + share)
+    first = list(islice(concrete_deals(instance), QUICK_FIRST))
+    refuted: set[int] = set()
+    rounds: tuple[tuple[Iterable[tuple[Choice, Instance]], int], ...] = (
+        (first, QUICK_FIRST_NODES), (concrete_deals(instance), QUICK_NODES))
+    for deals, per_deal in rounds:
+        for k, (choice, variant) in enumerate(deals):
+            if per_deal == QUICK_NODES and k in refuted:
                 continue
-            assert answer.plays is not None
-            choice = replace(inner, direction=direction, passes=passes)
-            seats = variant_assignment(instance, choice, variant, answer.assignment)
-            return QuickPass((tuple(answer.plays), seats, choice), tried, nodes, loading)
-    return QuickPass(None, tried, nodes, loading)
+            answer = run.decide(variant, per_deal)
+            if answer is None:
+                return run.result(None)
+            if answer.verdict is Verdict.UNWINNABLE:
+                refuted.add(k)
+            if answer.verdict is Verdict.WINNABLE:
+                assert answer.plays is not None
+                seats = variant_assignment(instance, choice, variant, answer.assignment)
+                return run.result((tuple(answer.plays), seats, choice))
+    return run.result(None)
+
+
+class _Run:
+    """The quick pass's clock and counts."""
+
+    def __init__(self, solver: SearchSolver, budget: Budget, until: float) -> None:
+        self.solver, self.budget, self.until = solver, budget, until
+        self.tried, self.nodes, self.loading = 0, 0, 0.0
+
+    def decide(self, variant: Instance, nodes: int) -> Answer | None:
+        """The search's answer on ``variant`` within ``nodes``; ``None`` once the time is
+        up, the budget cancelled, or the search does not take the deal."""
+        left = self.until - time.perf_counter()
+        cancel = self.budget.cancel
+        if left <= 0 or (cancel is not None and cancel()) or self.solver.supports(variant) is not None:
+            return None
+        answer = self.solver.decide(variant, budget=Budget(left, nodes, cancel))
+        self.tried += 1
+        self.nodes += answer.nodes
+        loaded = float(answer.extra.get("kernel_load_seconds", 0.0))  # not charged to the share
+        self.loading += loaded
+        self.until += loaded
+        return answer
+
+    def result(self, line: tuple[tuple[CardIndex, ...], tuple[Seat, ...] | None, Choice] | None) -> QuickPass:
+        return QuickPass(line, self.tried, self.nodes, self.loading)
