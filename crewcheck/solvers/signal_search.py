@@ -7,9 +7,10 @@ plain choice of passes, and the search finds the win of one concrete deal far fa
 than the formula holds every choice at once. :func:`quick_signal_win` tries a few
 passes with the search on a small node budget, within a small share of time:
 
-* per seat, candidate cards by cheap rules (:func:`candidate_cards`): a task card
-  toward the seat that must win it, the lowest card of the shortest suit (to void it),
-  the highest card (to hand its neighbour a winner), the lowest card of all;
+* per seat, candidate cards by cheap rules (:func:`candidate_cards`): the lowest card
+  of those the seat must win itself (its tasks', a suit its condition says it wins
+  whole), the highest card the receiver must win, the lowest card of the shortest suit
+  (to void it), the highest card (to hand its neighbour a winner), the lowest card;
 * the passes that combine the first candidates of every seat, cheapest first, then
   seeded random passes from every card a seat may pass.
 
@@ -21,19 +22,21 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from itertools import islice, product
+from typing import cast
 
 from crewcheck.errors import InvalidDealError
-from crewcheck.model.cards import CardIndex, iter_bits
+from crewcheck.model.cards import CardIndex, Mask, iter_bits
+from crewcheck.model.conditions import Condition, WinsAllCards
 from crewcheck.model.instance import Instance, Seat
 from crewcheck.model.variants import Choice, passed_hands, variant_assignment, variants
 from crewcheck.solvers.base import Answer, Budget, Verdict
 from crewcheck.solvers.search.driver import SearchOptions, SearchSolver
 
 __all__ = ["QuickPass", "QUICK_SECONDS", "QUICK_SHARE", "QUICK_NODES", "QUICK_FIRST", "QUICK_FIRST_NODES",
-           "QUICK_RANDOM", "QUICK_SEARCH", "candidate_cards", "candidate_passes", "concrete_deals", "quick_signal_win"]
+           "QUICK_RANDOM", "QUICK_SEARCH", "candidate_cards", "must_win", "candidate_passes", "concrete_deals", "quick_signal_win"]
 
 QUICK_SECONDS = 0.3
 """The most seconds the quick pass spends (the compiled kernel's loading not counted)."""
@@ -41,9 +44,9 @@ QUICK_SHARE = 0.1
 """The most share of a deal's time budget the quick pass spends."""
 QUICK_NODES = 20_000
 """Search nodes per concrete deal tried in the second round."""
-QUICK_FIRST = 16
+QUICK_FIRST = 40
 """Concrete deals the first round tries."""
-QUICK_FIRST_NODES = 5_000
+QUICK_FIRST_NODES = 4_000
 """Search nodes per concrete deal tried in the first round."""
 QUICK_RANDOM = 24
 """Seeded random choices of passes tried after the rule-made ones."""
@@ -83,24 +86,46 @@ def _suits(instance: Instance, hand: int) -> dict[int, list[CardIndex]]:
     return out
 
 
+_MUST_WIN: dict[type[Condition], Callable[[Condition, Instance], Mask]] = {
+    WinsAllCards: lambda c, inst: cast(WinsAllCards, c).target(inst),
+}
+"""Condition kinds that name cards one seat must win: the cards (of the condition's seat)."""
+
+
+def must_win(instance: Instance, seat: Seat) -> Mask:
+    """The cards ``seat`` must win: its tasks' (fixed seats) and those its conditions name
+    (:data:`_MUST_WIN`)."""
+    out = 0
+    for t in instance.tasks:
+        if t.seat == seat:
+            out |= 1 << t.card
+    for c in instance.conditions:
+        rule = _MUST_WIN.get(type(c))
+        if rule is not None and getattr(c, "seat", None) == seat:
+            out |= rule(c, instance)
+    return out
+
+
 def candidate_cards(instance: Instance, direction: int) -> list[list[CardIndex]]:
     """Per seat, the cards worth passing in ``direction`` first, best first (no repeats);
-    ``[-1]`` for a seat that holds only trumps: a task card whose task the receiver must
+    ``[-1]`` for a seat that holds only trumps: the lowest card of those the seat must win
+    itself (:func:`must_win`; it would have to win it), the highest card the receiver must
     win, the lowest card of the shortest suit, the highest card, the lowest card."""
     p = instance.players
+    value = [instance.deck.card(c).value for c in range(instance.deck.size)]
     out: list[list[CardIndex]] = []
     for s, hand in enumerate(instance.hands):
         suits = _suits(instance, hand)
         if not suits:
             out.append([-1])
             continue
-        receiver = (s + direction) % p
-        picks = [t.card for t in instance.tasks if t.seat == receiver and hand >> t.card & 1]
-        short = min(suits.values(), key=len)
-        picks.append(short[0])
-        picks.append(max((c for cs in suits.values() for c in cs), key=lambda c: instance.deck.card(c).value))
-        picks.append(min((c for cs in suits.values() for c in cs), key=lambda c: instance.deck.card(c).value))
-        out.append(list(dict.fromkeys(picks)))
+        loose = [c for cs in suits.values() for c in cs]
+        own, theirs = must_win(instance, s), must_win(instance, (s + direction) % p)
+        picks = [min((c for c in loose if own >> c & 1), key=value.__getitem__, default=-1),
+                 max((c for c in loose if theirs >> c & 1), key=value.__getitem__, default=-1),
+                 min(suits.values(), key=len)[0], max(loose, key=value.__getitem__),
+                 min(loose, key=value.__getitem__)]
+        out.append(list(dict.fromkeys(c for c in picks if c >= 0)))
     return out
 
 
