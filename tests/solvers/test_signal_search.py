@@ -126,3 +126,22 @@ def test_bad_input_is_refused_as_before() -> None:
         decide(instance, timeout=-1)
     with pytest.raises(InvalidInputError, match="Budget.nodes"):
         decide(instance, budget=Budget(nodes=-1))
+
+
+def test_candidates_put_the_cards_a_seat_must_win_first() -> None:
+    """Mission 46 (seat 1 of 4 wins every pink card): the seat's first candidate is its
+    lowest pink card; the seat passing to it offers its highest pink card first after its
+    own; every seat's candidates are distinct cards it holds that are no trump."""
+    instance = mission(46, 4, 13)
+    pink = instance.deck.suit_mask(instance.deck.suit_index("P"))
+    assert signal_search.must_win(instance, 1) == pink
+    assert signal_search.must_win(instance, 0) == 0
+    cards = signal_search.candidate_cards(instance, -1)
+    held = [c for c in range(instance.deck.size) if instance.hands[1] >> c & 1 and pink >> c & 1]
+    assert cards[1][0] == min(held, key=lambda c: instance.deck.card(c).value)
+    giver = [c for c in range(instance.deck.size) if instance.hands[2] >> c & 1 and pink >> c & 1]
+    assert cards[2][0] == max(giver, key=lambda c: instance.deck.card(c).value)
+    trumps = instance.deck.suit_mask(instance.trump_suit)
+    for seat, picks in enumerate(cards):
+        assert len(set(picks)) == len(picks)
+        assert all(instance.hands[seat] >> c & 1 and not trumps >> c & 1 for c in picks)
