@@ -22,6 +22,7 @@ from crewcheck.solvers import registry
 from crewcheck.solvers.base import Answer, Budget, Result, Stats, Verdict, Witness, time_limit
 from crewcheck.solvers.choosing import decide_choices
 from crewcheck.solvers.logic.choices import COUNTS_SECONDS, SIGNAL_BACKENDS, count_groups, decide_counts, decide_signal
+from crewcheck.solvers.signal_search import QuickPass, quick_signal_win
 from crewcheck.solvers.special import CONFIRMED
 
 __all__ = ["decide", "decide_many", "choose_backend", "check_witness", "as_instance", "DealLike",
@@ -225,7 +226,7 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
     start = time.perf_counter()
     name = registry.canonical(backend) if backend not in (None, "auto") else "auto"
     if instance.distress is not None and name in SIGNAL_BACKENDS and registry.missing("sat") is None:
-        signal = _decide_signal(instance, budget)
+        signal = _decide_signal(instance, budget, quick=name != "sat")
         if signal is not None:
             return signal
     listed = list(variants(instance))
@@ -283,21 +284,33 @@ def _loaded(extra: dict[str, Any], loading: float) -> dict[str, Any]:
         {k: v for k, v in extra.items() if k != "kernel_load_seconds"}
 
 
-def _decide_signal(instance: Instance, budget: Budget) -> Result | None:
+def _decide_signal(instance: Instance, budget: Budget, quick: bool = True) -> Result | None:
     """A deal with a distress signal decided in one formula
     (:func:`crewcheck.solvers.logic.choices.decide_signal`), its winning line replayed;
-    ``None`` when that formula is not used."""
+    ``None`` when that formula is not used. With ``quick``, a win the search finds first
+    on a few concrete passes (:func:`crewcheck.solvers.signal_search.quick_signal_win`)
+    answers instead, replayed the same way."""
     start = time.perf_counter()
+    first = quick_signal_win(instance, budget) if quick else QuickPass(None, 0, 0, 0.0)
+    if first.line is not None:
+        plays, assignment, choice = first.line
+        witness = check_witness(instance, instance.history + plays, assignment, "search", choice)
+        extra = {"distress": "quick passes", "choice": choice.describe(instance), **first.stats()}
+        return Result(Verdict.WINNABLE, witness, "search", instance.rules,
+                      Stats(first.nodes, _spent(start, first.loading), _loaded(extra, first.loading)))
+    if budget.seconds is not None:
+        budget = Budget(max(0.0, budget.seconds - _spent(start, first.loading)), budget.nodes, budget.cancel)
     found = decide_signal(instance, budget)
     if found is None:
         return None
-    answer, choice = found
-    seconds = time.perf_counter() - start
-    witness = None
+    answer, found_choice = found
+    seconds = _spent(start, first.loading)
+    replayed: Witness | None = None
     if answer.verdict is Verdict.WINNABLE:
         assert answer.plays is not None
-        witness = check_witness(instance, instance.history + answer.plays, answer.assignment, "sat", choice)
-    return Result(answer.verdict, witness, "sat", instance.rules, Stats(0, seconds, dict(answer.extra)),
+        replayed = check_witness(instance, instance.history + answer.plays, answer.assignment, "sat", found_choice)
+    extra = {**answer.extra, **first.stats()} if first.tried else dict(answer.extra)
+    return Result(answer.verdict, replayed, "sat", instance.rules, Stats(0, seconds, _loaded(extra, first.loading)),
                   answer.explanation)
 
 

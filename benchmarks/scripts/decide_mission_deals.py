@@ -11,6 +11,10 @@ e.g. the slow deals of the logbook study, or a spread sample::
     PYTHONPATH=. python -m benchmarks.scripts.decide_mission_deals --sample > sample.jsonl
     PYTHONPATH=. python -m benchmarks.scripts.decide_mission_deals --sample --backend search --nodes 2000000
 
+``--distress left|right|choose``: the deals with the distress signal (the quick pass's
+deals and nodes, and which of it and the one formula answered, in ``quick_deals``,
+``quick_nodes``, ``distress``).
+
 ``--sample``: missions 1-50 x 3/4/5 players x two seeds each, ``(37 m + 11 p + 101 j) mod
 200`` for ``j`` = 0, 1 (300 deals). The compiled kernel is loaded before the first deal.
 """
@@ -40,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", default=None, help="back-end (default: auto)")
     parser.add_argument("--timeout", type=float, default=None, help="seconds per deal (default: none)")
     parser.add_argument("--nodes", type=int, default=None, help="node budget per deal (default: none)")
+    parser.add_argument("--distress", choices=("left", "right", "choose"), default=None,
+                        help="the deals with the distress signal (default: none)")
     args = parser.parse_args(argv)
     deals = sample() if args.sample else []
     for spec in args.deals:
@@ -50,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         deals.append((m, p, s))
     load_compiled()
     for m, p, s in deals:
-        inst = crewcheck.from_dict(deal_mission(m, p, s))
+        inst = crewcheck.from_dict(deal_mission(m, p, s, distress=args.distress))
         t0 = time.perf_counter()
         r = crewcheck.decide(inst, backend=args.backend, budget=Budget(seconds=args.timeout, nodes=args.nodes))
         wall = time.perf_counter() - t0
@@ -60,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
                           "conflicts": extra.get("conflicts"), "variants": extra.get("variants_tried"),
                           "quick": extra.get("variants_quick"), "together": extra.get("variants_together"),
                           "low_card_positions": extra.get("low_card_positions"),
+                          "backend": r.backend, "distress": extra.get("distress"),
+                          "quick_deals": extra.get("quick_deals_tried"), "quick_nodes": extra.get("quick_nodes"),
                           "choice": extra.get("choice"), "expl": (r.explanation or "")[:120]}), flush=True)
     return 0
 
