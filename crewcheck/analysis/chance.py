@@ -47,15 +47,16 @@ from itertools import product
 from math import prod
 
 from crewcheck.analysis.draw_classes import DrawClasses, DrawCounts, Line
+from crewcheck.analysis.draw_formula import Decided, DrawFormula, FamilyCounts, family_draws
 from crewcheck.api import decide
-from crewcheck.errors import NotApplicableError
+from crewcheck.errors import BackendError, NotApplicableError
 from crewcheck.model.cards import CardIndex, Deck, Mask, iter_bits
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import Task, TokenKind, token_kind
 from crewcheck.model.variants import Choice, variants
-from crewcheck.solvers.base import Budget, Result, Verdict
+from crewcheck.solvers.base import Budget, Deadline, Result, Verdict
 
 __all__ = ["DrawAnswer", "SHIELD_CAVEAT", "analyse_draw", "best_shields", "shieldable", "first_tricks", "draws", "after_draw"]
 
@@ -90,11 +91,16 @@ class DrawAnswer:
     """With ``shielded``: the card each seat places on its communication token (``None``: none)."""
     counts: DrawCounts = field(default_factory=DrawCounts)
     """How the draws were answered: searched, isomorphic to one seen, or won by a line carried over."""
+    formula: FamilyCounts | None = None
+    """With ``families``: what the draw formulas did (:mod:`crewcheck.analysis.draw_formula`)."""
 
     def _work(self) -> str:
-        c = self.counts
+        c, f = self.counts, self.formula
+        by_formula = "" if f is None else (
+            f", {f.calls:,} SAT calls on {f.formulas:,} draw formulas ({f.won:,} draws won by a model, "
+            f"{f.families:,} lost families, {f.lost:,} draws lost in them unsearched)")
         return (f"{self.decisions:,} positions searched, {c.isomorphic:,} isomorphic to one seen, "
-                f"{c.carried:,} won by a line carried over")
+                f"{c.carried:,} won by a line carried over{by_formula}")
 
     def describe(self, instance: Instance) -> str:
         if not self.complete:
@@ -302,6 +308,10 @@ class _Analysis:
     tricks: set[Hashable] = field(default_factory=set)
     """The classes of the positions after a first trick already weighed."""
     counts: DrawCounts = field(default_factory=DrawCounts)
+    families: bool = False
+    """Decide the draws that need more than a quick search in one SAT formula per first
+    trick, lost draws widened into lost families (:mod:`crewcheck.analysis.draw_formula`)."""
+    formula_counts: FamilyCounts = field(default_factory=FamilyCounts)
 
     def _decide(self, fresh: Instance, backend: str | None, nodes: int | None) -> Result | None:
         left = None if self.limit is None else self.limit - time.perf_counter()
@@ -327,6 +337,62 @@ class _Analysis:
         if self.progress is not None and (self.counts.searched + 1) % 500 == 0:
             self.progress(self.counts.searched + 1)
         return r.verdict is Verdict.WINNABLE, None if r.witness is None else tuple(r.witness.plays)
+
+    def _by_families(self, pair: _Pair) -> Iterator[tuple[tuple[CardIndex, ...], bool]]:
+        """Each draw after ``pair``'s first trick and whether it is won, in :func:`draws`'
+        order: by its class or a quick search (:data:`PROBE_NODES`), else by the first
+        trick's :class:`DrawFormula`, whose lost families answer later draws unsearched."""
+        classes, index = pair.classes, pair.index
+        assert classes is not None
+        formula: DrawFormula | None = None
+        won_draws: set[tuple[CardIndex, ...]] = set()
+        lost: set[tuple[CardIndex, ...]] = set()
+        try:
+            for d in draws(pair.hands):
+                mine = tuple(index[c] for c in d)
+                if mine in lost:
+                    self.formula_counts.lost += 1
+                    yield d, False
+                    continue
+                won = classes.outcome(mine, lambda fresh: self.search(fresh, PROBE_NODES))
+                if not won:
+                    if formula is None:
+                        left = None if self.limit is None else self.limit - time.perf_counter()
+                        formula = DrawFormula(classes.base, self.formula_counts, Deadline(Budget(seconds=left)))
+                        for w in won_draws:
+                            formula.block(w)
+                    got = formula.decide(mine)
+                    if got is None:
+                        raise _OutOfTime
+                    won = self._settle(classes, mine, got, won_draws, lost)
+                if won:
+                    won_draws.add(mine)
+                    if formula is not None:
+                        formula.block(mine)
+                yield d, won
+        finally:
+            if formula is not None:
+                formula.close()
+
+    def _settle(self, classes: DrawClasses, draw: tuple[CardIndex, ...], got: Decided,
+                won_draws: set[tuple[CardIndex, ...]], lost: set[tuple[CardIndex, ...]]) -> bool:
+        """Take the formula's answer ``got`` about ``draw``: a winning line is replayed
+        and kept for other draws; a lost family's draws not known won are lost."""
+        if got.line is not None:
+            hands = classes.drawn(draw)
+            end = classes.position(hands).with_history(got.line).state().end
+            if end is None or not end.won:
+                raise BackendError("the draw formula's line does not win")
+            classes.record(draw, got.line)
+            classes.memo[classes.key(hands)] = True
+            return True
+        assert got.family is not None
+        for e in family_draws(got.family):
+            if e not in won_draws and e not in lost:
+                lost.add(e)
+                classes.memo[classes.key(classes.drawn(e))] = False
+        lost.discard(draw)
+        return False
 
     def pairs(self, instance: Instance) -> list[_Pair]:
         """Every choice of seats and first trick, one per class of the position after the
@@ -393,8 +459,9 @@ class _Analysis:
         else:
             classes, hands, index = pair.classes, pair.hands, pair.index
             total, wins, losses = prod(h.bit_count() for h in hands), 0, 0
-            for d in draws(hands):
-                won = classes.outcome(tuple(index[c] for c in d), self.search)
+            found = self._by_families(pair) if self.families else (
+                (d, classes.outcome(tuple(index[c] for c in d), self.search)) for d in draws(hands))
+            for d, won in found:
                 assert won is not None
                 wins += won
                 losses += not won
@@ -417,7 +484,8 @@ class _Analysis:
 
 
 def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budget | None = None,
-                 progress: Callable[[int], None] | None = None, shield: bool = False) -> DrawAnswer:
+                 progress: Callable[[int], None] | None = None, shield: bool = False,
+                 families: bool = False) -> DrawAnswer:
     """The three answers of ``instance`` with mission 12's draw after the first trick.
 
     ``instance`` is a deal before its first card (a deal file of ``crewcheck mission 12``),
@@ -435,7 +503,10 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
     before the first trick, the card each seat places on its communication token, which
     the reference never draws (:func:`best_shields`); every draw of every first trick is
     then counted (no pruning, no skipped first tricks), and the answers are the
-    reference's, not lower bounds. Raises :class:`NotApplicableError` for any other deal.
+    reference's, not lower bounds. ``families``: a draw that a quick search does not
+    win is decided in its first trick's SAT formula with the draw as variables, a lost
+    one widened into a family of lost draws (:mod:`crewcheck.analysis.draw_formula`; the
+    same answers). Raises :class:`NotApplicableError` for any other deal.
     """
     if instance.history:
         raise NotApplicableError("the draw comes after the first trick: give the deal before its first card")
@@ -446,7 +517,8 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
                                  "the card it takes lies in that card's column) is not modelled")
     start = time.perf_counter()
     limit = None if budget is None or budget.seconds is None else start + budget.seconds
-    run = _Analysis(backend, limit, progress, shield)
+    run = _Analysis(backend, limit, progress, shield, families=families)
+    formula = run.formula_counts if families else None
     best = run.best
     every: bool | None = None
     try:
@@ -461,11 +533,12 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
                 break
     except _OutOfTime:
         return DrawAnswer(every, True if best.some else None, None, best.choice, best.trick, run.counts.searched,
-                          time.perf_counter() - start, False, best.lower, shielded=shield, counts=run.counts)
+                          time.perf_counter() - start, False, best.lower, shielded=shield, counts=run.counts,
+                          formula=formula)
     chance = max(best.chance, Fraction(0))
     won = chance > 0
     return DrawAnswer(chance == 1, best.some, chance,
                       None if best.choice is None or best.choice.is_empty() else best.choice,
                       best.trick if won else None, run.counts.searched, time.perf_counter() - start,
                       task_seats=best.seats if won else None, shielded=shield,
-                      shields=best.shields if won else None, counts=run.counts)
+                      shields=best.shields if won else None, counts=run.counts, formula=formula)
