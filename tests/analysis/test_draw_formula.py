@@ -3,7 +3,9 @@ its verdict on each draw, its lost families draw by draw, and the chance it give
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
@@ -11,6 +13,7 @@ from hypothesis import HealthCheck, assume, given, note, settings
 from crewcheck import decide
 from crewcheck.analysis.chance import after_draw, analyse_draw, draws, first_tricks
 from crewcheck.analysis.draw_classes import DrawClasses, DrawCounts
+from crewcheck.cli import main
 from crewcheck.analysis.draw_formula import DrawFormula, FamilyCounts, family_draws
 from crewcheck.formats import deal_json
 from crewcheck.model.instance import Instance
@@ -109,3 +112,14 @@ def test_a_lost_family_answers_draws_unsearched() -> None:
     assert got.probability == Fraction(3, 8) and got.formula is not None
     assert got.formula.families >= 1 and got.formula.lost >= 1
     assert "lost families" in got.describe(inst)
+
+
+def test_draw_families_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``crewcheck draw --families`` gives the same chance and reports the formulas' work in JSON."""
+    path = tmp_path / "handmade.json"
+    path.write_text(json.dumps(HANDMADE))
+    assert main(["draw", str(path), "--families", "--json", "--backend", "exhaustive"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["probability"] == "3/8" and out["formula"]["families"] >= 1 and out["formula"]["calls"] >= 1
+    assert main(["draw", str(path), "--json", "--backend", "exhaustive"]) == 1
+    assert json.loads(capsys.readouterr().out)["formula"] is None
