@@ -28,7 +28,8 @@ Cost
     One formula per first trick (the encoding of the position plus one ``pass`` variable
     per card and one ``played`` variable per card and trick); each call is a few tens
     of milliseconds on a Classic deal, against a search of a losing draw that often
-    takes longer; widening a lost draw takes up to :data:`WIDEN_CALLS` calls.
+    takes longer; widening a lost draw takes up to :data:`WIDEN_CALLS` calls of at most
+    :data:`WIDEN_CONFLICTS` conflicts each.
 """
 
 from __future__ import annotations
@@ -47,10 +48,14 @@ from crewcheck.solvers.logic.export import to_cnf
 from crewcheck.solvers.logic.formula import Formula, Lit
 from crewcheck.solvers.logic.position import Encoding, Passing, add_variables, position_of
 
-__all__ = ["Decided", "DrawFormula", "FamilyCounts", "WIDEN_CALLS", "SOLVER", "family_draws", "draw_encoding"]
+__all__ = ["Decided", "DrawFormula", "FamilyCounts", "WIDEN_CALLS", "WIDEN_CONFLICTS", "SOLVER", "family_draws", "draw_encoding"]
 
-SOLVER = "cadical153"
-"""The PySAT solver (incremental, with cores over assumptions)."""
+SOLVER = "glucose42"
+"""The PySAT solver: incremental, with cores over assumptions, and it can be interrupted
+when the time runs out (CaDiCaL cannot be, in PySAT)."""
+
+WIDEN_CONFLICTS = 2_000
+"""Conflicts one widening call may take; a call that needs more widens nothing."""
 
 WIDEN_CALLS = 24
 """The most calls spent widening one lost draw into a lost family."""
@@ -125,10 +130,15 @@ class DrawFormula:
     def close(self) -> None:
         self.sat.delete()
 
-    def _solve(self, assumptions: list[Lit]) -> bool | None:
+    def _solve(self, assumptions: list[Lit], conflicts: int = -1) -> bool | None:
+        """The solver's answer under ``assumptions`` within ``conflicts`` (``-1``: no
+        limit) and the deadline; ``None`` when either ran out."""
         from crewcheck.solvers.logic.sat import SatSolver
 
         self.counts.calls += 1
+        self.sat.conf_budget(conflicts)
+        if self.deadline.until is None and self.deadline.cancel is None:
+            return self.sat.solve_limited(assumptions=assumptions)  # type: ignore[no-any-return]
         return SatSolver._solve_until(self.sat, assumptions, self.deadline, None)
 
     def _model(self) -> tuple[Draw, Line]:
@@ -177,10 +187,10 @@ class DrawFormula:
                     continue
                 trial = [*box[:s], box[s] | extra, *box[s + 1:]]
                 calls += 1
-                got = self._solve(self._outside(trial))
-                if got is None:
+                got = self._solve(self._outside(trial), WIDEN_CONFLICTS)
+                if got is None and self.deadline.expired():
                     return None
-                if not got:
+                if got is False:
                     box = trial
         self.sat.add_clause([self.passes[(s, c)] for s in range(p) for c in iter_bits(self.hands[s] & ~box[s])])
         self.counts.families += 1
