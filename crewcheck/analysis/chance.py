@@ -49,7 +49,7 @@ from math import prod
 from crewcheck.analysis.draw_classes import DrawClasses, DrawCounts, Line
 from crewcheck.analysis.draw_formula import Decided, DrawFormula, FamilyCounts, family_draws
 from crewcheck.api import decide
-from crewcheck.errors import BackendError, NotApplicableError
+from crewcheck.errors import NotApplicableError
 from crewcheck.model.cards import CardIndex, Deck, Mask, iter_bits
 from crewcheck.model.instance import Instance
 from crewcheck.model.rules import Rules
@@ -340,8 +340,9 @@ class _Analysis:
 
     def _by_families(self, pair: _Pair) -> Iterator[tuple[tuple[CardIndex, ...], bool]]:
         """Each draw after ``pair``'s first trick and whether it is won, in :func:`draws`'
-        order: by its class or a quick search (:data:`PROBE_NODES`), else by the first
-        trick's :class:`DrawFormula`, whose lost families answer later draws unsearched."""
+        order, as :meth:`search` and the classes decide it; a lost one is widened into a
+        lost family by the first trick's :class:`DrawFormula`, whose draws are then
+        answered unsearched."""
         classes, index = pair.classes, pair.index
         assert classes is not None
         formula: DrawFormula | None = None
@@ -354,17 +355,18 @@ class _Analysis:
                     self.formula_counts.lost += 1
                     yield d, False
                     continue
-                won = classes.outcome(mine, lambda fresh: self.search(fresh, PROBE_NODES))
+                won = classes.outcome(mine, self.search)
+                assert won is not None
                 if not won:
                     if formula is None:
                         left = None if self.limit is None else self.limit - time.perf_counter()
                         formula = DrawFormula(classes.base, self.formula_counts, Deadline(Budget(seconds=left)))
                         for w in won_draws:
                             formula.block(w)
-                    got = formula.decide(mine)
+                    got = formula.widen(mine)
                     if got is None:
                         raise _OutOfTime
-                    won = self._settle(classes, mine, got, won_draws, lost)
+                    self._mark_lost(classes, got, won_draws, lost)
                 if won:
                     won_draws.add(mine)
                     if formula is not None:
@@ -374,25 +376,16 @@ class _Analysis:
             if formula is not None:
                 formula.close()
 
-    def _settle(self, classes: DrawClasses, draw: tuple[CardIndex, ...], got: Decided,
-                won_draws: set[tuple[CardIndex, ...]], lost: set[tuple[CardIndex, ...]]) -> bool:
-        """Take the formula's answer ``got`` about ``draw``: a winning line is replayed
-        and kept for other draws; a lost family's draws not known won are lost."""
-        if got.line is not None:
-            hands = classes.drawn(draw)
-            end = classes.position(hands).with_history(got.line).state().end
-            if end is None or not end.won:
-                raise BackendError("the draw formula's line does not win")
-            classes.record(draw, got.line)
-            classes.memo[classes.key(hands)] = True
-            return True
-        assert got.family is not None
-        for e in family_draws(got.family):
+    @staticmethod
+    def _mark_lost(classes: DrawClasses, family: Decided, won_draws: set[tuple[CardIndex, ...]],
+                   lost: set[tuple[CardIndex, ...]]) -> None:
+        """The draws of a lost ``family`` not known to be won are lost (and their classes)."""
+        assert family.family is not None
+        for e in family_draws(family.family):
             if e not in won_draws and e not in lost:
                 lost.add(e)
                 classes.memo[classes.key(classes.drawn(e))] = False
-        lost.discard(draw)
-        return False
+        lost.discard(family.draw)
 
     def pairs(self, instance: Instance) -> list[_Pair]:
         """Every choice of seats and first trick, one per class of the position after the

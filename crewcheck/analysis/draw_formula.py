@@ -114,7 +114,8 @@ class DrawFormula:
     """The draws after one first trick in one incremental SAT solver (module docstring).
     Draws and lines are in ``base``'s card indices."""
 
-    def __init__(self, base: Instance, counts: FamilyCounts, deadline: Deadline | None = None) -> None:
+    def __init__(self, base: Instance, counts: FamilyCounts, deadline: Deadline | None = None,
+                 solver: str = SOLVER) -> None:
         from pysat.solvers import Solver  # type: ignore[import-untyped]
 
         self.base = base
@@ -122,7 +123,7 @@ class DrawFormula:
         self.deadline = deadline or Deadline(Budget())
         self.enc = draw_encoding(base)
         cnf = to_cnf(self.enc.formula, assume=self.enc.assumptions)
-        self.sat: Any = Solver(name=SOLVER, bootstrap_with=cnf.clauses)
+        self.sat: Any = Solver(name=solver, bootstrap_with=cnf.clauses)
         self.hands = tuple(base.hands)
         self.passes = self.enc.vars.passes
         counts.formulas += 1
@@ -168,8 +169,7 @@ class DrawFormula:
 
     def decide(self, draw: Sequence[CardIndex]) -> Decided | None:
         """Whether ``draw`` is won: with its winning line, or, lost, widened into a lost
-        family (module docstring) that holds it; ``None`` when the deadline passed."""
-        p = len(self.hands)
+        family that holds it (:meth:`widen`); ``None`` when the deadline passed."""
         got = self._solve([self.passes[(s, c)] for s, c in enumerate(draw)])
         if got is None:
             return None
@@ -177,21 +177,32 @@ class DrawFormula:
             self.counts.won += 1
             return Decided(*self._model())
         core = set(self.sat.get_core() or ())
-        box = [1 << draw[s] if self.passes[(s, draw[s])] in core else self.hands[s] for s in range(p)]
+        return self.widen(draw, [self.passes[(s, c)] not in core for s, c in enumerate(draw)])
+
+    def widen(self, draw: Sequence[CardIndex], free: Sequence[bool] | None = None) -> Decided | None:
+        """The lost ``draw`` widened into a lost family that holds it: every draw of the
+        family is lost or was blocked (won). ``free``: the seats whose drawn card is known
+        not to matter. A seat's whole hand is tried first, then the drawn card's suit,
+        then one card at a time, each try a call of at most :data:`WIDEN_CONFLICTS`
+        conflicts (a try that needs more widens nothing), :data:`WIDEN_CALLS` tries in
+        all; ``None`` when the deadline passed."""
+        p = len(self.hands)
+        deck = self.base.deck
+        box = [self.hands[s] if free is not None and free[s] else 1 << c for s, c in enumerate(draw)]
+        tries = [*((s, self.hands[s]) for s in range(p)),
+                 *((s, self.hands[s] & deck.suit_mask(deck.suit_of(c))) for s, c in enumerate(draw)),
+                 *((s, 1 << c) for s in range(p) for c in iter_bits(self.hands[s]))]
         calls = 0
-        for s in range(p):
-            suit = self.base.deck.suit_mask(self.base.deck.suit_of(draw[s]))
-            tries = [self.hands[s], self.hands[s] & suit, *(1 << c for c in iter_bits(self.hands[s]))]
-            for extra in tries:
-                if extra & ~box[s] == 0 or calls >= WIDEN_CALLS:
-                    continue
-                trial = [*box[:s], box[s] | extra, *box[s + 1:]]
-                calls += 1
-                got = self._solve(self._outside(trial), WIDEN_CONFLICTS)
-                if got is None and self.deadline.expired():
-                    return None
-                if got is False:
-                    box = trial
+        for s, extra in tries:
+            if extra & ~box[s] == 0 or calls >= WIDEN_CALLS:
+                continue
+            trial = [*box[:s], box[s] | extra, *box[s + 1:]]
+            calls += 1
+            got = self._solve(self._outside(trial), WIDEN_CONFLICTS)
+            if got is None and self.deadline.expired():
+                return None
+            if got is False:
+                box = trial
         self.sat.add_clause([self.passes[(s, c)] for s in range(p) for c in iter_bits(self.hands[s] & ~box[s])])
         self.counts.families += 1
         return Decided(tuple(draw), None, tuple(box))
