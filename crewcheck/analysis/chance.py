@@ -98,7 +98,7 @@ class DrawAnswer:
         c, f = self.counts, self.formula
         by_formula = "" if f is None else (
             f", {f.calls:,} SAT calls on {f.formulas:,} draw formulas ({f.won:,} draws won by a model, "
-            f"{f.families:,} lost families, {f.lost:,} draws lost in them unsearched)")
+            f"{f.families:,} lost families answering {f.lost:,} draws)")
         return (f"{self.decisions:,} positions searched, {c.isomorphic:,} isomorphic to one seen, "
                 f"{c.carried:,} won by a line carried over{by_formula}")
 
@@ -285,6 +285,8 @@ class _Pair:
     """The hands after the first trick, in the deal's card indices."""
     index: dict[CardIndex, CardIndex] = field(default_factory=dict)
     """A card of ``hands`` -> its index in the position after the first trick (``classes.base``)."""
+    losing: tuple[CardIndex, ...] | None = None
+    """A draw the first pass found lost after this first trick (the deal's card indices)."""
 
     def draw(self, draw: Sequence[CardIndex]) -> tuple[CardIndex, ...] | None:
         """``draw`` (the deal's card indices) in ``classes.base``'s indices; ``None`` if a
@@ -338,54 +340,60 @@ class _Analysis:
             self.progress(self.counts.searched + 1)
         return r.verdict is Verdict.WINNABLE, None if r.witness is None else tuple(r.witness.plays)
 
-    def _by_families(self, pair: _Pair) -> Iterator[tuple[tuple[CardIndex, ...], bool]]:
-        """Each draw after ``pair``'s first trick and whether it is won, in :func:`draws`'
-        order, as :meth:`search` and the classes decide it; a lost one is widened into a
-        lost family by the first trick's :class:`DrawFormula`, whose draws are then
-        answered unsearched."""
+    def _by_families(self, pair: _Pair) -> Iterator[tuple[tuple[CardIndex, ...], bool, int]]:
+        """Each draw after ``pair``'s first trick, whether it is won and how many later
+        draws are known to be lost, in :func:`draws`' order, as :meth:`search` and the
+        classes decide it; a lost one (the losing draw the first pass found first) is
+        widened into a lost family by the first trick's :class:`DrawFormula`, whose draws
+        are then answered unsearched."""
         classes, index = pair.classes, pair.index
         assert classes is not None
         formula: DrawFormula | None = None
         won_draws: set[tuple[CardIndex, ...]] = set()
         lost: set[tuple[CardIndex, ...]] = set()
+        seen: set[tuple[CardIndex, ...]] = set()
+        ahead = 0  # (draws in lost not seen yet)
+
+        def widen(mine: tuple[CardIndex, ...]) -> None:
+            nonlocal formula, ahead
+            if formula is None:
+                left = None if self.limit is None else self.limit - time.perf_counter()
+                formula = DrawFormula(classes.base, self.formula_counts, Deadline(Budget(seconds=left)))
+                for w in won_draws:
+                    formula.block(w)
+            got = formula.widen(mine)
+            if got is None:
+                raise _OutOfTime
+            assert got.family is not None
+            for e in family_draws(got.family):
+                if e not in won_draws and e not in lost:
+                    lost.add(e)
+                    ahead += e not in seen
+                    classes.memo[classes.key(classes.drawn(e))] = False
+
         try:
+            seed = None if pair.losing is None else pair.draw(pair.losing)
+            if seed is not None and classes.outcome(seed, self.search) is False:
+                widen(seed)
             for d in draws(pair.hands):
                 mine = tuple(index[c] for c in d)
+                seen.add(mine)
                 if mine in lost:
                     self.formula_counts.lost += 1
-                    yield d, False
-                    continue
-                won = classes.outcome(mine, self.search)
-                assert won is not None
-                if not won:
-                    if formula is None:
-                        left = None if self.limit is None else self.limit - time.perf_counter()
-                        formula = DrawFormula(classes.base, self.formula_counts, Deadline(Budget(seconds=left)))
-                        for w in won_draws:
-                            formula.block(w)
-                    got = formula.widen(mine)
-                    if got is None:
-                        raise _OutOfTime
-                    self._mark_lost(classes, got, won_draws, lost)
-                if won:
-                    won_draws.add(mine)
-                    if formula is not None:
-                        formula.block(mine)
-                yield d, won
+                    ahead -= 1
+                    won = False
+                else:
+                    won = classes.outcome(mine, self.search) is True
+                    if won:
+                        won_draws.add(mine)
+                        if formula is not None:
+                            formula.block(mine)
+                    else:
+                        widen(mine)
+                yield d, won, ahead
         finally:
             if formula is not None:
                 formula.close()
-
-    @staticmethod
-    def _mark_lost(classes: DrawClasses, family: Decided, won_draws: set[tuple[CardIndex, ...]],
-                   lost: set[tuple[CardIndex, ...]]) -> None:
-        """The draws of a lost ``family`` not known to be won are lost (and their classes)."""
-        assert family.family is not None
-        for e in family_draws(family.family):
-            if e not in won_draws and e not in lost:
-                lost.add(e)
-                classes.memo[classes.key(classes.drawn(e))] = False
-        lost.discard(family.draw)
 
     def pairs(self, instance: Instance) -> list[_Pair]:
         """Every choice of seats and first trick, one per class of the position after the
@@ -434,6 +442,7 @@ class _Analysis:
                     self.best.some = self.best.some or won
                 if won is False:
                     lost = True
+                    pair.losing = d
                     if d in losing:
                         losing.remove(d)
                     losing.insert(0, d)
@@ -453,15 +462,15 @@ class _Analysis:
             classes, hands, index = pair.classes, pair.hands, pair.index
             total, wins, losses = prod(h.bit_count() for h in hands), 0, 0
             found = self._by_families(pair) if self.families else (
-                (d, classes.outcome(tuple(index[c] for c in d), self.search)) for d in draws(hands))
-            for d, won in found:
+                (d, classes.outcome(tuple(index[c] for c in d), self.search), 0) for d in draws(hands))
+            for d, won, ahead in found:
                 assert won is not None
                 wins += won
                 losses += not won
                 best.some = best.some or won
                 best.lower = max(best.lower, Fraction(wins, total))
                 outcomes[d] = won
-                if not self.shield and best.chance >= 0 and Fraction(total - losses, total) <= best.chance \
+                if not self.shield and best.chance >= 0 and Fraction(total - losses - ahead, total) <= best.chance \
                         and (best.chance > 0 or best.some):
                     return  # this first trick cannot beat the best one (and "some" is known)
         best.some = best.some or wins > 0

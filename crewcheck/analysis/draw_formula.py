@@ -77,7 +77,7 @@ class FamilyCounts:
     families: int = 0
     """Families found lost (unsatisfiable calls that decided draws)."""
     lost: int = 0
-    """Draws found lost in those families."""
+    """Draws answered by those families (lost without a search of their own)."""
 
 
 def draw_encoding(base: Instance) -> Encoding:
