@@ -252,6 +252,10 @@ PROBES = 16
 PROBE_NODES = 2_000
 """Search nodes per probe: a probe that needs more proves nothing and is left for later."""
 
+WIDEN_TRIAL = 48
+"""SAT calls a first trick's draw formula gets before widening goes on only if its lost
+families have answered at least one draw per call (:meth:`_Analysis._by_families`)."""
+
 SEARCH_NODES = 200_000
 """Nodes the plain search gets before a position goes to the default back-end (with its SAT side)."""
 
@@ -345,7 +349,8 @@ class _Analysis:
         draws are known to be lost, in :func:`draws`' order, as :meth:`search` and the
         classes decide it; a lost one (the losing draw the first pass found first) is
         widened into a lost family by the first trick's :class:`DrawFormula`, whose draws
-        are then answered unsearched."""
+        are then answered unsearched, as long as the families pay: after
+        :data:`WIDEN_TRIAL` calls, only while they answer a draw per call."""
         classes, index = pair.classes, pair.index
         assert classes is not None
         formula: DrawFormula | None = None
@@ -353,22 +358,28 @@ class _Analysis:
         lost: set[tuple[CardIndex, ...]] = set()
         seen: set[tuple[CardIndex, ...]] = set()
         ahead = 0  # (draws in lost not seen yet)
+        calls = gained = 0  # (this first trick's SAT calls, and the draws they found lost)
 
         def widen(mine: tuple[CardIndex, ...]) -> None:
-            nonlocal formula, ahead
+            nonlocal formula, ahead, calls, gained
+            if calls >= WIDEN_TRIAL and gained < calls:
+                return  # the families here are too small to pay for their calls
             if formula is None:
                 left = None if self.limit is None else self.limit - time.perf_counter()
                 formula = DrawFormula(classes.base, self.formula_counts, Deadline(Budget(seconds=left)))
                 for w in won_draws:
                     formula.block(w)
+            before = self.formula_counts.calls
             got = formula.widen(mine)
             if got is None:
                 raise _OutOfTime
             assert got.family is not None
+            calls += self.formula_counts.calls - before
             for e in family_draws(got.family):
                 if e not in won_draws and e not in lost:
                     lost.add(e)
                     ahead += e not in seen
+                    gained += e not in seen
                     classes.memo[classes.key(classes.drawn(e))] = False
 
         try:
