@@ -143,7 +143,7 @@ class DrawFormula:
         return SatSolver._solve_until(self.sat, assumptions, self.deadline, None)
 
     def _model(self) -> tuple[Draw, Line]:
-        model = {abs(x): x > 0 for x in self.sat.get_model() or ()}
+        model: dict[int, bool] = {abs(x): x > 0 for x in self.sat.get_model() or ()}
 
         def value(x: Lit) -> bool:
             return model.get(x, False)
