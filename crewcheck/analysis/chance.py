@@ -252,7 +252,7 @@ PROBES = 16
 PROBE_NODES = 2_000
 """Search nodes per probe: a probe that needs more proves nothing and is left for later."""
 
-WIDEN_TRIAL = 48
+WIDEN_TRIAL = 24
 """SAT calls a first trick's draw formula gets before widening goes on only if its lost
 families have answered at least one draw per call (:meth:`_Analysis._by_families`)."""
 

@@ -54,7 +54,7 @@ SOLVER = "glucose42"
 """The PySAT solver: incremental, with cores over assumptions, and it can be interrupted
 when the time runs out (CaDiCaL cannot be, in PySAT)."""
 
-WIDEN_CONFLICTS = 2_000
+WIDEN_CONFLICTS = 1_000
 """Conflicts one widening call may take; a call that needs more widens nothing."""
 
 WIDEN_CALLS = 24
