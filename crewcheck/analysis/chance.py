@@ -252,9 +252,10 @@ PROBES = 16
 PROBE_NODES = 2_000
 """Search nodes per probe: a probe that needs more proves nothing and is left for later."""
 
-WIDEN_TRIAL = 24
-"""SAT calls a first trick's draw formula gets before widening goes on only if its lost
-families have answered at least one draw per call (:meth:`_Analysis._by_families`)."""
+WIDEN_TRIAL = 2
+"""Widening goes on after a first trick's first lost family only while the time it took
+stays within this many times the time its families saved (their draws times the mean
+search of a losing draw there, plus one), :meth:`_Analysis._by_families`."""
 
 SEARCH_NODES = 200_000
 """Nodes the plain search gets before a position goes to the default back-end (with its SAT side)."""
@@ -349,8 +350,7 @@ class _Analysis:
         draws are known to be lost, in :func:`draws`' order, as :meth:`search` and the
         classes decide it; a lost one (the losing draw the first pass found first) is
         widened into a lost family by the first trick's :class:`DrawFormula`, whose draws
-        are then answered unsearched, as long as the families pay: after
-        :data:`WIDEN_TRIAL` calls, only while they answer a draw per call."""
+        are then answered unsearched, as long as the families pay (:data:`WIDEN_TRIAL`)."""
         classes, index = pair.classes, pair.index
         assert classes is not None
         formula: DrawFormula | None = None
@@ -358,29 +358,31 @@ class _Analysis:
         lost: set[tuple[CardIndex, ...]] = set()
         seen: set[tuple[CardIndex, ...]] = set()
         ahead = 0  # (draws in lost not seen yet)
-        calls = gained = 0  # (this first trick's SAT calls, and the draws they found lost)
+        # what widening costs here and what it saves: seconds in the formula, draws it found
+        # lost, seconds and losing draws the search took
+        spent, gained, searching, searched = 0.0, 0, 0.0, 0
 
         def widen(mine: tuple[CardIndex, ...]) -> None:
-            nonlocal formula, ahead, calls, gained
-            if calls >= WIDEN_TRIAL and gained < calls:
-                return  # the families here are too small to pay for their calls
+            nonlocal formula, ahead, spent, gained
+            if spent > WIDEN_TRIAL * (1 + gained) * searching / max(1, searched):
+                return  # the families here cost more than the searches they spare
+            start = time.perf_counter()
             if formula is None:
                 left = None if self.limit is None else self.limit - time.perf_counter()
                 formula = DrawFormula(classes.base, self.formula_counts, Deadline(Budget(seconds=left)))
                 for w in won_draws:
                     formula.block(w)
-            before = self.formula_counts.calls
             got = formula.widen(mine)
             if got is None:
                 raise _OutOfTime
             assert got.family is not None
-            calls += self.formula_counts.calls - before
             for e in family_draws(got.family):
                 if e not in won_draws and e not in lost:
                     lost.add(e)
                     ahead += e not in seen
                     gained += e not in seen
                     classes.memo[classes.key(classes.drawn(e))] = False
+            spent += time.perf_counter() - start
 
         try:
             seed = None if pair.losing is None else pair.draw(pair.losing)
@@ -394,7 +396,11 @@ class _Analysis:
                     ahead -= 1
                     won = False
                 else:
+                    start, before = time.perf_counter(), self.counts.searched
                     won = classes.outcome(mine, self.search) is True
+                    if not won and self.counts.searched > before:
+                        searching += time.perf_counter() - start
+                        searched += 1
                     if won:
                         won_draws.add(mine)
                         if formula is not None:
