@@ -47,6 +47,7 @@ from itertools import product
 from math import prod
 
 from crewcheck.analysis.draw_classes import DrawClasses, DrawCounts, Line
+from crewcheck.analysis.draw_formula import Decided, DrawFormula, FamilyCounts, family_draws
 from crewcheck.api import decide
 from crewcheck.errors import NotApplicableError
 from crewcheck.model.cards import CardIndex, Deck, Mask, iter_bits
@@ -55,7 +56,7 @@ from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import Task, TokenKind, token_kind
 from crewcheck.model.variants import Choice, variants
-from crewcheck.solvers.base import Budget, Result, Verdict
+from crewcheck.solvers.base import Budget, Deadline, Result, Verdict
 
 __all__ = ["DrawAnswer", "SHIELD_CAVEAT", "analyse_draw", "best_shields", "shieldable", "first_tricks", "draws", "after_draw"]
 
@@ -90,11 +91,16 @@ class DrawAnswer:
     """With ``shielded``: the card each seat places on its communication token (``None``: none)."""
     counts: DrawCounts = field(default_factory=DrawCounts)
     """How the draws were answered: searched, isomorphic to one seen, or won by a line carried over."""
+    formula: FamilyCounts | None = None
+    """With ``families``: what the draw formulas did (:mod:`crewcheck.analysis.draw_formula`)."""
 
     def _work(self) -> str:
-        c = self.counts
+        c, f = self.counts, self.formula
+        by_formula = "" if f is None else (
+            f", {f.calls:,} SAT calls on {f.formulas:,} draw formulas ({f.won:,} draws won by a model, "
+            f"{f.families:,} lost families answering {f.lost:,} draws)")
         return (f"{self.decisions:,} positions searched, {c.isomorphic:,} isomorphic to one seen, "
-                f"{c.carried:,} won by a line carried over")
+                f"{c.carried:,} won by a line carried over{by_formula}")
 
     def describe(self, instance: Instance) -> str:
         if not self.complete:
@@ -246,6 +252,11 @@ PROBES = 16
 PROBE_NODES = 2_000
 """Search nodes per probe: a probe that needs more proves nothing and is left for later."""
 
+WIDEN_TRIAL = 2
+"""Widening goes on after a first trick's first lost family only while the time it took
+stays within this many times the time its families saved (their draws times the mean
+search of a losing draw there, plus one), :meth:`_Analysis._by_families`."""
+
 SEARCH_NODES = 200_000
 """Nodes the plain search gets before a position goes to the default back-end (with its SAT side)."""
 
@@ -279,6 +290,8 @@ class _Pair:
     """The hands after the first trick, in the deal's card indices."""
     index: dict[CardIndex, CardIndex] = field(default_factory=dict)
     """A card of ``hands`` -> its index in the position after the first trick (``classes.base``)."""
+    losing: tuple[CardIndex, ...] | None = None
+    """A draw the first pass found lost after this first trick (the deal's card indices)."""
 
     def draw(self, draw: Sequence[CardIndex]) -> tuple[CardIndex, ...] | None:
         """``draw`` (the deal's card indices) in ``classes.base``'s indices; ``None`` if a
@@ -302,6 +315,10 @@ class _Analysis:
     tricks: set[Hashable] = field(default_factory=set)
     """The classes of the positions after a first trick already weighed."""
     counts: DrawCounts = field(default_factory=DrawCounts)
+    families: bool = False
+    """Decide the draws that need more than a quick search in one SAT formula per first
+    trick, lost draws widened into lost families (:mod:`crewcheck.analysis.draw_formula`)."""
+    formula_counts: FamilyCounts = field(default_factory=FamilyCounts)
 
     def _decide(self, fresh: Instance, backend: str | None, nodes: int | None) -> Result | None:
         left = None if self.limit is None else self.limit - time.perf_counter()
@@ -327,6 +344,73 @@ class _Analysis:
         if self.progress is not None and (self.counts.searched + 1) % 500 == 0:
             self.progress(self.counts.searched + 1)
         return r.verdict is Verdict.WINNABLE, None if r.witness is None else tuple(r.witness.plays)
+
+    def _by_families(self, pair: _Pair) -> Iterator[tuple[tuple[CardIndex, ...], bool, int]]:
+        """Each draw after ``pair``'s first trick, whether it is won and how many later
+        draws are known to be lost, in :func:`draws`' order, as :meth:`search` and the
+        classes decide it; a lost one (the losing draw the first pass found first) is
+        widened into a lost family by the first trick's :class:`DrawFormula`, whose draws
+        are then answered unsearched, as long as the families pay (:data:`WIDEN_TRIAL`)."""
+        classes, index = pair.classes, pair.index
+        assert classes is not None
+        formula: DrawFormula | None = None
+        won_draws: set[tuple[CardIndex, ...]] = set()
+        lost: set[tuple[CardIndex, ...]] = set()
+        seen: set[tuple[CardIndex, ...]] = set()
+        ahead = 0  # (draws in lost not seen yet)
+        # what widening costs here and what it saves: seconds in the formula, draws it found
+        # lost, seconds and losing draws the search took
+        spent, gained, searching, searched = 0.0, 0, 0.0, 0
+
+        def widen(mine: tuple[CardIndex, ...]) -> None:
+            nonlocal formula, ahead, spent, gained
+            if spent > WIDEN_TRIAL * (1 + gained) * searching / max(1, searched):
+                return  # the families here cost more than the searches they spare
+            start = time.perf_counter()
+            if formula is None:
+                left = None if self.limit is None else self.limit - time.perf_counter()
+                formula = DrawFormula(classes.base, self.formula_counts, Deadline(Budget(seconds=left)))
+                for w in won_draws:
+                    formula.block(w)
+            got = formula.widen(mine)
+            if got is None:
+                raise _OutOfTime
+            assert got.family is not None
+            for e in family_draws(got.family):
+                if e not in won_draws and e not in lost:
+                    lost.add(e)
+                    ahead += e not in seen
+                    gained += e not in seen
+                    classes.memo[classes.key(classes.drawn(e))] = False
+            spent += time.perf_counter() - start
+
+        try:
+            seed = None if pair.losing is None else pair.draw(pair.losing)
+            if seed is not None and classes.outcome(seed, self.search) is False:
+                widen(seed)
+            for d in draws(pair.hands):
+                mine = tuple(index[c] for c in d)
+                seen.add(mine)
+                if mine in lost:
+                    self.formula_counts.lost += 1
+                    ahead -= 1
+                    won = False
+                else:
+                    start, before = time.perf_counter(), self.counts.searched
+                    won = classes.outcome(mine, self.search) is True
+                    if not won and self.counts.searched > before:
+                        searching += time.perf_counter() - start
+                        searched += 1
+                    if won:
+                        won_draws.add(mine)
+                        if formula is not None:
+                            formula.block(mine)
+                    else:
+                        widen(mine)
+                yield d, won, ahead
+        finally:
+            if formula is not None:
+                formula.close()
 
     def pairs(self, instance: Instance) -> list[_Pair]:
         """Every choice of seats and first trick, one per class of the position after the
@@ -375,6 +459,7 @@ class _Analysis:
                     self.best.some = self.best.some or won
                 if won is False:
                     lost = True
+                    pair.losing = d
                     if d in losing:
                         losing.remove(d)
                     losing.insert(0, d)
@@ -393,15 +478,16 @@ class _Analysis:
         else:
             classes, hands, index = pair.classes, pair.hands, pair.index
             total, wins, losses = prod(h.bit_count() for h in hands), 0, 0
-            for d in draws(hands):
-                won = classes.outcome(tuple(index[c] for c in d), self.search)
+            found = self._by_families(pair) if self.families else (
+                (d, classes.outcome(tuple(index[c] for c in d), self.search), 0) for d in draws(hands))
+            for d, won, ahead in found:
                 assert won is not None
                 wins += won
                 losses += not won
                 best.some = best.some or won
                 best.lower = max(best.lower, Fraction(wins, total))
                 outcomes[d] = won
-                if not self.shield and best.chance >= 0 and Fraction(total - losses, total) <= best.chance \
+                if not self.shield and best.chance >= 0 and Fraction(total - losses - ahead, total) <= best.chance \
                         and (best.chance > 0 or best.some):
                     return  # this first trick cannot beat the best one (and "some" is known)
         best.some = best.some or wins > 0
@@ -417,7 +503,8 @@ class _Analysis:
 
 
 def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budget | None = None,
-                 progress: Callable[[int], None] | None = None, shield: bool = False) -> DrawAnswer:
+                 progress: Callable[[int], None] | None = None, shield: bool = False,
+                 families: bool = False) -> DrawAnswer:
     """The three answers of ``instance`` with mission 12's draw after the first trick.
 
     ``instance`` is a deal before its first card (a deal file of ``crewcheck mission 12``),
@@ -435,7 +522,10 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
     before the first trick, the card each seat places on its communication token, which
     the reference never draws (:func:`best_shields`); every draw of every first trick is
     then counted (no pruning, no skipped first tricks), and the answers are the
-    reference's, not lower bounds. Raises :class:`NotApplicableError` for any other deal.
+    reference's, not lower bounds. ``families``: a draw that a quick search does not
+    win is decided in its first trick's SAT formula with the draw as variables, a lost
+    one widened into a family of lost draws (:mod:`crewcheck.analysis.draw_formula`; the
+    same answers). Raises :class:`NotApplicableError` for any other deal.
     """
     if instance.history:
         raise NotApplicableError("the draw comes after the first trick: give the deal before its first card")
@@ -446,7 +536,8 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
                                  "the card it takes lies in that card's column) is not modelled")
     start = time.perf_counter()
     limit = None if budget is None or budget.seconds is None else start + budget.seconds
-    run = _Analysis(backend, limit, progress, shield)
+    run = _Analysis(backend, limit, progress, shield, families=families)
+    formula = run.formula_counts if families else None
     best = run.best
     every: bool | None = None
     try:
@@ -461,11 +552,12 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
                 break
     except _OutOfTime:
         return DrawAnswer(every, True if best.some else None, None, best.choice, best.trick, run.counts.searched,
-                          time.perf_counter() - start, False, best.lower, shielded=shield, counts=run.counts)
+                          time.perf_counter() - start, False, best.lower, shielded=shield, counts=run.counts,
+                          formula=formula)
     chance = max(best.chance, Fraction(0))
     won = chance > 0
     return DrawAnswer(chance == 1, best.some, chance,
                       None if best.choice is None or best.choice.is_empty() else best.choice,
                       best.trick if won else None, run.counts.searched, time.perf_counter() - start,
                       task_seats=best.seats if won else None, shielded=shield,
-                      shields=best.shields if won else None, counts=run.counts)
+                      shields=best.shields if won else None, counts=run.counts, formula=formula)

@@ -12,6 +12,7 @@ whether some way of taking the cards wins.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from typing import Any
@@ -74,6 +75,10 @@ def add_parsers(sub: Any) -> None:
     draw.add_argument("--shield", action="store_true",
                       help="the crew also chooses the card each seat places on its communication token, which the "
                            "reference never draws (exact answers; every draw of every first trick is decided)")
+    draw.add_argument("--families", action="store_true",
+                      help="decide the draws a quick search does not win in one SAT formula per first trick, the "
+                           "draw as variables, a lost draw widened into a family of lost draws (needs python-sat; "
+                           "the same answers)")
     draw.add_argument("--json", action="store_true", help="print one JSON object")
     draw.set_defaults(func=run_draw)
     ds = sub.add_parser(
@@ -160,7 +165,7 @@ def run_draw(args: argparse.Namespace) -> int:
     try:
         instance = deal_json.load(args.deal)
         answer = analyse_draw(instance, backend=args.backend, budget=Budget(seconds=args.time_limit),
-                              shield=args.shield)
+                              shield=args.shield, families=args.families)
     except CrewcheckError as e:
         return _error(f"{args.deal}: {e}", args)
     if args.json:
@@ -171,6 +176,7 @@ def run_draw(args: argparse.Namespace) -> int:
                           "lower_bound": str(answer.lower), "decisions": answer.decisions,
                           "draws": {"searched": answer.counts.searched, "isomorphic": answer.counts.isomorphic,
                                     "carried_over": answer.counts.carried},
+                          "formula": None if answer.formula is None else dataclasses.asdict(answer.formula),
                           "seconds": round(answer.seconds, 3),
                           "first_trick": None if answer.first_trick is None else
                           [str(instance.deck.card(c)) for c in answer.first_trick],
