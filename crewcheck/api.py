@@ -20,7 +20,7 @@ from crewcheck.model.replay import replay
 from crewcheck.model.variants import Choice, variant_assignment, variants
 from crewcheck.solvers import registry
 from crewcheck.solvers.base import Answer, Budget, Result, Stats, Verdict, Witness, time_limit
-from crewcheck.solvers.choosing import decide_choices
+from crewcheck.solvers.choosing import HEAD_SECONDS, decide_choices
 from crewcheck.solvers.logic.choices import COUNTS_SECONDS, SIGNAL_BACKENDS, count_groups, decide_counts, decide_signal
 from crewcheck.solvers.signal_search import QuickPass, quick_signal_win
 from crewcheck.solvers.special import CONFIRMED
@@ -235,7 +235,7 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
         return decide(variant, backend=backend, budget=budget)
 
     together = _by_counts if registry.missing("sat") is None else None
-    found = decide_choices((v for _, v in listed), one, backend, budget, shared=together)
+    found = decide_choices((v for _, v in listed), one, backend, budget, shared=together, head=HEAD_SECONDS)
     counts = {"variants_tried": found.full, "variants_quick": found.quick, "variants_together": found.shared}
     loading = found.loading
     if found.verdict is Verdict.WINNABLE:

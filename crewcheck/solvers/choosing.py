@@ -32,14 +32,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
-from itertools import islice
+from itertools import chain, islice
 from typing import Any
 
 from crewcheck.errors import NotApplicableError
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Budget, Result, Verdict
 
-__all__ = ["QUICK_NODES", "BLOCK", "QUICK_BACKENDS", "Decided", "Decide", "Shared", "decide_choices"]
+__all__ = ["QUICK_NODES", "BLOCK", "HEAD_SECONDS", "QUICK_BACKENDS", "Decided", "Decide", "Shared", "decide_choices"]
 
 QUICK_NODES: tuple[int, ...] = (1 << 11, 1 << 14)
 """The node budgets of the quick rounds, one round each: every choice a round leaves
@@ -52,6 +52,11 @@ QUICK_BACKENDS: tuple[str | None, ...] = (None, "auto", "engine")
 """The back-ends under which the quick rounds run (the search is one side of the engine;
 a back-end named otherwise decides every choice itself)."""
 QUICK_BACKEND = "search"
+HEAD_SECONDS = 0.25
+"""The first choice's head start: the full decider for this long before the quick rounds.
+Where the choice is optional (a token moved, a task handed over) the first choice is
+the deal as dealt, which wins most often; the quick rounds' calls over hundreds of choices
+cost more than its decision where the search alone does not win it quickly."""
 
 Decide = Callable[[Instance, str | None, Budget], Result]
 """The caller's decider: ``decide(instance, backend, budget)``, replaying wins."""
@@ -108,7 +113,8 @@ class _Tally:
 
 def decide_choices(choices: Iterable[Instance | None], decide: Decide, backend: str | None, budget: Budget, *,
                    quick: tuple[int, ...] = QUICK_NODES, block: int = BLOCK,
-                   settled: Callable[[int], None] | None = None, shared: Shared | None = None) -> Decided:
+                   settled: Callable[[int], None] | None = None, shared: Shared | None = None,
+                   head: float = 0.0) -> Decided:
     """Decide whether one of ``choices`` can be won (``None``: a choice lost before play).
 
     ``decide`` decides one choice; ``backend`` is the caller's back-end (the quick rounds
@@ -117,12 +123,17 @@ def decide_choices(choices: Iterable[Instance | None], decide: Decide, backend: 
     as the first round reaches them) and each decision (its nodes); ``settled(n)`` hears
     how many choices have an answer after each one; ``shared`` (under
     :data:`QUICK_BACKENDS` only) decides the choices the quick rounds leave open together
-    where it can. UNKNOWN when no choice wins and the time ran out or some choice was
-    left undecided.
+    where it can; ``head`` (seconds, under :data:`QUICK_BACKENDS` only) gives the first
+    choice the full decider for that long before any quick round (:data:`HEAD_SECONDS`).
+    UNKNOWN when no choice wins and the time ran out or some choice was left undecided.
     """
     quick_ones = backend in QUICK_BACKENDS
     run = _Run(decide, backend, budget, quick if quick_ones else (), settled, shared if quick_ones else None)
     source: Iterator[Instance | None] = iter(choices)
+    if quick_ones and head > 0:
+        source, found = run.head(source, head)
+        if found is not None:
+            return found
     offset = 0
     while True:
         chunk: list[Instance | None] = []
@@ -155,6 +166,29 @@ class _Run:
         if self.settled is not None:
             self.settled(len(self.tally.backends))
 
+    def head(self, source: Iterator[Instance | None], seconds: float) -> tuple[
+            Iterator[Instance | None], Decided | None]:
+        """The full decider on the first choice for at most ``seconds``: the result if it
+        wins; else the choices again, the first settled when it was refuted, as it was
+        when the time ran out (its quick rounds and full decision follow)."""
+        first = next(source, _NONE)
+        if first is _NONE:
+            return source, None
+        left = self.left()
+        if first is None or (left is not None and left <= 0):
+            return chain([first], source), None
+        r = self.decide(first, self.backend, Budget(seconds if left is None else min(seconds, left),
+                                                     self.budget.nodes, self.budget.cancel))
+        self.tally.full += 1
+        self.tally.add(r)
+        if r.verdict is Verdict.WINNABLE:
+            self.answered(r.backend)
+            return source, self.tally.done(Verdict.WINNABLE, 0, _tagged(r, "head"))
+        if r.verdict is Verdict.UNWINNABLE:
+            self.answered(r.backend)
+            return chain([_SETTLED], source), None
+        return chain([first], source), None
+
     def block(self, items: Iterable[Instance | None], chunk: list[Instance | None], offset: int) -> Decided | None:
         """The first quick round, the ``shared`` decider, the other quick rounds, then the
         full decisions, of one block of choices (``items``, gathered into ``chunk`` as the
@@ -164,6 +198,8 @@ class _Run:
         for nodes in self.rounds[:1] or (None,):
             for inst in items:
                 chunk.append(inst)
+                if inst is _SETTLED:  # refuted in its head start
+                    continue
                 if inst is None:
                     self.answered("-")
                     continue
@@ -246,6 +282,12 @@ class _Run:
             return self.tally.done(Verdict.WINNABLE, index, _tagged(r, "full"))
         self.tally.unknown = self.tally.unknown or r.verdict is Verdict.UNKNOWN
         return None
+
+
+_NONE: Any = object()
+"""No choice at all (an empty iterator's marker; ``None`` is a choice lost before play)."""
+_SETTLED: Any = object()
+"""The first choice, refuted in its head start (:meth:`_Run.head`)."""
 
 
 def _tagged(r: Result, phase: str) -> Result:

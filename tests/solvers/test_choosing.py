@@ -60,7 +60,8 @@ def test_a_later_choice_wins_in_the_quick_rounds() -> None:
         r = decide(inst, backend=backend)
         assert r.verdict is Verdict.WINNABLE and r.witness is not None
         assert r.witness.choice is not None and r.witness.choice.handover == (0, 4)
-        assert r.stats.extra["variants_quick"] == 5 and r.stats.extra["variants_tried"] == 0
+        # the first choice (no hand-over) gets its head start and is refuted there
+        assert r.stats.extra["variants_quick"] == 4 and r.stats.extra["variants_tried"] == 1
         assert r.stats.extra["choice_phase"] == "quick"
     oracle = decide(inst, backend="exhaustive")
     assert oracle.verdict is Verdict.WINNABLE and oracle.witness is not None
@@ -148,3 +149,40 @@ def test_the_shared_decider_comes_after_the_first_round() -> None:
     assert got.verdict is Verdict.WINNABLE and got.index == 3 and got.shared == 1
     assert [c for c in fake.calls if c[1] is None] == [(3, None)]
     assert fake.calls[4:7] == [(3, "search"), (1, "search"), (2, "search")]
+
+
+class _Slow(_Scripted):
+    """:class:`_Scripted`, whose full decisions under a time budget of at most a second
+    run out of time (as the engine's SAT side on a hard choice)."""
+
+    def __call__(self, inst: Instance, backend: str | None, budget: Budget) -> Result:
+        r = super().__call__(inst, backend, budget)
+        if backend != "search" and budget.seconds is not None and budget.seconds <= 1:
+            return replace(r, verdict=Verdict.UNKNOWN)
+        return r
+
+
+def test_the_first_choice_gets_a_head_start() -> None:
+    """With ``head``, the first choice gets the full decider before any quick round: a win
+    there ends the deal at once; a refutation settles it (no quick round, no second full
+    decision); a head start that runs out of time leaves it to the rounds and the full
+    decisions in order, with the verdict unchanged."""
+    base = deal_json.from_dict({"hands": [["B1"], ["B2"], ["B3"]], "lead": 0, "tasks": []})
+    choices = [replace(base, lead=i) for i in range(3)]
+    fake = _Scripted({0, 2})
+    got = decide_choices(choices, fake, None, Budget(), head=0.25)
+    assert got.verdict is Verdict.WINNABLE and got.index == 0 and fake.calls == [(0, None)]
+    assert got.result is not None and got.result.stats.extra["choice_phase"] == "head"
+    fake = _Scripted({2})
+    got = decide_choices(choices, fake, None, Budget(), quick=(8,), head=0.25)
+    assert got.verdict is Verdict.WINNABLE and got.index == 2
+    assert fake.calls == [(0, None), (1, "search"), (2, "search"), (1, None), (2, None)]
+    assert got.settled == 3 and got.backends[0] == "auto"  # the refuted first choice, answered once
+    fake = _Slow({0})
+    got = decide_choices(choices, fake, None, Budget(), quick=(8,), head=0.25)
+    assert got.verdict is Verdict.WINNABLE and got.index == 0
+    assert fake.calls == [(0, None), (0, "search"), (1, "search"), (2, "search"), (0, None)]
+    fake = _Scripted(set())
+    got = decide_choices(choices, fake, "exhaustive", Budget(), head=0.25)  # another back-end: no head start
+    assert got.verdict is Verdict.UNWINNABLE and got.full == 3
+    assert decide_choices([], _Scripted(set()), None, Budget(), head=0.25).verdict is Verdict.UNWINNABLE
