@@ -150,12 +150,14 @@ def test_mission_36_with_the_signal_in_two_branches() -> None:
 
 def test_mission_36_is_refuted_in_one_formula() -> None:
     """Mission 36 with five players, seed 4: its 95 choices (the commander's splits and a
-    hand-over) differ only in their counts; one formula refutes them all, and the deal is
-    unwinnable with no choice decided on its own (the logbook study's verdict)."""
+    hand-over) differ only in their counts; one formula refutes them all but the first,
+    which the engine's head start refutes (or, on a slow machine, leaves to the formula),
+    and the deal is unwinnable with no other choice decided on its own (the logbook study's
+    verdict)."""
     inst = decide_deal_instance(36, 5, 4)
     r = decide(inst)
     assert r.verdict is Verdict.UNWINNABLE
-    assert r.stats.extra["variants_together"] == 95 and r.stats.extra["variants_tried"] == 0
+    assert r.stats.extra["variants_together"] in (94, 95) and r.stats.extra["variants_tried"] == 1
 
 
 def decide_deal_instance(number: int, players: int, seed: int) -> Instance:
