@@ -46,7 +46,7 @@ from __future__ import annotations
 from typing import Any
 
 from crewcheck.runtime.kernels import lowbit_index, popcount
-from crewcheck.solvers.search.rules import can_beat, playable, trick_best
+from crewcheck.solvers.search.rules import can_beat, in_play, playable, trick_best
 
 __all__ = [
     "PRED", "TS_MAX", "most_tasks_held", "trick_dead", "hand_overflow_dead", "trick_count_dead", "boss_trump_dead",
@@ -654,13 +654,7 @@ def boundary_dead(hands: Any, p: int, free: int, task_cards: int, tseat: Any, ca
     :func:`precedence_dead`, :func:`token_order_dead` (with tokens) and
     :func:`hall_dead`. ``release`` is their scratch array (``2 * PRED`` words).
     """
-    inplay = 0
-    tricks = 1 << 30
-    for s in range(p):
-        inplay |= hands[s]
-        n = popcount(hands[s])
-        if n < tricks:
-            tricks = n
+    inplay, tricks = in_play(hands, p)
     left = task_cards & inplay
     if left == 0:
         return False

@@ -37,7 +37,7 @@ from crewcheck.solvers.search.conditions import (
     COND_FUNCTIONS, C_BROKEN, C_HOLDS, C_OPEN, cond_boundary_dead, cond_judge, cond_key, cond_step, cond_trick_dead,
 )
 from crewcheck.solvers.search.cuts import BOUNDARY_RULES, CUT_FUNCTIONS, boundary_dead, most_tasks_held, trick_dead
-from crewcheck.solvers.search.rules import can_beat, order_ok, playable, trick_best
+from crewcheck.solvers.search.rules import can_beat, in_play, order_ok, playable, trick_best
 from crewcheck.solvers.search.records import DealArrays, Limits, TableArrays, Workspace
 from crewcheck.solvers.search.table import KEY_WORDS, TABLE_FUNCTIONS, tt_refuted, tt_store
 from crewcheck.solvers.search.low_cards import RELAX_FUNCTIONS
@@ -604,7 +604,8 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
 
 
 KERNEL_FUNCTIONS = (
-    kernels.popcount, kernels.lowbit_index, kernels.highbit_index, order_ok, playable, can_beat, trick_best, gen_moves,
+    kernels.popcount, kernels.lowbit_index, kernels.highbit_index, order_ok, playable, can_beat, trick_best, in_play,
+    gen_moves,
     *CUT_FUNCTIONS, *COND_FUNCTIONS, position_key, *TABLE_FUNCTIONS, *PART_FUNCTIONS, search, *RELAX_FUNCTIONS,
 )
 """Every function of the search kernel, callees before callers."""

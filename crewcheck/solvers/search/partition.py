@@ -56,7 +56,7 @@ from typing import Any
 
 from crewcheck.runtime.kernels import highbit_index, lowbit_index, popcount
 from crewcheck.solvers.search.cuts import boss_trump_dead, lead_reach_dead
-from crewcheck.solvers.search.rules import trick_best
+from crewcheck.solvers.search.rules import in_play, trick_best
 
 __all__ = ["PT_STRIDE", "PT_WAYS", "PART_BITS", "PURE_PART_BITS", "ALL", "applies", "pt_shape", "pt_winner",
            "pt_trick_cut", "pt_boundary_cut", "pt_close", "pt_refuted", "pt_store", "PART_FUNCTIONS"]
@@ -130,13 +130,7 @@ def pt_boundary_cut(hands: Any, p: int, leader: int, quota: Any, trump: int, sui
     cards of a suit (every card), and :func:`~.cuts.boss_trump_dead`, which compares the
     trumps (every trump). Those two are asked again: a rule that does not fire now was
     not the one that fired."""
-    inplay = 0
-    tricks = 1 << 30
-    for s in range(p):
-        inplay |= hands[s]
-        n = popcount(hands[s])
-        if n < tricks:
-            tricks = n
+    inplay, tricks = in_play(hands, p)
     left = task_cards & inplay
     if lead_reach_dead(hands, p, 0, left, own_mask, quota, leader, trump, suit_mask):
         return ALL

@@ -13,7 +13,7 @@ from typing import Any
 
 from crewcheck.runtime.kernels import popcount
 
-__all__ = ["order_ok", "can_beat", "trick_best", "playable"]
+__all__ = ["order_ok", "can_beat", "trick_best", "playable", "in_play"]
 
 
 def order_ok(done: int, group: int, ntasks: int, tkind: Any, trank: Any, strict: int) -> bool:
@@ -108,3 +108,14 @@ def trick_best(seq: Any, ts: int, n: int, suit_of: Any, trump: int) -> int:
             best_suit = s
     return best
 
+
+def in_play(hands: Any, p: int) -> tuple[int, int]:
+    """The cards still in the hands, and the tricks left (the shortest hand's size)."""
+    inplay = 0
+    tricks = 1 << 30
+    for s in range(p):
+        inplay |= hands[s]
+        n = popcount(hands[s])
+        if n < tricks:
+            tricks = n
+    return inplay, tricks
