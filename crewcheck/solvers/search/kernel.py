@@ -516,13 +516,7 @@ def search(hands: Any, seq: Any, quota: Any, limits: Limits, deal: DealArrays, t
                     # once the tasks are done only when every one holds
                     for i in range(nc):
                         sv_cmemo[depth * nc + i] = cmemo[i]
-                    inplay = 0
-                    tleft = 1 << 30
-                    for s in range(p):
-                        inplay |= hands[s]
-                        hs = popcount(hands[s])
-                        if hs < tleft:
-                            tleft = hs
+                    inplay, tleft = in_play(hands, p)
                     cond_step(cond, cmemo, played, w, seq[ts + bi], cond.tricks_total - tleft, 1 if tleft == 0 else 0,
                               (w - bi + p) % p, seq[ts])
                     verdict = cond_judge(cond, cmemo, inplay, tleft)

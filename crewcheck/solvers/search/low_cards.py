@@ -63,7 +63,7 @@ from crewcheck.solvers.search.conditions.codes import C_BROKEN, C_HOLDS
 from crewcheck.solvers.search.conditions.kernel import cond_judge, cond_key, cond_step
 from crewcheck.solvers.search.conditions.table import unknown_kinds
 from crewcheck.solvers.search.records import CondArrays, RelaxArrays, TableArrays
-from crewcheck.solvers.search.rules import playable, trick_best
+from crewcheck.solvers.search.rules import in_play, playable, trick_best
 from crewcheck.solvers.search.table import tt_refuted, tt_store
 
 __all__ = ["EXACT_CARDS", "low_cards", "live_covers", "loose_cards", "RELAXATION_NODES", "RELAX_FUNCTIONS",
@@ -284,13 +284,7 @@ def relax_search(hands: Any, leader0: int, cond: CondArrays, deal: RelaxArrays, 
             played = 0
             for k in range(p):
                 played |= 1 << work[ts + k]
-            left = 0
-            tricks_left = 1 << 30
-            for s in range(p):
-                left |= hands[s]
-                c = popcount(hands[s])
-                if c < tricks_left:
-                    tricks_left = c
+            left, tricks_left = in_play(hands, p)
             for i in range(n):
                 cur[i] = work[mem + t * (n + 1) + i]
             cond_step(cond, cur, played, (leader + mv) % p, work[ts + mv],
