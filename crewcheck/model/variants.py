@@ -41,6 +41,7 @@ from crewcheck.model.rules import Rules
 from crewcheck.model.tasks import Task
 
 __all__ = ["Choice", "variants", "count_variants", "token_moves", "moved_tokens", "passed_hands",
+           "passable_cards", "signal_directions",
            "variant_assignment", "play_variant", "play_state"]
 
 
@@ -120,14 +121,16 @@ def _choices(instance: Instance) -> list[tuple[tuple[str, Seat], ...]]:
     return [tuple(zip(names, pick)) for pick in product(*options)]
 
 
-def _passable(instance: Instance) -> list[list[CardIndex]]:
+def passable_cards(instance: Instance) -> list[list[CardIndex]]:
     """Per seat, the cards it may pass (no trump); ``[-1]`` for a seat with only trumps."""
     trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)
     return [list(iter_bits(h & ~trumps)) or [-1] for h in instance.hands]
 
 
-def _directions(instance: Instance) -> list[int]:
-    return {"left": [1], "right": [-1], "choose": [1, -1]}[instance.distress or "left"]
+def signal_directions(instance: Instance) -> tuple[int, ...]:
+    """The directions of the distress signal's passes: ``1`` to the left, ``-1`` to the
+    right, both when the crew chooses."""
+    return {"left": (1,), "right": (-1,), "choose": (1, -1)}[instance.distress or "left"]
 
 
 def passed_hands(instance: Instance, direction: int, passes: tuple[CardIndex, ...]) -> tuple[int, ...]:
@@ -190,8 +193,8 @@ def count_variants(instance: Instance) -> int:
     history or an emptied hand rules out)."""
     n = len(token_moves(instance)) * sum(1 for _ in _makers(instance))
     if instance.distress is not None:
-        n *= len(_directions(instance))
-        for cards in _passable(instance):
+        n *= len(signal_directions(instance))
+        for cards in passable_cards(instance):
             n *= len(cards)
     return n
 
@@ -205,8 +208,8 @@ def variants(instance: Instance) -> Iterator[tuple[Choice, Instance]]:
     token move (none first), then the seats, the assignment and the hand-over (none first).
     """
     if instance.distress is not None:
-        for direction in _directions(instance):
-            for passes in product(*_passable(instance)):
+        for direction in signal_directions(instance):
+            for passes in product(*passable_cards(instance)):
                 try:
                     base = replace(instance, hands=passed_hands(instance, direction, passes), distress=None)
                 except InvalidDealError:  # a hand emptied (its seat held only trumps)

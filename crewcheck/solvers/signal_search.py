@@ -31,7 +31,8 @@ from crewcheck.errors import InvalidDealError
 from crewcheck.model.cards import CardIndex, Mask, iter_bits
 from crewcheck.model.conditions import Condition, WinsAllCards
 from crewcheck.model.instance import Instance, Seat
-from crewcheck.model.variants import Choice, passed_hands, variant_assignment, variants
+from crewcheck.model.variants import (Choice, passable_cards, passed_hands, signal_directions, variant_assignment,
+                                      variants)
 from crewcheck.solvers.base import Answer, Budget, Verdict
 from crewcheck.solvers.search.driver import SearchOptions, SearchSolver
 
@@ -129,17 +130,13 @@ def candidate_cards(instance: Instance, direction: int) -> list[list[CardIndex]]
     return out
 
 
-def _directions(instance: Instance) -> tuple[int, ...]:
-    return {"left": (1,), "right": (-1,), "choose": (1, -1)}[instance.distress or "left"]
-
-
 def candidate_passes(instance: Instance, seed: int = 0,
                      extra: int = QUICK_RANDOM) -> Iterator[tuple[int, tuple[CardIndex, ...]]]:
     """``(direction, passes)`` to try, without repeats: the rule-made passes
     (:func:`candidate_cards`, the first :data:`_PER_SEAT` of every seat, fewest lower
     picks first, the directions in turn), then ``extra`` seeded random passes."""
     seen: set[tuple[int, tuple[CardIndex, ...]]] = set()
-    ways = _directions(instance)
+    ways = signal_directions(instance)
     made = []
     for d in ways:
         cards = [c[:_PER_SEAT] for c in candidate_cards(instance, d)]
@@ -151,8 +148,7 @@ def candidate_passes(instance: Instance, seed: int = 0,
             seen.add((d, passes))
             yield d, passes
     rng = random.Random(seed)
-    trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)
-    passable = [list(iter_bits(h & ~trumps)) or [-1] for h in instance.hands]
+    passable = passable_cards(instance)
     for _ in range(extra):
         d = rng.choice(ways)
         passes = tuple(rng.choice(cs) for cs in passable)

@@ -40,7 +40,7 @@ from crewcheck.errors import BackendError, InvalidInputError
 from crewcheck.model.cards import CardIndex
 from crewcheck.model.derived import quotas_left
 from crewcheck.model.instance import Instance, Seat
-from crewcheck.model.variants import Choice, variant_assignment, variants
+from crewcheck.model.variants import Choice, signal_directions, variant_assignment, variants
 from crewcheck.solvers.base import Answer, Budget, BudgetExceeded, Deadline, Verdict
 from crewcheck.solvers.logic.decode import decode, passes_of
 from crewcheck.solvers.logic.encoding import ENCODED_KINDS, MAX_VARIABLES, encode, size_limit
@@ -53,7 +53,6 @@ __all__ = ["encode_deal", "decode_deal", "decide_deal", "decide_signal", "choice
 MAX_BRANCHES = 1024
 """The most choices one formula holds (choose seats x recipient x split x direction)."""
 
-_DIRECTIONS = {"left": (1,), "right": (-1,), "choose": (1, -1)}
 
 SIGNAL_BACKENDS = ("auto", "engine", "sat")
 """Back-ends under which a deal with a distress signal is decided in one SAT call on
@@ -67,7 +66,7 @@ def choices_of(instance: Instance) -> Iterator[tuple[Choice, Instance]]:
         yield from variants(instance)
         return
     base = replace(instance, distress=None)
-    for direction in _DIRECTIONS[instance.distress]:
+    for direction in signal_directions(instance):
         for choice, concrete in variants(base):
             yield replace(choice, direction=direction), concrete
 
@@ -130,8 +129,8 @@ def encode_deal(instance: Instance, *, deadline: Deadline | None = None, togethe
     # no choice left to play (every signal empties a hand, or the history ended the game)
     open_ = [b.instance for b in branches if b.instance.state().end is None]
     if not open_:
-        raise InvalidInputError("the played history has already ended the game under every choice of the "
-                                "crew; nothing to encode")
+        raise InvalidInputError("the game is already over under every choice of the crew (ended before play "
+                                "or by the played history); nothing to encode")
     return Encoding(position_of(open_[0]), merged, Variables(), tuple(branches))
 
 
