@@ -76,8 +76,8 @@ def add_parsers(sub: Any) -> None:
                       help="the crew also chooses the card each seat places on its communication token, which the "
                            "reference never draws (exact answers; every draw of every first trick is decided)")
     draw.add_argument("--families", action="store_true",
-                      help="decide the draws a quick search does not win in one SAT formula per first trick, the "
-                           "draw as variables, a lost draw widened into a family of lost draws (needs python-sat; "
+                      help="prove lost draws in families: a draw the search loses is widened, by one SAT formula per "
+                           "first trick with the draw as variables, into a family of lost draws (needs python-sat; "
                            "the same answers)")
     draw.add_argument("--json", action="store_true", help="print one JSON object")
     draw.set_defaults(func=run_draw)
