@@ -60,8 +60,9 @@ def test_a_later_choice_wins_in_the_quick_rounds() -> None:
         r = decide(inst, backend=backend)
         assert r.verdict is Verdict.WINNABLE and r.witness is not None
         assert r.witness.choice is not None and r.witness.choice.handover == (0, 4)
-        # the first choice (no hand-over) gets its head start and is refuted there
-        assert r.stats.extra["variants_quick"] == 4 and r.stats.extra["variants_tried"] == 1
+        # the first choice (no hand-over) gets its head start and is refuted there (or, on a
+        # slow machine, in the quick rounds after it)
+        assert r.stats.extra["variants_quick"] in (4, 5) and r.stats.extra["variants_tried"] == 1
         assert r.stats.extra["choice_phase"] == "quick"
     oracle = decide(inst, backend="exhaustive")
     assert oracle.verdict is Verdict.WINNABLE and oracle.witness is not None
