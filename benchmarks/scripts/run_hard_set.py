@@ -7,7 +7,8 @@
     results and writes the ``--top`` slowest deals of each cell, by the batch's own
     ``seconds``, to ``benchmarks/corpus/hard/heart-<cell>.jsonl`` (the deal lines as
     generated, with their id and seed), and a summary of every pool (deals, verdicts,
-    median / p99 / max seconds, the selection's threshold) to ``--summary``.
+    median / p99 / max seconds, the selection's threshold) to ``--summary``; a cell whose
+    pool is not complete is left as it was, hard set and summary entry.
 ``compare``
     Every deal of the hard set decided by the default engine through the API
     (:func:`crewcheck.decide` in this process, kernel loaded, winning lines replayed) and,
@@ -59,6 +60,8 @@ def _lines(path: Path) -> list[str]:
 
 def select(pool: Path, top: int, summary: Path | None) -> int:
     pools: dict[str, Any] = {}
+    if summary is not None and summary.exists():  # a cell without a complete pool keeps its entry
+        pools = json.loads(summary.read_text(encoding="utf-8"))
     for cell in HEART:
         deals, results = pool / f"{cell}.jsonl", pool / f"{cell}.ours.jsonl"
         if not results.exists():
