@@ -23,7 +23,7 @@ All times come from one run on one machine: compare ratios, never seconds across
 Usage::
 
     PYTHONPATH=. python -m benchmarks.scripts.run_hard_set select --pool DIR --top 100 \\
-        --summary benchmarks/results/hard-set-pools.json
+        --summary benchmarks/results/hard-set-pools.json --records benchmarks/results/hard-set-pools
     PYTHONPATH=. python -m benchmarks.scripts.run_hard_set compare --peer BIN \\
         --jsonl benchmarks/results/hard-set.jsonl --markdown benchmarks/results/hard-set-table.md
 """
@@ -56,6 +56,29 @@ def hard_path(cell: str) -> Path:
 
 def _lines(path: Path) -> list[str]:
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def pool_records(pool: Path, records: Path) -> None:
+    """Each cell's pool results, complete or not, as compact records in ``records``
+    (``<cell>.jsonl.gz``: id, verdict, seconds, the side that answered, nodes; one line a
+    deal decided), so the pools are kept in the repository and a cut run can be taken up
+    from the first deal missing (``crewcheck deals --start N``)."""
+    import gzip
+
+    records.mkdir(parents=True, exist_ok=True)
+    for cell in HEART:
+        results = pool / f"{cell}.ours.jsonl"
+        if not results.exists():
+            continue
+        ids = [json.loads(line)["id"] for line in _lines(pool / f"{cell}.jsonl")]
+        rows = [json.loads(line) for line in _lines(results)]
+        with gzip.open(records / f"{cell}.jsonl.gz", "wt", encoding="utf-8") as f:
+            for ident, r in zip(ids, rows):
+                stats = r.get("stats", {})
+                f.write(json.dumps({"id": r.get("id", ident), "verdict": r.get("verdict"),
+                                    "seconds": r.get("seconds"), "stage": stats.get("stage"),
+                                    "nodes": stats.get("nodes")}) + "\n")
+        print(f"{cell}: {len(rows)} of {len(ids)} deals -> {records / (cell + '.jsonl.gz')}", file=sys.stderr)
 
 
 def select(pool: Path, top: int, summary: Path | None) -> int:
@@ -159,6 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--pool", type=Path, help="select: the folder of <cell>.jsonl and <cell>.ours.jsonl")
     ap.add_argument("--top", type=int, default=100)
     ap.add_argument("--summary", type=Path)
+    ap.add_argument("--records", type=Path, help="select: also write each pool's compact records here")
     ap.add_argument("--peer", default=os.environ.get("DEJONG_BIN"))
     ap.add_argument("--cells", nargs="*", default=list(HEART))
     ap.add_argument("--limit", type=int, default=None, help="compare: the first N deals of each cell only")
@@ -169,6 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.mode == "select":
         if args.pool is None:
             ap.error("select needs --pool")
+        if args.records is not None:
+            pool_records(args.pool, args.records)
         return select(args.pool, args.top, args.summary)
     if not args.peer:
         ap.error("compare needs --peer (or $DEJONG_BIN)")
