@@ -139,7 +139,8 @@ def compare(peer: str, cells: Sequence[str], limit: int | None, peer_timeout: fl
     load_compiled()
     dejong = load_run_dejong()
     table = ["| cell | deals | agree | ours median / p99 / max s | peer median / p99 / max s | ratio median / p99 / max "
-             "| batch s (default) | peer two processes s (est.) |", "|---|---|---|---|---|---|---|---|"]
+             "| batch s (default) | peer two processes s (est.) | batch throughput / peer's |",
+             "|---|---|---|---|---|---|---|---|---|"]
     bad = 0
     game = Path(tempfile.mkdtemp()) / "deal.game"
     if jsonl is not None:
@@ -168,7 +169,8 @@ def compare(peer: str, cells: Sequence[str], limit: int | None, peer_timeout: fl
         stats = [(quantile(o, q), quantile(p, q)) for q in (0.5, 0.99, 1.0)]
         table.append(f"| {cell} | {len(lines)} | {agree} | " + " / ".join(f"{a:.4f}" for a, _ in stats) + " | "
                      + " / ".join(f"{b:.4f}" for _, b in stats) + " | "
-                     + " / ".join(f"{b / a:.1f}x" for a, b in stats) + f" | {batch:.2f} | {sum(p) / 2:.2f} |")
+                     + " / ".join(f"{b / a:.1f}x" for a, b in stats)
+                     + f" | {batch:.2f} | {sum(p) / 2:.2f} | {sum(p) / 2 / batch:.2f}x |")
         print(table[-1], file=sys.stderr)
     if markdown is not None:
         markdown.write_text("\n".join(table) + "\n", encoding="utf-8")
