@@ -50,9 +50,9 @@ class Problem:
               relax: bool = False, partition: bool = False) -> Problem:
         """The problem of deciding ``state`` (a position of ``instance``); ``canonical``
         asks for relative-rank table keys where the key layout allows them (with
-        conditions only when all are renamable, :func:`.conditions.renamable`, and at most
-        40 cards are in play: their memos take the key's third word, free then); ``relax`` leaves out the
-        conditions the search cannot judge (:func:`.conditions.build`); ``partition``
+        conditions only when all are renamable, :func:`.conditions.renamable`, and at
+        most 40 cards are in play, 30 on 5 seats: their memos take the key's third word,
+        free then); ``relax`` leaves out the conditions the search cannot judge (:func:`.conditions.build`); ``partition``
         asks for the partition table where the deal allows it (:func:`.partition.applies`)."""
         deck = instance.deck
         p = instance.players
@@ -81,9 +81,11 @@ class Problem:
         in_hands = sum(h.bit_count() for h in state.hands)
         sizes = [m.bit_count() for m in suit_mask]
         cond = search_conditions.build(instance, state, compiled, relax=relax)
-        renamed = cond.n == 0 or (in_hands <= 40 and search_conditions.renamable(instance))
-        canon = 1 if (canonical and renamed and p <= 4 and len(sizes) <= 8 and max(sizes) <= 15
-                      and in_hands <= 60) else 0
+        room = 60 if p <= 4 else 45  # the relative key's cards (kernel.position_key)
+        free_word = 40 if p <= 4 else 30  # cards that leave its third word to the memos
+        renamed = cond.n == 0 or (in_hands <= free_word and search_conditions.renamable(instance))
+        canon = 1 if (canonical and renamed and p <= 5 and len(sizes) <= 8 and max(sizes) <= 15
+                      and in_hands <= room) else 0
         arr = _arrays(compiled)
         deal = DealArrays(
             players=p,

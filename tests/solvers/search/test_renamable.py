@@ -19,7 +19,7 @@ from crewcheck.solvers.search import conditions as SC
 from crewcheck.solvers.search.conditions import table as T
 from crewcheck.solvers.search.driver import SearchOptions, SearchSolver
 from tests.sizes import few
-from tests.strategies import condition_instances
+from tests.strategies import condition_instances, conditions_for, instances
 
 RENAMABLE = ("wins_no_tricks", "wins_tricks", "wins_fewer_tricks_than", "wins_tricks_at", "balanced_tricks",
              "wins_consecutive_tricks", "wins_no_tricks_at", "wins_as_many_tricks_as", "wins_more_than_the_rest",
@@ -78,6 +78,34 @@ def test_the_relative_key_with_conditions_agrees_with_the_oracle(kind: str, data
     answer = SearchSolver(SearchOptions(pure=True)).decide(inst, budget=Budget())
     assert answer.extra.get("canonical") in (None, SC.renamable(inst))  # None: decided before the kernel
     assert answer.verdict is decide(inst, backend="exhaustive").verdict
+
+
+@st.composite
+def five_seat_deals(draw: st.DrawFn) -> Instance:
+    """A tiny 5-seat deal (the relative key's 4-bit layout), with renamable conditions or none."""
+    base = draw(instances(min_players=5, max_players=5, max_cards=15, max_tasks=3, history=False))
+    if draw(st.booleans()):
+        return base
+    conds = draw(conditions_for(base, kinds=RENAMABLE))
+    return Instance(base.deck, base.hands, base.tasks, base.trump, base.lead, base.rules, conditions=conds)
+
+
+@FEW
+@given(inst=five_seat_deals())
+def test_the_relative_key_on_five_seats_agrees_with_the_oracle(inst: Instance) -> None:
+    """Five seats key by relative ranks too (4 bits a card), with renamable conditions
+    or none, in both kernels; the verdict is the oracle's."""
+    if not inst.is_concrete():
+        return
+    note(deal_json.dumps(inst))
+    expected = decide(inst, backend="exhaustive").verdict
+    options = [SearchOptions(pure=True)]
+    if pytest.importorskip("numba"):
+        options.append(SearchOptions(warm_start=False))
+    for opts in options:
+        answer = SearchSolver(opts).decide(inst, budget=Budget())
+        assert answer.extra.get("canonical") in (None, True)
+        assert answer.verdict is expected
 
 
 PINNED = ('{"schema": "crewcheck-deal/1", "hands": [["B2", "B3", "G1", "G2", "P1"], ["B1", "G3", "P2", "P3"]], '

@@ -236,7 +236,7 @@ def unknown_kinds(instance: Instance) -> list[str]:
 
 RENAMABLE_MEMO_BITS = 63
 """The memos' room in a relative-rank key: its third word (:func:`cond_key` writes them
-from bit 0 of that word), free when at most 40 cards are in play."""
+from bit 0 of that word), free when at most 40 cards are in play (30 on 5 seats)."""
 
 
 def renamable(instance: Instance) -> bool:
