@@ -59,10 +59,12 @@ def test_renamable_reads_each_condition(condition: dict[str, object], expected: 
 
 
 def test_memos_beyond_the_free_word_keep_the_exact_key() -> None:
-    """Memos of more than 63 bits do not fit the relative key's free word."""
+    """Memos of more bits than the room left in the relative key's third word do not fit."""
     many = [{"kind": "wins_tricks", "seat": 0, "count": 1, "cmp": ">="}] * 64
     assert not SC.renamable(_deal(many))
     assert SC.renamable(_deal(many[:1]))
+    one_bit = [{"kind": "wins_no_tricks", "seat": 0}] * 3
+    assert SC.renamable(_deal(one_bit), room=3) and not SC.renamable(_deal(one_bit), room=2)
 
 
 @pytest.mark.parametrize("kind", RENAMABLE + BY_TARGET)
@@ -124,3 +126,28 @@ def test_a_value_condition_under_the_relative_key_is_wrong(monkeypatch: pytest.M
     row = T.SEARCH_KINDS["no_trick_won_with"]
     monkeypatch.setitem(T.SEARCH_KINDS, "no_trick_won_with", dataclasses.replace(row, renamable=lambda c, i: True))
     assert solver.decide(inst, budget=Budget()).verdict is Verdict.UNWINNABLE
+
+
+def test_memos_sit_above_the_cards_of_a_five_seat_key() -> None:
+    """Five seats, 40 cards in play: the key's third word holds cards 30-39 in its low 40
+    bits, and the memos go above them (a memo's change moves no card's bits)."""
+    from crewcheck.missions.logbook import deal_mission
+    from crewcheck.model.variants import variants
+    from crewcheck.solvers.search.kernel import position_key
+    from crewcheck.solvers.search.problem import Problem
+    from crewcheck.solvers.search.table import KEY_WORDS
+
+    inst = next(v for _, v in variants(from_dict(deal_mission(5, 5, 0))) if v.is_concrete())
+    problem = Problem.build(inst, inst.state(), compiled=False, canonical=True)
+    d = problem.deal
+    assert d.canon == 1 and d.cond.n == 1 and d.cond.shift[0] == 40
+    keys = []
+    for memo in (0, 1):
+        key = [0] * KEY_WORDS
+        position_key(list(problem.hands), d.players, 0, [0] * d.players, d.free, d.canon, d.holder, d.suit_mask,
+                     d.card_task, d.covers, key)
+        cards = list(key)
+        SC.cond_key(d.cond, [memo, 0], key)
+        assert key[2] & ((1 << 40) - 1) == cards[2] & ((1 << 40) - 1) and cards[2] >> 40 == 0
+        keys.append(key)
+    assert keys[1][2] - keys[0][2] == 1 << 40

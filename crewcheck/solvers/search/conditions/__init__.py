@@ -34,7 +34,7 @@ Exact
     refutation table by relative ranks (cards renamed within a suit) only when every
     condition is *renamable* (:attr:`SearchKind.renamable`: it sees the cards only through
     their suits and who wins each trick, as ``wins_no_tricks`` or a whole suit's
-    ``wins_all_cards`` do) and its memos fit the key's free word; otherwise by the exact
+    ``wins_all_cards`` do) and its memos fit the key's third word above the cards it holds; otherwise by the exact
     cards held.
 Cost
     One loop over the conditions per complete trick and per key; nothing per card.
@@ -68,8 +68,8 @@ from crewcheck.solvers.search.conditions.table import (
 )
 
 __all__ = [
-    "SearchKind", "SEARCH_KINDS", "KEY_BITS", "build", "unknown_kinds", "renamable", "describe_relaxation", "cond_step", "cond_judge",
-    "cond_key", "cond_trick_dead", "cond_boundary_dead", "tasks_in_disguise", "winning_card_arms", "ARMS_MAX",
+    "SearchKind", "SEARCH_KINDS", "KEY_BITS", "build", "unknown_kinds", "renamable", "describe_relaxation",
+    "cond_step", "cond_judge", "cond_key", "cond_trick_dead", "cond_boundary_dead", "tasks_in_disguise", "winning_card_arms", "ARMS_MAX",
     "COND_FUNCTIONS", "C_OPEN", "C_HOLDS", "C_BROKEN",
 ]
 

@@ -234,15 +234,10 @@ def unknown_kinds(instance: Instance) -> list[str]:
     return sorted(out)
 
 
-RENAMABLE_MEMO_BITS = 63
-"""The memos' room in a relative-rank key: its third word (:func:`cond_key` writes them
-from bit 0 of that word), free when at most 40 cards are in play (30 on 5 seats)."""
-
-
-def renamable(instance: Instance) -> bool:
+def renamable(instance: Instance, room: int = 63) -> bool:
     """Every condition the search judges on ``instance`` is renamable
-    (:attr:`SearchKind.renamable`) and their memos fit :data:`RENAMABLE_MEMO_BITS`: a
-    relative-rank key with the memos added then names one game up to renaming cards."""
+    (:attr:`SearchKind.renamable`) and their memos fit in ``room`` bits: a relative-rank
+    key with the memos added then names one game up to renaming cards."""
     unknown = set(unknown_kinds(instance))
     bits = 0
     for cond in instance.conditions:
@@ -252,7 +247,7 @@ def renamable(instance: Instance) -> bool:
         if not row.renamable(cond, instance):
             return False
         bits += row.bits(cond, instance)
-    return bits <= RENAMABLE_MEMO_BITS
+    return bits <= room
 
 
 def _arrays(compiled: bool) -> Callable[[list[int]], Any]:
