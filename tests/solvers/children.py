@@ -20,8 +20,10 @@ def left_children() -> list[multiprocessing.process.BaseProcess]:
 
 def no_children() -> bool:
     """No SAT process of this test process is left but the idle spare (which waits on its
-    pipe for the next deal and dies with this process)."""
-    deadline = time.monotonic() + 5
+    pipe for the next deal and dies with this process). It waits up to 30 s for a spare
+    being made: the first one starts the fork server, a new interpreter importing the
+    package, which took over 5 s on a machine with twice as many busy processes as cores."""
+    deadline = time.monotonic() + 30
     while left_children() and time.monotonic() < deadline:
         time.sleep(0.01)
     return not left_children()

@@ -264,12 +264,13 @@ def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: 
 
     ``canon = 0``: the exact position (cards held, leader, quotas; the cards held also
     say which covered cards are still covered: those whose covering card is held).
-    ``canon = 1`` (at most 4 seats, 8 suits of at most 15 cards): the position up to
+    ``canon = 1`` (at most 5 seats, 8 suits of at most 15 cards): the position up to
     relabelling cards within a suit by rank among the cards still in play. Per suit, the
     holder and task flag of each card still held, in rank order, plus the set of task
     cards still held: two positions with the same key are the same game with cards
     renamed (suit, relative order, holder and task kept), so one is won iff the other
-    is.
+    is. A card's code takes 3 bits (20 cards a word, 60 in all) on at most 4 seats and
+    4 bits on 5 (codes up to 9: 15 cards a word, 45 in all).
 
     Covered cards: the cards held say which cards are still covered (those whose
     covering card is held), so the exact key needs nothing more. The relative key, on
@@ -314,6 +315,8 @@ def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: 
     counts = 0
     tasks_left = 0
     pos = 0
+    width = 3 if p <= 4 else 4
+    per = 20 if p <= 4 else 15
     for su in range(len(suit_mask)):
         m = inplay & suit_mask[su]
         counts |= popcount(m) << (4 * su)
@@ -328,8 +331,8 @@ def position_key(hands: Any, p: int, leader: int, quota: Any, free: int, canon: 
                 tasks_left |= 1 << ti
             if (marked >> c) & 1:
                 code = 7  # a card of a cover still in play: the renaming fixes it
-            word = pos // 20
-            shift = 3 * (pos - 20 * word)
+            word = pos // per
+            shift = width * (pos - per * word)
             if word == 0:
                 words0 |= code << shift
             elif word == 1:

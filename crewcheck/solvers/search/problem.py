@@ -49,9 +49,10 @@ class Problem:
     def build(cls, instance: Instance, state: State, *, compiled: bool, canonical: bool,
               relax: bool = False, partition: bool = False) -> Problem:
         """The problem of deciding ``state`` (a position of ``instance``); ``canonical``
-        asks for relative-rank table keys where the key layout allows them (never with
-        conditions: their memos take the key's free words); ``relax`` leaves out the
-        conditions the search cannot judge (:func:`.conditions.build`); ``partition``
+        asks for relative-rank table keys where the key layout allows them (with
+        conditions only when all are renamable, :func:`.conditions.renamable`, and their
+        memos fit in the key's third word above the cards it holds); ``relax`` leaves out
+        the conditions the search cannot judge (:func:`.conditions.build`); ``partition``
         asks for the partition table where the deal allows it (:func:`.partition.applies`)."""
         deck = instance.deck
         p = instance.players
@@ -80,8 +81,13 @@ class Problem:
         in_hands = sum(h.bit_count() for h in state.hands)
         sizes = [m.bit_count() for m in suit_mask]
         cond = search_conditions.build(instance, state, compiled, relax=relax)
-        canon = 1 if (canonical and cond.n == 0 and p <= 4 and len(sizes) <= 8 and max(sizes) <= 15
-                      and in_hands <= 60) else 0
+        width, per = (3, 20) if p <= 4 else (4, 15)  # the relative key's cards (kernel.position_key)
+        taken = width * max(0, in_hands - 2 * per)  # bits of its third word the cards take
+        renamed = cond.n == 0 or (taken < 63 and search_conditions.renamable(instance, 63 - taken))
+        canon = 1 if (canonical and renamed and p <= 5 and len(sizes) <= 8 and max(sizes) <= 15
+                      and in_hands <= 3 * per) else 0
+        if canon and cond.n:  # the memos above the cards in that word
+            cond = cond._replace(shift=_arrays(compiled)([int(x) + taken for x in cond.shift]))
         arr = _arrays(compiled)
         deal = DealArrays(
             players=p,

@@ -30,8 +30,12 @@ Exact
     ``wins_as_many_tricks_as`` keep the differences, ``wins_consecutive_tricks`` counts
     runs up to two), the judgement the same, and the cuts of the search are about tasks,
     which a won game completes whatever its conditions. Cards a condition names (by card
-    or value) are never treated as interchangeable with their neighbours, and a deal with
-    conditions keys its refutation table by the exact cards held, not by relative ranks.
+    or value) are never treated as interchangeable with their neighbours. A deal keys its
+    refutation table by relative ranks (cards renamed within a suit) only when every
+    condition is *renamable* (:attr:`SearchKind.renamable`: it sees the cards only through
+    their suits and who wins each trick, as ``wins_no_tricks`` or a whole suit's
+    ``wins_all_cards`` do) and its memos fit the key's third word above the cards it holds; otherwise by the exact
+    cards held.
 Cost
     One loop over the conditions per complete trick and per key; nothing per card.
 
@@ -60,12 +64,12 @@ from crewcheck.solvers.search.conditions.cuts import COND_CUT_FUNCTIONS, cond_bo
 from crewcheck.solvers.search.conditions.kernel import JUDGE_FUNCTIONS, cond_judge, cond_key, cond_step
 from crewcheck.solvers.search.conditions.rewrites import ARMS_MAX, tasks_in_disguise, winning_card_arms
 from crewcheck.solvers.search.conditions.table import (
-    SEARCH_KINDS, SearchKind, build, describe_relaxation, unknown_kinds,
+    SEARCH_KINDS, SearchKind, build, describe_relaxation, renamable, unknown_kinds,
 )
 
 __all__ = [
-    "SearchKind", "SEARCH_KINDS", "KEY_BITS", "build", "unknown_kinds", "describe_relaxation", "cond_step", "cond_judge",
-    "cond_key", "cond_trick_dead", "cond_boundary_dead", "tasks_in_disguise", "winning_card_arms", "ARMS_MAX",
+    "SearchKind", "SEARCH_KINDS", "KEY_BITS", "build", "unknown_kinds", "renamable", "describe_relaxation",
+    "cond_step", "cond_judge", "cond_key", "cond_trick_dead", "cond_boundary_dead", "tasks_in_disguise", "winning_card_arms", "ARMS_MAX",
     "COND_FUNCTIONS", "C_OPEN", "C_HOLDS", "C_BROKEN",
 ]
 

@@ -83,6 +83,10 @@ class SearchKind:
     """Whether the kernel's ints can hold this condition on ``inst`` (else: not judged here)."""
     extra: Callable[[Any, Instance], tuple[int, ...]] = lambda cond, inst: ()
     """Its further ints, for a kind that needs more than a row (at ``cond.extra[cond.at[i]]``)."""
+    renamable: Callable[[Any, Instance], bool] = lambda cond, inst: False
+    """Whether the condition sees the cards only through their suits and who wins each
+    trick: renaming the cards of a suit in play, keeping their order and holders, changes
+    neither its memos nor its judgement (then the relative-rank key may stand for it)."""
 
 
 _NO_TOTAL = 1 << 40
@@ -106,6 +110,19 @@ def _where_extra(c: C.WinsTrickWhere, inst: Instance) -> tuple[int, ...]:
             _suit_mask(inst, c.other_suit) if both and c.other_suit is not None else 0)
 
 
+def _yes(cond: Any, inst: Instance) -> bool:
+    return True
+
+
+def _whole_suits(mask: int, inst: Instance) -> bool:
+    """``mask`` is a union of whole suits of the deck."""
+    return all(mask & m in (0, m) for m in inst.deck.suit_masks)
+
+
+def _target_suits(cond: Any, inst: Instance) -> bool:
+    return _whole_suits(cond.target(inst), inst)
+
+
 def _one(cond: Any, inst: Instance) -> int:
     return 1
 
@@ -120,19 +137,21 @@ def _count(cond: Any, inst: Instance) -> int:
 
 SEARCH_KINDS: dict[str, SearchKind] = {
     "wins_no_tricks": SearchKind(
-        K_WINS_NO_TRICKS, lambda c, inst: (c.seat, 0, 0, 0, 0, 0), _flag, _one),
+        K_WINS_NO_TRICKS, lambda c, inst: (c.seat, 0, 0, 0, 0, 0), _flag, _one, renamable=_yes),
     "wins_tricks": SearchKind(
-        K_WINS_TRICKS, lambda c, inst: (c.seat, 0, c.count, CMP_CODES[c.cmp], 0, 0), _int, _count),
+        K_WINS_TRICKS, lambda c, inst: (c.seat, 0, c.count, CMP_CODES[c.cmp], 0, 0), _int, _count,
+        renamable=_yes),
     "wins_fewer_tricks_than": SearchKind(
         K_WINS_FEWER, lambda c, inst: (c.seat, c.other, 0, 0, 0, 0),
         lambda m: m[0] | m[1] << 8,  # type: ignore[index]
-        lambda c, inst: 16, lambda c, inst: inst.tricks < 256),
+        lambda c, inst: 16, lambda c, inst: inst.tricks < 256, renamable=_yes),
     "wins_no_cards": SearchKind(
-        K_WINS_NO_CARDS, lambda c, inst: (c.seat, 0, 0, 0, c.target(inst), 0), _flag, _one),
+        K_WINS_NO_CARDS, lambda c, inst: (c.seat, 0, 0, 0, c.target(inst), 0), _flag, _one,
+        renamable=_target_suits),
     "wins_all_cards": SearchKind(
         K_WINS_ALL_CARDS,
         lambda c, inst: (c.seat, 0, 0, 1 if c.played_only else 0, c.target(inst), 0),
-        _flag, _one),
+        _flag, _one, renamable=_target_suits),
     "trick_won_with": SearchKind(
         K_TRICK_WON_WITH,
         lambda c, inst: (-1 if c.seat is None else c.seat, 0, c.count, 0,
@@ -148,11 +167,11 @@ SEARCH_KINDS: dict[str, SearchKind] = {
         lambda c, inst: (c.seat, 0, _trick_bits(c.tricks)[1],
                          (1 if c.only else 0) | (2 if c.not_with_trump else 0), trump_mask(inst),
                          _trick_bits(c.tricks)[0]), _flag, _one,
-        lambda c, inst: inst.tricks < 62),
+        lambda c, inst: inst.tricks < 62, renamable=_yes),
     "balanced_tricks": SearchKind(
         K_BALANCED, lambda c, inst: (0, 0, c.margin, 0, 0, 0), _balance,
         lambda c, inst: SEAT_BITS * inst.players,
-        lambda c, inst: inst.tricks < (1 << SEAT_BITS) and SEAT_BITS * inst.players <= 62),
+        lambda c, inst: inst.tricks < (1 << SEAT_BITS) and SEAT_BITS * inst.players <= 62, renamable=_yes),
     "task_in_trick": SearchKind(
         K_TASK_IN_TRICK, lambda c, inst: (0, 0, 0 if c.trick == "last" else c.trick, 0, 1 << c.card, 0),
         _judgement, _two),
@@ -160,34 +179,37 @@ SEARCH_KINDS: dict[str, SearchKind] = {
         K_WINS_TOGETHER, lambda c, inst: (c.seat, 0, 0, 0, C.cards_mask(c.cards), 0), _judgement, _two),
     "wins_cards": SearchKind(
         K_WINS_CARDS, lambda c, inst: (c.seat, 0, c.count, CMP_CODES[c.cmp], c.target(inst), 0), _int,
-        lambda c, inst: max(1, c.target(inst).bit_count().bit_length())),
+        lambda c, inst: max(1, c.target(inst).bit_count().bit_length()), renamable=_target_suits),
     "compares_cards_won": SearchKind(
         K_COMPARES_CARDS, lambda c, inst: (c.seat, c.at_least, c.margin, CMP_CODES[c.cmp], c.masks(inst)[0], 0),
         lambda m: m[0] | m[1] << 8,  # type: ignore[index]
         lambda c, inst: 16, lambda c, inst: all(m.bit_count() < 256 for m in c.masks(inst)),
-        lambda c, inst: (c.masks(inst)[1],)),
+        lambda c, inst: (c.masks(inst)[1],),
+        lambda c, inst: all(_whole_suits(m, inst) for m in c.masks(inst))),
     "wins_trick_where": SearchKind(K_TRICK_WHERE, _where_row, _flag, _one, extra=_where_extra),
     "wins_consecutive_tricks": SearchKind(
         K_CONSECUTIVE,
         lambda c, inst: (c.seat, 0, c.count, CMP_CODES[c.cmp] | (CONSECUTIVE_ONLY if c.only else 0), 0, 0),
         lambda m: m[0] | m[1] << 8 | min(m[2], 2) << 16,  # type: ignore[index]
-        lambda c, inst: 18, lambda c, inst: inst.tricks < 256),
+        lambda c, inst: 18, lambda c, inst: inst.tricks < 256, renamable=_yes),
     "wins_no_tricks_at": SearchKind(
         K_NO_TRICKS_AT, lambda c, inst: (c.seat, 0, _trick_bits(c.tricks)[1], 0, 0, _trick_bits(c.tricks)[0]),
-        _flag, _one, lambda c, inst: inst.tricks < 62),
+        _flag, _one, lambda c, inst: inst.tricks < 62, renamable=_yes),
     "wins_as_many_tricks_as": SearchKind(
         K_AS_MANY_TRICKS, lambda c, inst: (c.seat, c.other, 0, 0, 0, 0),
         lambda m: m[0] - m[1] + TALLY_ZERO,  # type: ignore[index]
-        lambda c, inst: 8, lambda c, inst: inst.tricks < TALLY_ZERO),
+        lambda c, inst: 8, lambda c, inst: inst.tricks < TALLY_ZERO, renamable=_yes),
     "wins_more_than_the_rest": SearchKind(  # at least half the tricks and one more: wins_tricks ">="
-        K_WINS_TRICKS, lambda c, inst: (c.seat, 0, inst.tricks // 2 + 1, CMP_GE, 0, 0), _int, _count),
+        K_WINS_TRICKS, lambda c, inst: (c.seat, 0, inst.tricks // 2 + 1, CMP_GE, 0, 0), _int, _count,
+        renamable=_yes),
     "wins_all_cards_of_a_suit": SearchKind(
         K_ALL_OF_A_SUIT,
         lambda c, inst: (c.seat, len(inst.deck.suits), sum(1 << u for u in c.suits(inst)), 0, 0, 0), _int,
         lambda c, inst: len(inst.deck.suits), lambda c, inst: len(inst.deck.suits) <= 62,
-        lambda c, inst: tuple(inst.deck.suit_masks)),
+        lambda c, inst: tuple(inst.deck.suit_masks), _yes),
     "leads_no_cards": SearchKind(
-        K_LEADS_NO_CARDS, lambda c, inst: (c.seat, 0, 0, 0, _suit_mask(inst, c.suit), 0), _flag, _one),
+        K_LEADS_NO_CARDS, lambda c, inst: (c.seat, 0, 0, 0, _suit_mask(inst, c.suit), 0), _flag, _one,
+        renamable=_yes),
 }
 """Every condition kind the search judges itself, by its JSON name."""
 
@@ -210,6 +232,22 @@ def unknown_kinds(instance: Instance) -> list[str]:
         if bits > KEY_BITS:
             out.add(cond.kind)
     return sorted(out)
+
+
+def renamable(instance: Instance, room: int = 63) -> bool:
+    """Every condition the search judges on ``instance`` is renamable
+    (:attr:`SearchKind.renamable`) and their memos fit in ``room`` bits: a relative-rank
+    key with the memos added then names one game up to renaming cards."""
+    unknown = set(unknown_kinds(instance))
+    bits = 0
+    for cond in instance.conditions:
+        if cond.kind in unknown:
+            continue
+        row = SEARCH_KINDS[cond.kind]
+        if not row.renamable(cond, instance):
+            return False
+        bits += row.bits(cond, instance)
+    return bits <= room
 
 
 def _arrays(compiled: bool) -> Callable[[list[int]], Any]:
