@@ -64,6 +64,7 @@ def pool_records(pool: Path, records: Path) -> None:
     deal decided), so the pools are kept in the repository and a cut run can be taken up
     from the first deal missing (``crewcheck deals --start N``)."""
     import gzip
+    import io
 
     records.mkdir(parents=True, exist_ok=True)
     for cell in HEART:
@@ -72,7 +73,8 @@ def pool_records(pool: Path, records: Path) -> None:
             continue
         ids = [json.loads(line)["id"] for line in _lines(pool / f"{cell}.jsonl")]
         rows = [json.loads(line) for line in _lines(results)]
-        with gzip.open(records / f"{cell}.jsonl.gz", "wt", encoding="utf-8") as f:
+        out = gzip.GzipFile(records / f"{cell}.jsonl.gz", "wb", mtime=0)  # the same bytes for the same pool
+        with io.TextIOWrapper(out, encoding="utf-8") as f:
             for ident, r in zip(ids, rows):
                 stats = r.get("stats", {})
                 f.write(json.dumps({"id": r.get("id", ident), "verdict": r.get("verdict"),
