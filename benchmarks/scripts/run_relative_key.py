@@ -18,9 +18,17 @@ import json
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import Any, TextIO
 
 MISSIONS = (5, 29, 33, 34, 41, 46, 50)
 """The logbook missions whose conditions are all renamable."""
+
+
+def _write(f: TextIO, mission: int | str, players: int, seed: int, choice: int, a: Any) -> None:
+    """One record: which deal (a mission or a file's cell) and what the search said of it."""
+    f.write(json.dumps({"mission": mission, "players": players, "seed": seed, "choice": choice,
+                        "verdict": a.verdict.name, "nodes": a.nodes, "canonical": a.extra.get("canonical")}) + "\n")
+    f.flush()
 
 
 def run(missions: tuple[int, ...], seeds: int, choices: int, nodes: int, out: Path) -> None:
@@ -40,11 +48,7 @@ def run(missions: tuple[int, ...], seeds: int, choices: int, nodes: int, out: Pa
                     for i, (_, v) in enumerate(variants(inst)):
                         if i >= choices or not v.is_concrete():
                             break
-                        a = solver.decide(v, budget=Budget(nodes=nodes))
-                        f.write(json.dumps({"mission": m, "players": p, "seed": seed, "choice": i,
-                                            "verdict": a.verdict.name, "nodes": a.nodes,
-                                            "canonical": a.extra.get("canonical")}) + "\n")
-                        f.flush()
+                        _write(f, m, p, seed, i, solver.decide(v, budget=Budget(nodes=nodes)))
 
 
 def run_files(files: list[Path], nodes: int, out: Path) -> None:
@@ -59,12 +63,8 @@ def run_files(files: list[Path], nodes: int, out: Path) -> None:
             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
                 data = json.loads(line)
                 inst = from_dict({k: v for k, v in data.items() if k not in ("id", "seed")})
-                a = solver.decide(inst, budget=Budget(nodes=nodes))
                 cell = str(data.get("id", path.stem)).split("/")[0]
-                f.write(json.dumps({"mission": cell, "players": len(inst.hands), "seed": n, "choice": 0,
-                                    "verdict": a.verdict.name, "nodes": a.nodes,
-                                    "canonical": a.extra.get("canonical")}) + "\n")
-                f.flush()
+                _write(f, cell, len(inst.hands), n, 0, solver.decide(inst, budget=Budget(nodes=nodes)))
 
 
 def compare(before: Path, after: Path) -> int:

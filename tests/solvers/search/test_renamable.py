@@ -101,10 +101,8 @@ def test_the_relative_key_on_five_seats_agrees_with_the_oracle(inst: Instance) -
         return
     note(deal_json.dumps(inst))
     expected = decide(inst, backend="exhaustive").verdict
-    options = [SearchOptions(pure=True)]
-    if pytest.importorskip("numba"):
-        options.append(SearchOptions(warm_start=False))
-    for opts in options:
+    pytest.importorskip("numba")
+    for opts in (SearchOptions(pure=True), SearchOptions(warm_start=False)):
         answer = SearchSolver(opts).decide(inst, budget=Budget())
         assert answer.extra.get("canonical") in (None, True)
         assert answer.verdict is expected
