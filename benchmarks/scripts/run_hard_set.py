@@ -16,7 +16,10 @@
     then each cell's file through the default command line, ``crewcheck decide --batch``
     (its own worker policy), timed whole. Per cell: median / p99 / max of both, the ratios
     peer / ours, and the batch's wall time. Any verdict on which the two disagree makes
-    the script exit 1.
+    the script exit 1. With ``--timeout`` a deal we leave unknown counts at that limit, as
+    the peer's time-outs count at ``--peer-timeout``: the side's quantiles are then lower
+    bounds (``>=``), the ratios bounds the other way (``<=``; ``?`` when both sides have
+    deals left unknown). ``--no-batch`` (or ``--limit``) skips the batch run.
 
 All times come from one run on one machine: compare ratios, never seconds across runs.
 
@@ -135,7 +138,7 @@ def _batch_seconds(path: Path) -> float:
 
 
 def compare(peer: str, cells: Sequence[str], limit: int | None, peer_timeout: float, jsonl: Path | None,
-            markdown: Path | None) -> int:
+            markdown: Path | None, timeout: float | None = None, batch_run: bool = True) -> int:
     from crewcheck.solvers.search import load_compiled
 
     load_compiled()
@@ -154,7 +157,7 @@ def compare(peer: str, cells: Sequence[str], limit: int | None, peer_timeout: fl
             data = json.loads(line)
             ident = data["id"]
             deal = {k: v for k, v in data.items() if k not in ("id", "seed")}
-            ours = run_ours([(ident, from_dict(deal))], None)[0]
+            ours = run_ours([(ident, from_dict(deal))], timeout)[0]
             theirs = run_peer_one(dejong, ident, deal, peer, peer_timeout, 8.0, game)
             if theirs["verdict"] in ("winnable", "unwinnable") and theirs["verdict"] != ours["verdict"]:
                 bad += 1
@@ -167,12 +170,19 @@ def compare(peer: str, cells: Sequence[str], limit: int | None, peer_timeout: fl
         o = [r["seconds"] for r in ours_all]
         p = [r["seconds"] if r["seconds"] is not None else peer_timeout for r in peer_all]
         agree = sum(a["verdict"] == b["verdict"] for a, b in zip(ours_all, peer_all))
-        batch = _batch_seconds(hard_path(cell)) if limit is None else float("nan")
+        ours_unknown = sum(r["verdict"] not in ("winnable", "unwinnable") for r in ours_all)
+        peer_unknown = sum(r["verdict"] not in ("winnable", "unwinnable") for r in peer_all)
+        batch = _batch_seconds(hard_path(cell)) if limit is None and batch_run else float("nan")
         stats = [(quantile(o, q), quantile(p, q)) for q in (0.5, 0.99, 1.0)]
-        table.append(f"| {cell} | {len(lines)} | {agree} | " + " / ".join(f"{a:.4f}" for a, _ in stats) + " | "
-                     + " / ".join(f"{b:.4f}" for _, b in stats) + " | "
-                     + " / ".join(f"{b / a:.1f}x" for a, b in stats)
-                     + f" | {batch:.2f} | {sum(p) / 2:.2f} | {sum(p) / 2 / batch:.2f}x |")
+        # a deal left unknown counts at its limit: that side's quantiles are lower bounds
+        ge_o, ge_p = (">= " if ours_unknown else ""), (">= " if peer_unknown else "")
+        ratio = "? " if ours_unknown and peer_unknown else "<= " if ours_unknown else ">= " if peer_unknown else ""
+        note = "".join(f", {n} {who} unknown" for n, who in ((ours_unknown, "ours"), (peer_unknown, "peer")) if n)
+        table.append(f"| {cell} | {len(lines)} | {agree}{note} | " + " / ".join(f"{ge_o}{a:.4f}" for a, _ in stats)
+                     + " | " + " / ".join(f"{ge_p}{b:.4f}" for _, b in stats) + " | "
+                     + " / ".join(f"{ratio}{b / a:.1f}x" for a, b in stats)
+                     + (" | not run" if batch != batch else f" | {batch:.2f}") + f" | {ge_p}{sum(p) / 2:.2f} | "
+                     + ("|" if batch != batch else f"{sum(p) / 2 / batch:.2f}x |"))
         print(table[-1], file=sys.stderr)
     if markdown is not None:
         markdown.write_text("\n".join(table) + "\n", encoding="utf-8")
@@ -191,6 +201,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--cells", nargs="*", default=list(HEART))
     ap.add_argument("--limit", type=int, default=None, help="compare: the first N deals of each cell only")
     ap.add_argument("--peer-timeout", type=float, default=60.0)
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="compare: our engine's limit a deal (default none); a deal left unknown counts at it")
+    ap.add_argument("--no-batch", action="store_true", help="compare: skip the default command line's batch run")
     ap.add_argument("--jsonl", type=Path)
     ap.add_argument("--markdown", type=Path)
     args = ap.parse_args(argv)
@@ -202,7 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return select(args.pool, args.top, args.summary)
     if not args.peer:
         ap.error("compare needs --peer (or $DEJONG_BIN)")
-    return compare(args.peer, args.cells, args.limit, args.peer_timeout, args.jsonl, args.markdown)
+    return compare(args.peer, args.cells, args.limit, args.peer_timeout, args.jsonl, args.markdown, args.timeout,
+                   not args.no_batch)
 
 
 if __name__ == "__main__":
