@@ -44,19 +44,24 @@ DIGESTS = Path(__file__).resolve().parents[1] / "data" / "certificates" / "cnf-d
 
 
 def test_encoding_digests() -> None:
-    """The CNF of every bundled deal is the one recorded for the encoding's name: a change
-    of the encoding must come with a new :data:`~crewcheck.certificates.cnf.ENCODING` (so
-    old certificates are refused for what they are) and new digests in this file."""
+    """The CNF of every bundled deal, and of a few logbook deals whose special rules have
+    clauses of their own ("M-Pp-S": mission, players, seed), is the one recorded for the
+    encoding's name: a change of the encoding must come with a new
+    :data:`~crewcheck.certificates.cnf.ENCODING` (so old certificates are refused for what
+    they are) and new digests in this file."""
     import json
 
     from crewcheck.certificates.cnf import ENCODING, build_cnf
-    from crewcheck.formats.deal_json import load
+    from crewcheck.formats.deal_json import from_dict, load
+    from crewcheck.missions.logbook import deal_mission
 
     recorded = json.loads(DIGESTS.read_text())
     deals = Path(__file__).resolve().parents[2] / "models" / "deals"
-    now = {name: build_cnf(load(deals / f"{name}.json")).digest for name in recorded["digests"]}
-    assert len(now) >= 8
-    changed = sorted(name for name in now if now[name] != recorded["digests"][name])
+    now = {"digests": {name: build_cnf(load(deals / f"{name}.json")).digest for name in recorded["digests"]},
+           "missions": {name: build_cnf(from_dict(deal_mission(*(int(x.rstrip("p")) for x in name.split("-"))))).digest
+                        for name in recorded["missions"]}}
+    assert len(now["digests"]) >= 8 and len(now["missions"]) >= 2
+    changed = sorted(name for part in now for name in now[part] if now[part][name] != recorded[part][name])
     assert recorded["encoding"] == ENCODING and not changed, (
         f"the CNF of {', '.join(changed)} changed under the name {ENCODING!r}: give the encoding a new "
         f"name (crewcheck/certificates/cnf.py: ENCODING) and record {json.dumps(now)} in {DIGESTS}")

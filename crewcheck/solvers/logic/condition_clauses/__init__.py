@@ -29,7 +29,7 @@ asks for"), ``balance{j}_t{t}_s{s}_ge{k}`` (a unary count of a seat's tricks) an
 
 Cost: ``O(T·n)`` variables and clauses per condition for ``n`` named cards and ``T``
 tricks left, ``O(T·p·v)`` for a total (``v`` the highest value); runs ``O(T·count)``;
-``balanced_tricks`` ``O(T²·p²)``.
+``balanced_tricks`` ``O(T·p²)`` with margin 2 (rounds), ``O(T²·p²)`` otherwise (a counter).
 """
 
 from __future__ import annotations

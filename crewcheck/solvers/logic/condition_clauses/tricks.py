@@ -144,10 +144,14 @@ def wins_consecutive_tricks(model: Formula, v: Variables, pos: Position, cond: C
 
 def balanced_tricks(model: Formula, v: Variables, pos: Position, cond: C.BalancedTricks, memo: Hashable,
                     j: int) -> None:
-    """Nobody ``margin`` tricks ahead, after every trick: a unary counter of the tricks
-    each seat wins from here (``ge[s][k]``: at least ``k``), both directions defined."""
+    """Nobody ``margin`` tricks ahead, after every trick. Margin 2 (the reference's
+    rule) as rounds (:func:`_balanced_rounds`); any other margin as a unary counter of the
+    tricks each seat wins from here (``ge[s][k]``: at least ``k``), both directions defined."""
     margin, start = cond.margin, memo
     assert isinstance(start, tuple)
+    if margin == 2:
+        _balanced_rounds(model, v, pos, start, j)
+        return
     p = pos.instance.players
     ge: dict[tuple[int, int], Lit] = {}  # (seat, k) -> "at least k so far", for the current t
     n = 0
@@ -182,6 +186,40 @@ def balanced_tricks(model: Formula, v: Variables, pos: Position, cond: C.Balance
                         model.add_bool_and([-ge[(s, k)]])
                     else:
                         model.add_bool_or([ge[(o, need)]], enforce=[ge[(s, k)]])
+
+
+def _balanced_rounds(model: Formula, v: Variables, pos: Position, start: tuple[int, ...], j: int) -> None:
+    """Nobody 2 tricks ahead after any trick, exactly: the seats with the fewest tricks
+    (every seat when all are level) win the next tricks, one each, as many tricks as
+    they are; then every ``p`` tricks in a row go to ``p`` different seats (the last
+    round, cut short by the end, to different seats). Each round: who is not in it wins
+    none of its tricks, who is wins at most one, and of a whole round at least one.
+
+    Why exactly: before a round the counts are ``m`` and ``m + 1``; a seat at ``m + 1``
+    winning while one is still at ``m`` is 2 ahead, and so is a seat at ``m`` winning
+    twice while another is still at ``m``; a round won as said keeps every count at
+    ``m`` or ``m + 1`` and ends with all level."""
+    p = pos.instance.players
+    low = min(start)
+    if max(start) - low >= 2:
+        false(model, j)
+        return
+    behind = [s for s in range(p) if start[s] == low]
+    tricks = list(pos.tricks)
+    rounds = [(tricks[:len(behind)], behind)]
+    rounds += [(tricks[b:b + p], list(range(p))) for b in range(len(behind), len(tricks), p)]
+    for ts, seats in rounds:
+        for s in range(p):
+            wins = [v.winner[(t, s)] for t in ts]
+            if s not in seats:
+                for w in wins:
+                    model.add_bool_and([-w])
+                continue
+            for i, a in enumerate(wins):
+                for b in wins[i + 1:]:
+                    model.add_bool_or([-a, -b])
+            if wins and len(ts) == len(seats):
+                model.add_bool_or(wins)
 
 
 CLAUSES: dict[str, ConditionClauses] = {
