@@ -172,7 +172,7 @@ def compare(peer: str, cells: Sequence[str], limit: int | None, peer_timeout: fl
         agree = sum(a["verdict"] == b["verdict"] for a, b in zip(ours_all, peer_all))
         ours_unknown = sum(r["verdict"] not in ("winnable", "unwinnable") for r in ours_all)
         peer_unknown = sum(r["verdict"] not in ("winnable", "unwinnable") for r in peer_all)
-        batch = _batch_seconds(hard_path(cell)) if limit is None and batch_run else float("nan")
+        batch = _batch_seconds(hard_path(cell)) if limit is None and batch_run else None
         stats = [(quantile(o, q), quantile(p, q)) for q in (0.5, 0.99, 1.0)]
         # a deal left unknown counts at its limit: that side's quantiles are lower bounds
         ge_o, ge_p = (">= " if ours_unknown else ""), (">= " if peer_unknown else "")
@@ -181,8 +181,8 @@ def compare(peer: str, cells: Sequence[str], limit: int | None, peer_timeout: fl
         table.append(f"| {cell} | {len(lines)} | {agree}{note} | " + " / ".join(f"{ge_o}{a:.4f}" for a, _ in stats)
                      + " | " + " / ".join(f"{ge_p}{b:.4f}" for _, b in stats) + " | "
                      + " / ".join(f"{ratio}{b / a:.1f}x" for a, b in stats)
-                     + (" | not run" if batch != batch else f" | {batch:.2f}") + f" | {ge_p}{sum(p) / 2:.2f} | "
-                     + ("|" if batch != batch else f"{sum(p) / 2 / batch:.2f}x |"))
+                     + (" | not run" if batch is None else f" | {batch:.2f}") + f" | {ge_p}{sum(p) / 2:.2f} | "
+                     + ("|" if batch is None else f"{sum(p) / 2 / batch:.2f}x |"))
         print(table[-1], file=sys.stderr)
     if markdown is not None:
         markdown.write_text("\n".join(table) + "\n", encoding="utf-8")

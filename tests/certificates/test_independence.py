@@ -57,9 +57,12 @@ def test_encoding_digests() -> None:
 
     recorded = json.loads(DIGESTS.read_text())
     deals = Path(__file__).resolve().parents[2] / "models" / "deals"
+    def mission(name: str) -> dict[str, object]:
+        number, players, seed = (int(x.rstrip("p")) for x in name.split("-"))
+        return deal_mission(number, players, seed)
+
     now = {"digests": {name: build_cnf(load(deals / f"{name}.json")).digest for name in recorded["digests"]},
-           "missions": {name: build_cnf(from_dict(deal_mission(*(int(x.rstrip("p")) for x in name.split("-"))))).digest
-                        for name in recorded["missions"]}}
+           "missions": {name: build_cnf(from_dict(mission(name))).digest for name in recorded["missions"]}}
     assert len(now["digests"]) >= 8 and len(now["missions"]) >= 2
     changed = sorted(name for part in now for name in now[part] if now[part][name] != recorded[part][name])
     assert recorded["encoding"] == ENCODING and not changed, (

@@ -3,8 +3,8 @@ written as rounds of distinct winners (``condition_clauses.tricks._balanced_roun
 seats behind win the next tricks one each, then every ``p`` tricks go to ``p`` different
 seats. The SAT back-end with these clauses decides like the exhaustive oracle on small
 deals, as dealt, during play (where the counts are not level and the first round is short)
-and with the distress signal; and the rounds are more clauses than none: dropping them
-lets a deal the rule loses be won."""
+and with the distress signal; and the agreement rests on the rounds: without them the
+formula "wins" a deal the rule loses."""
 
 from __future__ import annotations
 

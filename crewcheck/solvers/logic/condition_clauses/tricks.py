@@ -218,7 +218,7 @@ def _balanced_rounds(model: Formula, v: Variables, pos: Position, start: tuple[i
             for i, a in enumerate(wins):
                 for b in wins[i + 1:]:
                     model.add_bool_or([-a, -b])
-            if wins and len(ts) == len(seats):
+            if len(ts) == len(seats):
                 model.add_bool_or(wins)
 
 
