@@ -22,10 +22,11 @@ from crewcheck.solvers import registry
 from crewcheck.solvers.base import Answer, Budget, Result, Stats, Verdict, Witness, time_limit
 from crewcheck.solvers.choosing import HEAD_SECONDS, decide_choices
 from crewcheck.solvers.logic.choices import COUNTS_SECONDS, SIGNAL_BACKENDS, count_groups, decide_counts, decide_signal
+from crewcheck.solvers.logic.condition_choices import CONDITIONS_SECONDS, condition_groups, decide_conditions
 from crewcheck.solvers.signal_search import QuickPass, quick_signal_win
 from crewcheck.solvers.special import CONFIRMED
 
-__all__ = ["decide", "decide_many", "choose_backend", "check_witness", "as_instance", "DealLike",
+__all__ = ["decide", "decide_many", "decide_together", "choose_backend", "check_witness", "as_instance", "DealLike",
            "unsupported_conditions", "unsupported_rules"]
 
 DealLike: TypeAlias = "Instance | Mapping[str, Any] | str | os.PathLike[str]"
@@ -234,7 +235,7 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
     def one(variant: Instance, backend: str | None, budget: Budget) -> Result:
         return decide(variant, backend=backend, budget=budget)
 
-    together = _by_counts if registry.missing("sat") is None else None
+    together = decide_together if registry.missing("sat") is None else None
     found = decide_choices((v for _, v in listed), one, backend, budget, shared=together, head=HEAD_SECONDS)
     counts = {"variants_tried": found.full, "variants_quick": found.quick, "variants_together": found.shared}
     loading = found.loading
@@ -256,21 +257,51 @@ def _decide_variants(instance: Instance, backend: str | None, budget: Budget) ->
                   Stats(found.nodes, _spent(start, loading), _loaded(counts, loading)), why)
 
 
-def _by_counts(open_: list[Instance], budget: Budget) -> dict[int, bool]:
-    """The variants that differ only in their task counts decided a group at a time
-    (:func:`crewcheck.solvers.logic.choices.decide_counts`, at most
-    :data:`~crewcheck.solvers.logic.choices.COUNTS_SECONDS` each): ``False`` for every
-    variant of a group the formula refutes, ``True`` for the one its model takes."""
-    out: dict[int, bool] = {}
+def decide_together(open_: list[Instance], budget: Budget) -> dict[int, bool | Result]:
+    """The crew's choices (concrete deals) decided a group at a time, one SAT formula per
+    group, as :func:`crewcheck.solvers.choosing.decide_choices`' ``shared`` decider:
+
+    - the deals apart only in their task counts
+      (:func:`crewcheck.solvers.logic.choices.decide_counts`, at most
+      :data:`~crewcheck.solvers.logic.choices.COUNTS_SECONDS` a group): ``False`` for
+      every deal of a group the formula refutes, ``True`` for the one its model takes;
+    - the deals apart only in their conditions
+      (:func:`crewcheck.solvers.logic.condition_choices.decide_conditions`, at most
+      :data:`~crewcheck.solvers.logic.condition_choices.CONDITIONS_SECONDS` a group):
+      ``False`` for every deal of a group the formula refutes, and for a deal its model
+      wins the :class:`Result`, its line replayed (the first such group ends the call).
+
+    Positions are in ``open_``; a deal of no group, or of a group whose formula did not
+    answer in time, is not in the answer.
+    """
+    out: dict[int, bool | Result] = {}
     for group in count_groups(open_):
-        left = budget.seconds
-        seconds = COUNTS_SECONDS if left is None else min(COUNTS_SECONDS, left)
-        winnable, index, _ = decide_counts([open_[i] for i in group], Budget(seconds, None, budget.cancel))
+        winnable, index, _ = decide_counts([open_[i] for i in group], _capped(budget, COUNTS_SECONDS))
         if winnable is False:
             out.update((i, False) for i in group)
         elif winnable and index is not None:
             out[group[index]] = True
+    for group in condition_groups([None if i in out else inst for i, inst in enumerate(open_)]):
+        start = time.perf_counter()
+        deals = [open_[i] for i in group]
+        won, index, line, stats = decide_conditions(deals, _capped(budget, CONDITIONS_SECONDS))
+        if won is False:
+            out.update((i, False) for i in group)
+        elif won:
+            assert index is not None and line is not None
+            deal, (plays, assignment) = deals[index], line
+            witness = check_witness(deal, deal.history + plays, assignment, "sat")
+            extra = {**stats, "together": len(group)}
+            out[group[index]] = Result(Verdict.WINNABLE, witness, "sat", deal.rules,
+                                       Stats(0, _spent(start, 0.0), extra))
+            return out
     return out
+
+
+def _capped(budget: Budget, seconds: float) -> Budget:
+    """``budget``'s time, at most ``seconds``, and its cancel flag."""
+    left = budget.seconds
+    return Budget(seconds if left is None else min(seconds, left), None, budget.cancel)
 
 
 def _spent(start: float, loading: float) -> float:

@@ -1,7 +1,9 @@
 """Can a *Mission Deep Sea* mission be won? The ways the crew can take the drawn task
 cards (:func:`crewcheck.missions.deepsea.takings`) are decided until one wins: quick
-rounds of the search over the takings, then the back-end on each one left, in order
-(:func:`crewcheck.solvers.choosing.decide_choices`).
+rounds of the search over the takings, one SAT formula for the takings a round leaves
+open (they are apart only in their conditions:
+:func:`crewcheck.solvers.logic.condition_choices.decide_conditions`), then the back-end
+on each one left, in order (:func:`crewcheck.solvers.choosing.decide_choices`).
 
 A mission is ``winnable`` when some taking is, ``unwinnable`` when every taking is
 (a taking whose conditions cannot fit the deal, such as a card that needs a card out of
@@ -12,12 +14,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from crewcheck.api import decide
+from crewcheck.api import decide, decide_together
 from crewcheck.errors import InvalidDealError
 from crewcheck.formats.deal_json import from_dict
-from crewcheck.missions.deepsea import DeepSeaMission, mission_deal, takings
+from crewcheck.missions.deepsea import DeepSeaMission, card_conditions, mission_deal, takings
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Budget, Result, Verdict
 from crewcheck.solvers.choosing import decide_choices
@@ -34,7 +36,8 @@ class MissionVerdict:
     """How many takings the crew has."""
     tried: int
     """How many were answered (the search stops at the first winnable one): by the
-    quick rounds of the search or by the back-end (:mod:`crewcheck.solvers.choosing`)."""
+    quick rounds of the search, the formula of several takings together or the back-end
+    (:mod:`crewcheck.solvers.choosing`)."""
     winning: tuple[int, ...] | None
     """The seat of each card in the first winnable taking."""
     seconds: float
@@ -52,12 +55,12 @@ def decide_mission(mission: DeepSeaMission, *, timeout: float | None = None, bac
     order (:func:`crewcheck.solvers.choosing.decide_choices`)."""
     start = time.perf_counter()
     options = list(takings(mission))
+    parsed: dict[tuple[int, int], Instance | InvalidDealError] = {}
 
     def deals() -> Iterator[Instance | None]:
         for owners in options:
-            deal = mission_deal(mission, owners)
             try:
-                yield from_dict({k: v for k, v in deal.items() if k != "comment"})
+                yield _taking(mission, owners, parsed)
             except InvalidDealError:
                 yield None
 
@@ -66,8 +69,32 @@ def decide_mission(mission: DeepSeaMission, *, timeout: float | None = None, bac
             min(timeout, limit.seconds)
         return decide(inst, backend=name, budget=Budget(seconds, limit.nodes, limit.cancel))
 
-    found = decide_choices(deals(), one, backend, Budget(seconds=budget),
+    found = decide_choices(deals(), one, backend, Budget(seconds=budget), shared=decide_together,
                            settled=None if progress is None else lambda n: progress(n, len(options)))
     winning = None if found.index is None else options[found.index]
     return MissionVerdict(found.verdict, len(options), found.settled, winning, time.perf_counter() - start,
                           found.backends)
+
+
+def _taking(mission: DeepSeaMission, owners: tuple[int, ...],
+            parsed: dict[tuple[int, int], Instance | InvalidDealError]) -> Instance:
+    """The deal of ``mission`` with card ``i`` taken by ``owners[i]``, as
+    :func:`~crewcheck.formats.deal_json.from_dict` reads :func:`mission_deal`'s file:
+    each card's conditions at each seat are read once (``parsed``, the deal with that
+    card alone) and the taking's deal is the first one's with their conditions, checked
+    again as a whole. :class:`InvalidDealError` when a card's conditions cannot fit the
+    deal."""
+    parts = []
+    for i, seat in enumerate(owners):
+        one = parsed.get((i, seat))
+        if one is None:
+            deal = {k: v for k, v in mission_deal(mission, owners).items() if k != "comment"}
+            try:
+                one = from_dict({**deal, "conditions": card_conditions(mission, i, seat)})
+            except InvalidDealError as e:
+                one = e
+            parsed[(i, seat)] = one
+        if isinstance(one, InvalidDealError):
+            raise one
+        parts.append(one)
+    return replace(parts[0], conditions=tuple(c for part in parts for c in part.conditions))

@@ -40,7 +40,7 @@ from typing import Any
 from crewcheck.errors import InvalidInputError
 
 __all__ = ["PLAYERS", "DeepSeaMission", "catalogue", "task_cards", "draw_mission", "takings", "resolve_conditions",
-           "deal_deepsea_mission", "mission_deal"]
+           "card_conditions", "deal_deepsea_mission", "mission_deal"]
 
 PLAYERS: tuple[int, ...] = (3, 4, 5)
 """Deep Sea deals for 3, 4 or 5 players (2 players need the game's dummy hand: not modelled)."""
@@ -221,6 +221,12 @@ def resolve_conditions(card: Mapping[str, Any], seat: int, captain: int, players
                     c[f] = v["by_players"][str(players)]
             out.append(c)
     return out
+
+
+def card_conditions(mission: DeepSeaMission, i: int, seat: int) -> list[dict[str, Any]]:
+    """The conditions of ``mission``'s card ``i`` taken by ``seat``, in the deal format
+    (:func:`mission_deal` lists those of every card, in card order)."""
+    return resolve_conditions(_card(mission.cards[i]), seat, mission.captain, mission.players)
 
 
 def mission_deal(mission: DeepSeaMission, owners: Sequence[int]) -> dict[str, Any]:

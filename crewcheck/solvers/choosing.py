@@ -12,9 +12,10 @@ What it is
     wins ends the deal, a choice it refutes is settled, and the choices left get the
     full decider (the caller's back-end, the engine by default) in their order. After
     the first round the caller may decide the open choices several at a time
-    (``shared``: :func:`crewcheck.api.decide` refutes the variants apart only in their
-    task counts in one SAT formula per group, 95 of them for mission 36 with five
-    players, where each alone costs a SAT call).
+    (``shared``: :func:`crewcheck.api.decide_together` decides the choices apart only
+    in their task counts in one SAT formula per group, 95 of them for mission 36 with
+    five players, where each alone costs a SAT call, and those apart only in their
+    conditions, such as a Deep Sea mission's takings, in another).
 Exact
     Yes: each quick answer is the search's exact answer within its budget (UNKNOWN when
     the budget runs out, never a guess); the caller's ``decide`` replays every winning
@@ -39,7 +40,7 @@ from crewcheck.errors import NotApplicableError
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Budget, Result, Verdict
 
-__all__ = ["QUICK_NODES", "BLOCK", "HEAD_SECONDS", "QUICK_BACKENDS", "Decided", "Decide", "Shared", "decide_choices"]
+__all__ = ["QUICK_NODES", "BLOCK", "QUICK_SECONDS", "HEAD_SECONDS", "QUICK_BACKENDS", "Decided", "Decide", "Shared", "decide_choices"]
 
 QUICK_NODES: tuple[int, ...] = (1 << 11, 1 << 14)
 """The node budgets of the quick rounds, one round each: every choice a round leaves
@@ -52,6 +53,11 @@ QUICK_BACKENDS: tuple[str | None, ...] = (None, "auto", "engine")
 """The back-ends under which the quick rounds run (the search is one side of the engine;
 a back-end named otherwise decides every choice itself)."""
 QUICK_BACKEND = "search"
+QUICK_SECONDS = 0.25
+"""With a ``shared`` decider, the first quick round of a block pauses after this long:
+the choices it has not reached go to the shared decider with its open ones (one SAT
+formula for hundreds of choices costs less than their quick rounds), and the round
+takes those the shared decider leaves open after it."""
 HEAD_SECONDS = 0.25
 """The first choice's head start: the full decider for this long before the quick rounds.
 Where the choice is optional (a token moved, a task handed over) the first choice is
@@ -60,11 +66,12 @@ cost more than its decision where the search alone does not win it quickly."""
 
 Decide = Callable[[Instance, str | None, Budget], Result]
 """The caller's decider: ``decide(instance, backend, budget)``, replaying wins."""
-Shared = Callable[[list[Instance], Budget], dict[int, bool]]
+Shared = Callable[[list[Instance], Budget], dict[int, "bool | Result"]]
 """The caller's decider of several choices at once, run on the choices the quick rounds
 leave open (before their full decisions): ``False`` for a choice it refutes, ``True``
-for one it finds winnable (decided first), nothing for the others (positions in the
-list it is given)."""
+for one it finds winnable (decided first), a winnable :class:`Result` (its line
+replayed) for one it has won, nothing for the others (positions in the list it is
+given)."""
 
 
 @dataclass(frozen=True)
@@ -190,12 +197,16 @@ class _Run:
         return chain([first], source), None
 
     def block(self, items: Iterable[Instance | None], chunk: list[Instance | None], offset: int) -> Decided | None:
-        """The first quick round, the ``shared`` decider, the other quick rounds, then the
-        full decisions, of one block of choices (``items``, gathered into ``chunk`` as the
-        first round reaches them): the result once a choice wins or the time is out, else
-        ``None`` (every choice refuted, or some left unknown in the tally)."""
+        """The first quick round (with a ``shared`` decider: for at most
+        :data:`QUICK_SECONDS`), the ``shared`` decider, the first round on the open choices
+        it had not reached, the other quick rounds, then the full decisions, of one block
+        of choices (``items``, gathered into ``chunk`` as the first round reaches them):
+        the result once a choice wins or the time is out, else ``None`` (every choice
+        refuted, or some left unknown in the tally)."""
         open_: list[int] = []
-        for nodes in self.rounds[:1] or (None,):
+        late: set[int] = set()  # not reached by the first round in its time
+        start = time.perf_counter()
+        for first in self.rounds[:1] or (None,):
             for inst in items:
                 chunk.append(inst)
                 if inst is _SETTLED:  # refuted in its head start
@@ -203,10 +214,29 @@ class _Run:
                 if inst is None:
                     self.answered("-")
                     continue
-                found = self.quick(inst, len(chunk) - 1, offset, nodes, open_)
+                if self.shared is not None and time.perf_counter() - start > QUICK_SECONDS:
+                    late.add(len(chunk) - 1)
+                    open_.append(len(chunk) - 1)
+                    continue
+                found = self.quick(inst, len(chunk) - 1, offset, first, open_)
                 if found is not None:
                     return found
-        open_ = self.together(chunk, open_)
+        together = self.together(chunk, open_, offset)
+        if isinstance(together, Decided):
+            return together
+        open_ = together
+        if late:  # the first round, on the choices it had not reached that are still open
+            still = []
+            for i in open_:
+                inst = chunk[i]
+                assert inst is not None
+                if i not in late:
+                    still.append(i)
+                    continue
+                found = self.quick(inst, i, offset, self.rounds[0], still)
+                if found is not None:
+                    return found
+            open_ = still
         for nodes in self.rounds[1:]:
             still: list[int] = []
             for i in open_:
@@ -224,9 +254,10 @@ class _Run:
                 return found
         return None
 
-    def together(self, chunk: list[Instance | None], open_: list[int]) -> list[int]:
-        """The open choices after the ``shared`` decider: those it refutes settled, those
-        it wins first, then the others in order."""
+    def together(self, chunk: list[Instance | None], open_: list[int], offset: int) -> list[int] | Decided:
+        """The ``shared`` decider on the open choices: the result when it wins one; else
+        the open choices left, those it refutes settled, those it finds winnable first,
+        then the others in order."""
         if self.shared is None or len(open_) < 2:
             return open_
         seconds = self.left()
@@ -234,6 +265,12 @@ class _Run:
             return open_
         said = self.shared([c for c in (chunk[i] for i in open_) if c is not None],
                            Budget(seconds, None, self.budget.cancel))
+        for k, won in sorted(said.items()):
+            if isinstance(won, Result):
+                assert won.verdict is Verdict.WINNABLE
+                self.tally.add(won)
+                self.answered(won.backend)
+                return self.tally.done(Verdict.WINNABLE, offset + open_[k], _tagged(won, "together"))
         for k, won in said.items():
             if not won:
                 self.tally.shared += 1

@@ -208,6 +208,7 @@ def test_decide_mission_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch) -> 
     import crewcheck.experiments.deepsea_missions as dm
 
     monkeypatch.setattr(dm, "decide", _slow_loss)
+    monkeypatch.setattr(dm, "decide_together", lambda *_: {})
     mission = draw_mission(5, 3, 4)
     heard: list[tuple[int, int]] = []
     r = dm.decide_mission(mission, budget=0.12, progress=lambda done, total: heard.append((done, total)))
@@ -224,6 +225,7 @@ def test_cli_decide_budget_and_progress(monkeypatch: pytest.MonkeyPatch, capsys:
     import crewcheck.experiments.deepsea_missions as dm
 
     monkeypatch.setattr(dm, "decide", _slow_loss)
+    monkeypatch.setattr(dm, "decide_together", lambda *_: {})
     monkeypatch.setattr(cm, "Progress", functools.partial(Progress, every=0.0))
     argv = ["deepsea", "--difficulty", "5", "--players", "3", "--seed", "4", "--decide", "--budget", "0.12"]
     assert main(argv) == 3

@@ -14,6 +14,7 @@ from crewcheck import decide
 from crewcheck.formats import deal_json
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Budget, Result, Stats, Verdict
+from crewcheck.solvers import choosing
 from crewcheck.solvers.choosing import decide_choices
 from tests.strategies import instances
 
@@ -141,7 +142,7 @@ def test_the_shared_decider_comes_after_the_first_round() -> None:
     fake = _Scripted({1, 3})
     seen: list[list[int]] = []
 
-    def shared(open_: list[Instance], budget: Budget) -> dict[int, bool]:
+    def shared(open_: list[Instance], budget: Budget) -> dict[int, bool | Result]:
         seen.append([int(c.lead or 0) for c in open_])
         return {0: False, 3: True}
 
@@ -150,6 +151,44 @@ def test_the_shared_decider_comes_after_the_first_round() -> None:
     assert got.verdict is Verdict.WINNABLE and got.index == 3 and got.shared == 1
     assert [c for c in fake.calls if c[1] is None] == [(3, None)]
     assert fake.calls[4:7] == [(3, "search"), (1, "search"), (2, "search")]
+
+
+def test_a_win_of_the_shared_decider_ends_the_deal() -> None:
+    """A :class:`Result` from the ``shared`` decider is a win already replayed: the deal
+    ends with it (phase ``together``), no full decision made."""
+    base = deal_json.from_dict({"hands": [["B1"], ["B2"], ["B3"], ["B4"]], "lead": 0, "tasks": []})
+    choices = [replace(base, lead=i) for i in range(4)]
+    fake = _Scripted(set())
+    won = Result(Verdict.WINNABLE, None, "sat", base.rules, Stats())
+
+    def shared(open_: list[Instance], budget: Budget) -> dict[int, bool | Result]:
+        return {0: False, 2: won}
+
+    got = decide_choices(choices, fake, None, Budget(), quick=(8, 64), shared=shared)
+    assert got.verdict is Verdict.WINNABLE and got.index == 2 and got.result is not None
+    assert got.result.stats.extra["choice_phase"] == "together"
+    assert [c for c in fake.calls if c[1] is None] == []
+
+
+def test_the_first_round_pauses_for_the_shared_decider(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a ``shared`` decider the first round stops after :data:`QUICK_SECONDS`; the
+    choices it has not reached go to the shared decider, and those it leaves open get the
+    first round after it, then the second round and the full decisions as before."""
+    monkeypatch.setattr(choosing, "QUICK_SECONDS", 0.0)
+    base = deal_json.from_dict({"hands": [["B1"], ["B2"], ["B3"], ["B4"]], "lead": 0, "tasks": []})
+    choices = [replace(base, lead=i) for i in range(4)]
+    fake = _Scripted({3})
+    seen: list[list[int]] = []
+
+    def shared(open_: list[Instance], budget: Budget) -> dict[int, bool | Result]:
+        seen.append([int(c.lead or 0) for c in open_])
+        return {1: False}
+
+    got = decide_choices(choices, fake, None, Budget(), quick=(8, 64), shared=shared)
+    assert seen == [[0, 1, 2, 3]]
+    assert got.verdict is Verdict.WINNABLE and got.index == 3 and got.shared == 1
+    assert fake.calls == [(0, "search"), (2, "search"), (3, "search"), (0, "search"), (2, "search"),
+                          (3, "search"), (0, None), (2, None), (3, None)]
 
 
 class _Slow(_Scripted):

@@ -36,6 +36,7 @@ _NAMES: dict[str, str] = {
     "pass": "pass_s{}_c{}",
     "played": "played_t{}_c{}",
     "choice": "choice{}",
+    "gate": "gate{}",
 }
 
 

@@ -1,0 +1,181 @@
+"""Deals apart only in their conditions, decided in one SAT call.
+
+What it is
+    The crew's choices often change nothing but the conditions: the takings of a
+    *Mission Deep Sea* mission (:mod:`crewcheck.missions.deepsea`; 210 ways to share
+    seven task cards among three seats) and the seats a ``"choose"`` condition leaves to
+    the crew. :func:`decide_conditions` encodes the game once (hands, lead, rules and
+    history are the same) and every distinct condition of the group once, each under a
+    gate ``gate{j}`` (every constraint of condition ``j`` enforced by it); a selector
+    ``choice{i}`` per deal turns on the gates of that deal's conditions, and at least one
+    selector is true.
+Exact
+    Yes: a model is a line of play that meets every condition of a deal whose selector it
+    sets, so that deal can be won (the caller replays the line against it); unsatisfiable
+    if and only if no deal of the group can be won. The symmetry breaking sees the
+    conditions of the whole group, so it only keeps apart cards one of them names: sound
+    for each deal.
+Cost
+    One game's encoding plus each distinct condition's clauses, instead of a formula per
+    deal: on the slowest Deep Sea mission of the study (difficulty 16, 3 players, seed
+    17; 210 takings and 69 distinct conditions) one call of about 1.5 s, where the
+    takings one by one took minutes (docs/performance.md, "Deals apart only in their
+    conditions").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from crewcheck.model.cards import CardIndex
+from crewcheck.model.conditions import HOLDS, Condition
+from crewcheck.model.instance import Instance, Seat
+from crewcheck.model.limits import MAX_CONDITIONS
+from crewcheck.solvers.base import BudgetExceeded, Budget, Deadline, discard
+from crewcheck.solvers.logic.condition_clauses import CONDITION_CLAUSES, add_condition_constraints
+from crewcheck.solvers.logic.decode import decode
+from crewcheck.solvers.logic.encoding import ENCODED_KINDS, ENCODERS, size_limit
+from crewcheck.solvers.logic.formula import Constraint, Formula, Lit
+from crewcheck.solvers.logic.position import Encoding, add_variables, position_of
+
+__all__ = ["CONDITIONS_SECONDS", "ConditionGroup", "condition_groups", "encode_conditions", "decide_conditions"]
+
+CONDITIONS_SECONDS = 5.0
+"""The most seconds the deciders of a deal with choices give one group's formula (a
+formula that does not answer in time leaves its deals to be decided one by one)."""
+
+
+@dataclass(frozen=True)
+class ConditionGroup:
+    """The formula of a group of deals apart only in their conditions."""
+
+    encoding: Encoding
+    """The game and every condition of the group under its gate (the position is the
+    first deal's, with the group's conditions)."""
+    selectors: tuple[Lit, ...]
+    """Deal ``i``'s selector: its conditions hold when it is true."""
+    deals: tuple[Instance, ...]
+
+
+def condition_groups(instances: Sequence[Instance | None]) -> list[list[int]]:
+    """The positions of ``instances`` grouped by the deal they are apart from their
+    conditions: the groups of two or more concrete deals before play (no history, no
+    distress signal) whose every condition has clauses (:data:`~crewcheck.solvers.logic.encoding.ENCODED_KINDS`)
+    and at most :data:`~crewcheck.model.limits.MAX_CONDITIONS` distinct conditions
+    together, in order of their first member."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for i, inst in enumerate(instances):
+        if inst is None or not inst.is_concrete() or inst.distress is not None or inst.history:
+            continue
+        if any(c.kind not in ENCODED_KINDS for c in inst.conditions):
+            continue
+        key = tuple(getattr(inst, f.name) for f in fields(inst) if f.name != "conditions")
+        try:
+            groups.setdefault(key, []).append(i)
+        except TypeError:  # a field that does not hash: no group
+            continue
+    out = []
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        try:
+            distinct = {c for i in group for c in _conditions(instances[i])}
+        except TypeError:  # a condition that does not hash
+            continue
+        if len(distinct) <= MAX_CONDITIONS:
+            out.append(group)
+    return out
+
+
+def _conditions(inst: Instance | None) -> tuple[Condition, ...]:
+    assert inst is not None
+    return inst.conditions
+
+
+def encode_conditions(deals: Sequence[Instance], *, deadline: Deadline | None = None) -> ConditionGroup:
+    """The formula of ``deals``, which are apart only in their conditions
+    (:func:`condition_groups`) and none of them over before play: the game once, each
+    distinct condition under its gate, a selector per deal and at least one selector
+    true."""
+    union: dict[Condition, int] = {}
+    members = [[union.setdefault(c, len(union)) for c in d.conditions] for d in deals]
+    whole = replace(deals[0], conditions=tuple(union))
+    pos = position_of(whole)
+    model = Formula(deadline=deadline)
+    try:
+        v = add_variables(model, pos)
+        for add in ENCODERS:
+            if add is not add_condition_constraints:
+                add(model, v, pos)
+        gates = [model.new_bool(("gate", j)) for j in range(len(union))]
+        for j, (cond, memo) in enumerate(zip(whole.conditions, pos.memos)):
+            _add_gated(model, v, pos, cond, memo, j, gates[j])
+        selectors = tuple(model.new_bool(("choice", i)) for i in range(len(deals)))
+        for sel, js in zip(selectors, members, strict=True):
+            for j in js:
+                model.add_implication(sel, gates[j])
+        model.add_bool_or(selectors)
+    except BudgetExceeded:
+        discard(model.constraints)
+        raise
+    return ConditionGroup(Encoding(pos, model, v), selectors, tuple(deals))
+
+
+def _add_gated(model: Formula, v: Any, pos: Any, cond: Condition, memo: Hashable, j: int, gate: Lit) -> None:
+    """Condition ``j``'s clauses, each enforced by ``gate`` (none when it already holds)."""
+    if cond.judge(pos.instance, memo, pos.cards, len(pos.tricks)) is HOLDS:
+        return
+    sub = Formula(pool=model.pool, deadline=model.deadline)
+    CONDITION_CLAUSES[cond.kind](sub, v, pos, cond, memo, j)
+    for con in sub.constraints:
+        model._add(Constraint(con.kind, con.lits, con.bound, (*con.enforce, gate)))
+
+
+def decide_conditions(deals: Sequence[Instance], budget: Budget) -> tuple[
+        bool | None, int | None, tuple[tuple[CardIndex, ...], tuple[Seat, ...] | None] | None, dict[str, Any]]:
+    """Decide deals apart only in their conditions (:func:`condition_groups`) in one SAT
+    call on :func:`encode_conditions`' formula.
+
+    Returns ``(winnable, index, line, stats)``: ``winnable`` is ``None`` when the formula
+    is not used (too large, PySAT missing) or the budget ran out; for a win, ``index`` is
+    the position in ``deals`` of a deal the model wins and ``line`` its winning
+    continuation and task seats (the caller replays it). A deal whose game is over before
+    play (won at once, or a condition broken) needs no formula, and is left out of it.
+    """
+    from crewcheck.errors import BackendUnavailableError
+    from crewcheck.solvers.logic.sat import SatOptions, SatSolver
+
+    stats: dict[str, Any] = {}
+    open_ = []
+    for i, deal in enumerate(deals):
+        state = deal.state()
+        if state.end is None:
+            open_.append(i)
+        elif state.end.won:  # over before play, won: nothing to do, no conditions left
+            return True, i, ((), state.owners), stats
+    if not open_:
+        return False, None, None, stats
+    if len(open_) < len(deals):  # those over before play are lost
+        won, k, line, stats = decide_conditions([deals[i] for i in open_], budget)
+        return won, None if k is None else open_[k], line, stats
+    if size_limit(deals[0]) is not None:
+        return None, None, None, stats
+    deadline = Deadline(budget)
+    try:
+        group = encode_conditions(deals, deadline=deadline)
+        solved = SatSolver(SatOptions(explain=False)).solve_encoding(group.encoding, deadline, stats)
+    except (BudgetExceeded, BackendUnavailableError):
+        return None, None, None, stats
+    if solved.satisfiable is None:
+        return None, None, None, stats
+    if not solved.satisfiable:
+        return False, None, None, stats
+    value = solved.value
+    assert value is not None
+    index = next(i for i, sel in enumerate(group.selectors) if value(sel))
+    enc = group.encoding
+    # the line is cut where the chosen deal's game ends, under its own conditions
+    own = Encoding(replace(enc.position, instance=deals[index]), enc.formula, enc.vars)
+    return True, index, decode(own, value), stats
