@@ -226,17 +226,17 @@ class _Run:
             return together
         open_ = together
         if late:  # the first round, on the choices it had not reached that are still open
-            still = []
+            reached: list[int] = []
             for i in open_:
                 inst = chunk[i]
                 assert inst is not None
                 if i not in late:
-                    still.append(i)
+                    reached.append(i)
                     continue
-                found = self.quick(inst, i, offset, self.rounds[0], still)
+                found = self.quick(inst, i, offset, self.rounds[0], reached)
                 if found is not None:
                     return found
-            open_ = still
+            open_ = reached
         for nodes in self.rounds[1:]:
             still: list[int] = []
             for i in open_:
