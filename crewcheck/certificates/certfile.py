@@ -8,7 +8,7 @@ also a proof file an outside checker reads: ``drat-trim deal.cnf deal.cert``)::
     c deal sha256:<hex>                           the deal (canonical JSON)
     c parts 1                                     one refutation per variant of the deal
     c part 1 of 1: the deal
-    c cnf crewcheck-cnf/2 variables 2614 clauses 11258 sha256:<hex>
+    c cnf crewcheck-cnf/3 variables 2614 clauses 11258 sha256:<hex>
     c proof drup glucose42 lemmas 6727 deletions 8204 seconds 0.252
     -12 57 0                                      the proof: lemmas and d-deletions
     d 3 -9 0

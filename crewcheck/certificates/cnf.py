@@ -23,7 +23,7 @@ from crewcheck.solvers.logic.export import to_cnf
 
 __all__ = ["ENCODING", "DealCNF", "build_cnf", "cnf_digest", "deal_digest"]
 
-ENCODING = "crewcheck-cnf/2"
+ENCODING = "crewcheck-cnf/3"
 """The name of the encoding certificates refer to. A change of the clauses the encoder
 writes for a deal must come with a new name (the test ``test_encoding_digests`` pins the
 digests of the example deals' CNFs and fails when they change): a certificate then says

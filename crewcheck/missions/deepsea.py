@@ -151,30 +151,32 @@ def takings(mission: DeepSeaMission) -> Iterator[tuple[int, ...]]:
     split once, the draw order first (card ``i`` to seat ``captain + i``).
 
     The seats take one card each in turn from the captain; a captain whose every remaining
-    card is ``not_for_captain`` passes the turn to the next seat.
+    card is ``not_for_captain`` passes the turn to the next seat. The splits come in the
+    order of their first appearance among the orders of taking (card by card, lowest
+    first); the splits of the cards left after some turns depend only on the seat to take
+    and the cards left, so each such set is listed once (``p x 2^k`` of them, not the
+    ``k!`` orders of taking).
     """
     p, k, captain = mission.players, len(mission.cards), mission.captain
     barred = [bool(_card(c).get("not_for_captain")) for c in mission.cards]
-    seen: set[tuple[int, ...]] = set()
-    owners = [-1] * k
 
-    def walk(seat: int, left: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    @lru_cache(maxsize=None)
+    def splits(seat: int, left: frozenset[int]) -> tuple[tuple[int, ...], ...]:
+        """The splits of the cards ``left`` from ``seat``'s turn on (the seat of each
+        card, ``-1`` for the cards already taken), each once, in the order of first
+        appearance."""
         if not left:
-            key = tuple(owners)
-            if key not in seen:
-                seen.add(key)
-                yield key
-            return
-        options = [c for c in left if not (barred[c] and seat == captain)]
+            return ((-1,) * k,)
+        options = sorted(c for c in left if not (barred[c] and seat == captain))
         if not options:
-            yield from walk((seat + 1) % p, left)
-            return
+            return splits((seat + 1) % p, left)
+        out: dict[tuple[int, ...], None] = {}
         for c in options:
-            owners[c] = seat
-            yield from walk((seat + 1) % p, tuple(x for x in left if x != c))
-        owners[options[-1]] = -1
+            for rest in splits((seat + 1) % p, left - {c}):
+                out.setdefault((*rest[:c], seat, *rest[c + 1:]), None)
+        return tuple(out)
 
-    yield from walk(captain, tuple(range(k)))
+    yield from splits(captain, frozenset(range(k)))
 
 
 def _card(cid: str) -> dict[str, Any]:

@@ -44,8 +44,9 @@ DIGESTS = Path(__file__).resolve().parents[1] / "data" / "certificates" / "cnf-d
 
 
 def test_encoding_digests() -> None:
-    """The CNF of every bundled deal, and of a few logbook deals whose special rules have
-    clauses of their own ("M-Pp-S": mission, players, seed), is the one recorded for the
+    """The CNF of every bundled deal, and of a few logbook and Deep Sea deals whose
+    special rules have clauses of their own ("M-Pp-S": mission or difficulty, players,
+    seed; a Deep Sea deal with its cards taken in draw order), is the one recorded for the
     encoding's name: a change of the encoding must come with a new
     :data:`~crewcheck.certificates.cnf.ENCODING` (so old certificates are refused for what
     they are) and new digests in this file."""
@@ -53,17 +54,24 @@ def test_encoding_digests() -> None:
 
     from crewcheck.certificates.cnf import ENCODING, build_cnf
     from crewcheck.formats.deal_json import from_dict, load
+    from crewcheck.missions.deepsea import deal_deepsea_mission
     from crewcheck.missions.logbook import deal_mission
 
     recorded = json.loads(DIGESTS.read_text())
     deals = Path(__file__).resolve().parents[2] / "models" / "deals"
-    def mission(name: str) -> dict[str, object]:
+
+    def parts(name: str) -> tuple[int, int, int]:
         number, players, seed = (int(x.rstrip("p")) for x in name.split("-"))
-        return deal_mission(number, players, seed)
+        return number, players, seed
+
+    def deepsea(name: str) -> dict[str, object]:
+        return {k: v for k, v in deal_deepsea_mission(*parts(name)).items() if k != "comment"}
 
     now = {"digests": {name: build_cnf(load(deals / f"{name}.json")).digest for name in recorded["digests"]},
-           "missions": {name: build_cnf(from_dict(mission(name))).digest for name in recorded["missions"]}}
-    assert len(now["digests"]) >= 8 and len(now["missions"]) >= 2
+           "missions": {name: build_cnf(from_dict(deal_mission(*parts(name)))).digest
+                        for name in recorded["missions"]},
+           "deepsea": {name: build_cnf(from_dict(deepsea(name))).digest for name in recorded["deepsea"]}}
+    assert len(now["digests"]) >= 8 and len(now["missions"]) >= 2 and len(now["deepsea"]) >= 2
     changed = sorted(name for part in now for name in now[part] if now[part][name] != recorded[part][name])
     assert recorded["encoding"] == ENCODING and not changed, (
         f"the CNF of {', '.join(changed)} changed under the name {ENCODING!r}: give the encoding a new "

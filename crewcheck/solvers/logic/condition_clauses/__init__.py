@@ -14,7 +14,8 @@ asks for"), ``balance{j}_t{t}_s{s}_ge{k}`` (a unary count of a seat's tricks) an
 ``cond{j}_{what}_{a}_{b}`` (:func:`.base.aux`):
 
 ``won``
-    ``won_t_c``: seat wins card ``c`` in trick ``t`` (``play`` of ``c`` and ``winner``);
+    ``won_c_0``: the seat wins card ``c`` (played in a trick it wins; one per card, so
+    a count of cards won is over the cards, not over tricks and cards);
 ``trick``
     ``trick_t_0``: trick ``t`` is the trick a ``wins_trick_where`` asks for;
 ``beside``

@@ -68,15 +68,17 @@ def broken(model: Formula, pos: Position, cond: Any, memo: Hashable, j: int) -> 
 
 
 def won(model: Formula, v: Variables, pos: Position, seat: Seat, cards: Mask, j: int) -> list[Lit]:
-    """One literal per (trick left, card of ``cards`` in hands): the seat wins it there."""
+    """One literal per card of ``cards`` in hands: the seat wins it (the card is played,
+    by the last trick, in a trick the seat wins). A card is played once, so a count of
+    cards won counts these, one per card, not one per trick and card."""
     out = []
-    for t in pos.tricks:
-        w = v.winner[(t, seat)]
-        for c in iter_bits(cards & pos.cards):
-            y = aux(model, j, "won", t, c)
-            pb = v.played_by(t, c)
-            model.add_implication(y, pb)
-            model.add_implication(y, w)
-            model.add_bool_or([y], enforce=[pb, w])
-            out.append(y)
+    last = pos.end - 1
+    for c in iter_bits(cards & pos.cards):
+        x = aux(model, j, "won", c)
+        model.add_implication(x, v.done[(last, c)])
+        for t in pos.tricks:
+            w, pb = v.winner[(t, seat)], v.played_by(t, c)
+            model.add_bool_or([w], enforce=[x, pb])
+            model.add_bool_or([x], enforce=[pb, w])
+        out.append(x)
     return out
