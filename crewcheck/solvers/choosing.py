@@ -40,7 +40,7 @@ from crewcheck.errors import NotApplicableError
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Budget, Result, Verdict
 
-__all__ = ["QUICK_NODES", "BLOCK", "QUICK_SECONDS", "HEAD_SECONDS", "QUICK_BACKENDS", "Decided", "Decide", "Shared", "decide_choices"]
+__all__ = ["QUICK_NODES", "BLOCK", "QUICK_SECONDS", "FEW_OPEN", "HEAD_SECONDS", "QUICK_BACKENDS", "Decided", "Decide", "Shared", "decide_choices"]
 
 QUICK_NODES: tuple[int, ...] = (1 << 11, 1 << 14)
 """The node budgets of the quick rounds, one round each: every choice a round leaves
@@ -58,6 +58,10 @@ QUICK_SECONDS = 0.25
 the choices it has not reached go to the shared decider with its open ones (one SAT
 formula for hundreds of choices costs less than their quick rounds), and the round
 takes those the shared decider leaves open after it."""
+FEW_OPEN = 16
+"""At most this many choices left open by the first quick round (every one reached) get
+the other quick rounds before the ``shared`` decider: their rounds cost less than a
+formula (a tenth of a second to seconds), and often win."""
 HEAD_SECONDS = 0.25
 """The first choice's head start: the full decider for this long before the quick rounds.
 Where the choice is optional (a token moved, a task handed over) the first choice is
@@ -197,12 +201,16 @@ class _Run:
         return chain([first], source), None
 
     def block(self, items: Iterable[Instance | None], chunk: list[Instance | None], offset: int) -> Decided | None:
-        """The first quick round (with a ``shared`` decider: for at most
-        :data:`QUICK_SECONDS`), the ``shared`` decider, the first round on the open choices
-        it had not reached, the other quick rounds, then the full decisions, of one block
-        of choices (``items``, gathered into ``chunk`` as the first round reaches them):
-        the result once a choice wins or the time is out, else ``None`` (every choice
-        refuted, or some left unknown in the tally)."""
+        """The quick rounds, the ``shared`` decider and the full decisions of one block of
+        choices (``items``, gathered into ``chunk`` as the first round reaches them): the
+        result once a choice wins or the time is out, else ``None`` (every choice
+        refuted, or some left unknown in the tally).
+
+        The first quick round comes first (with a ``shared`` decider: for at most
+        :data:`QUICK_SECONDS`); then the ``shared`` decider, except that at most
+        :data:`FEW_OPEN` open choices, all reached, get the other quick rounds before it;
+        then the first round on the open choices it had not reached, the other quick
+        rounds and the full decisions in order."""
         open_: list[int] = []
         late: set[int] = set()  # not reached by the first round in its time
         start = time.perf_counter()
@@ -221,31 +229,28 @@ class _Run:
                 found = self.quick(inst, len(chunk) - 1, offset, first, open_)
                 if found is not None:
                     return found
+        rounds = list(self.rounds[1:])
+        if self.shared is not None and not late and len(open_) <= FEW_OPEN:
+            for nodes in rounds:
+                got = self.round(chunk, open_, offset, nodes)
+                if isinstance(got, Decided):
+                    return got
+                open_ = got
+            rounds = []
         together = self.together(chunk, open_, offset)
         if isinstance(together, Decided):
             return together
         open_ = together
         if late:  # the first round, on the choices it had not reached that are still open
-            reached: list[int] = []
-            for i in open_:
-                inst = chunk[i]
-                assert inst is not None
-                if i not in late:
-                    reached.append(i)
-                    continue
-                found = self.quick(inst, i, offset, self.rounds[0], reached)
-                if found is not None:
-                    return found
-            open_ = reached
-        for nodes in self.rounds[1:]:
-            still: list[int] = []
-            for i in open_:
-                inst = chunk[i]
-                assert inst is not None
-                found = self.quick(inst, i, offset, nodes, still)
-                if found is not None:
-                    return found
-            open_ = still
+            got = self.round(chunk, open_, offset, self.rounds[0], late)
+            if isinstance(got, Decided):
+                return got
+            open_ = got
+        for nodes in rounds:
+            got = self.round(chunk, open_, offset, nodes)
+            if isinstance(got, Decided):
+                return got
+            open_ = got
         for i in open_:
             inst = chunk[i]
             assert inst is not None
@@ -253,6 +258,22 @@ class _Run:
             if found is not None:
                 return found
         return None
+
+    def round(self, chunk: list[Instance | None], open_: list[int], offset: int, nodes: int,
+              only: set[int] | None = None) -> list[int] | Decided:
+        """A quick round of ``nodes`` on the open choices (those of ``only`` when given):
+        the result if one wins or the time is out, else the choices still open, in order."""
+        still: list[int] = []
+        for i in open_:
+            inst = chunk[i]
+            assert inst is not None
+            if only is not None and i not in only:
+                still.append(i)
+                continue
+            found = self.quick(inst, i, offset, nodes, still)
+            if found is not None:
+                return found
+        return still
 
     def together(self, chunk: list[Instance | None], open_: list[int], offset: int) -> list[int] | Decided:
         """The ``shared`` decider on the open choices: the result when it wins one; else

@@ -133,10 +133,11 @@ def test_lost_choices_are_settled_without_a_decision(quick: tuple[int, ...]) -> 
     assert all(i == 0 for i, _ in fake.calls)
 
 
-def test_the_shared_decider_comes_after_the_first_round() -> None:
-    """The ``shared`` decider sees the choices the first quick round leaves open; those it
-    refutes are settled without a decision of their own, the one it wins is decided
-    first, the others after it in order."""
+def test_the_shared_decider_comes_after_the_first_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``shared`` decider sees the choices the first quick round leaves open (more
+    than :data:`FEW_OPEN`); those it refutes are settled without a decision of their own,
+    the one it wins is decided first, the others after it in order."""
+    monkeypatch.setattr(choosing, "FEW_OPEN", 3)
     base = deal_json.from_dict({"hands": [["B1"], ["B2"], ["B3"], ["B4"]], "lead": 0, "tasks": []})
     choices = [replace(base, lead=i) for i in range(4)]
     fake = _Scripted({1, 3})
@@ -189,6 +190,25 @@ def test_the_first_round_pauses_for_the_shared_decider(monkeypatch: pytest.Monke
     assert got.verdict is Verdict.WINNABLE and got.index == 3 and got.shared == 1
     assert fake.calls == [(0, "search"), (2, "search"), (3, "search"), (0, "search"), (2, "search"),
                           (3, "search"), (0, None), (2, None), (3, None)]
+
+
+def test_few_open_choices_get_their_rounds_before_the_shared_decider() -> None:
+    """At most :data:`FEW_OPEN` choices left open by the first round get the second round
+    before the ``shared`` decider, which sees those still open."""
+    base = deal_json.from_dict({"hands": [["B1"], ["B2"], ["B3"], ["B4"]], "lead": 0, "tasks": []})
+    choices = [replace(base, lead=i) for i in range(4)]
+    fake = _Scripted({2})
+    seen: list[list[int]] = []
+
+    def shared(open_: list[Instance], budget: Budget) -> dict[int, bool | Result]:
+        seen.append([int(c.lead or 0) for c in open_])
+        return {0: False}
+
+    got = decide_choices(choices, fake, None, Budget(), quick=(8, 64), shared=shared)
+    assert fake.calls[:8] == [(i, "search") for i in range(4)] * 2
+    assert seen == [[0, 1, 2, 3]]
+    assert got.verdict is Verdict.WINNABLE and got.index == 2
+    assert fake.calls[8:] == [(1, None), (2, None)]
 
 
 class _Slow(_Scripted):

@@ -40,8 +40,12 @@ from crewcheck.solvers.logic.encoding import ENCODED_KINDS, ENCODERS, size_limit
 from crewcheck.solvers.logic.formula import Constraint, Formula, Lit
 from crewcheck.solvers.logic.position import Encoding, add_variables, position_of
 
-__all__ = ["CONDITIONS_SECONDS", "ConditionGroup", "condition_groups", "encode_conditions", "decide_conditions"]
+__all__ = ["MIN_GROUP", "CONDITIONS_SECONDS", "ConditionGroup", "condition_groups", "encode_conditions", "decide_conditions"]
 
+MIN_GROUP = 8
+"""The fewest deals a group holds (:func:`condition_groups`): a few deals are decided
+one by one at no greater cost, and a formula holding a hard deal is as hard as that deal
+(mission 5's two choices of the sick crew member, one of which Glucose refutes in 87 s)."""
 CONDITIONS_SECONDS = 5.0
 """The most seconds the deciders of a deal with choices give one group's formula (a
 formula that does not answer in time leaves its deals to be decided one by one)."""
@@ -61,7 +65,7 @@ class ConditionGroup:
 
 def condition_groups(instances: Sequence[Instance | None]) -> list[list[int]]:
     """The positions of ``instances`` grouped by the deal they are apart from their
-    conditions: the groups of two or more concrete deals before play (no history, no
+    conditions: the groups of :data:`MIN_GROUP` or more concrete deals before play (no history, no
     distress signal) whose every condition has clauses (:data:`~crewcheck.solvers.logic.encoding.ENCODED_KINDS`)
     and at most :data:`~crewcheck.model.limits.MAX_CONDITIONS` distinct conditions
     together, in order of their first member."""
@@ -78,7 +82,7 @@ def condition_groups(instances: Sequence[Instance | None]) -> list[list[int]]:
             continue
     out = []
     for group in groups.values():
-        if len(group) < 2:
+        if len(group) < MIN_GROUP:
             continue
         try:
             distinct = {c for i in group for c in _conditions(instances[i])}

@@ -103,10 +103,12 @@ def test_without_the_gates_a_winnable_group_is_refuted(monkeypatch: pytest.Monke
     assert decide_conditions(deals, Budget(60))[0] is False
 
 
-def test_groups_hold_deals_apart_only_in_their_conditions() -> None:
+def test_groups_hold_deals_apart_only_in_their_conditions(monkeypatch: pytest.MonkeyPatch) -> None:
     """Deals apart in anything else (the lead, a history, a distress signal) are not
-    grouped; a deal alone is no group; ``None`` is skipped."""
+    grouped; fewer than :data:`MIN_GROUP` deals are no group; ``None`` is skipped."""
     a, b = _pair()
+    assert condition_groups([a, b] * 3) == []
+    monkeypatch.setattr(condition_choices, "MIN_GROUP", 2)
     other_lead = replace(b, lead=1)
     low = (b.hands[0] & -b.hands[0]).bit_length() - 1
     played = b.with_history((low,))
@@ -115,11 +117,12 @@ def test_groups_hold_deals_apart_only_in_their_conditions() -> None:
     assert condition_groups([a, other_lead]) == []
 
 
-def test_the_shared_decider_returns_the_win_replayed() -> None:
-    """:func:`crewcheck.api.decide_together` on the pair: the winnable deal's result, its
-    line replayed (the first group won ends the call); on the unwinnable deal twice over:
-    both refuted."""
+def test_the_shared_decider_returns_the_win_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`crewcheck.api.decide_together` on the pair (groups of two allowed): the
+    winnable deal's result, its line replayed (the first group won ends the call); on the
+    unwinnable deal twice over: both refuted."""
     _sat_or_skip()
+    monkeypatch.setattr(condition_choices, "MIN_GROUP", 2)
     deals = _pair()
     said = decide_together(deals, Budget(60))
     assert list(said) == [0]
