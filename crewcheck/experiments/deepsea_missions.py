@@ -41,6 +41,8 @@ class MissionVerdict:
     winning: tuple[int, ...] | None
     """The seat of each card in the first winnable taking."""
     seconds: float
+    """Seconds of the decision, the compiled kernel's first loading in the process not
+    charged (as :func:`crewcheck.decide` does)."""
     backends: tuple[str, ...]
     """The back-ends that answered, in the order the takings were answered."""
 
@@ -72,8 +74,8 @@ def decide_mission(mission: DeepSeaMission, *, timeout: float | None = None, bac
     found = decide_choices(deals(), one, backend, Budget(seconds=budget), shared=decide_together,
                            settled=None if progress is None else lambda n: progress(n, len(options)))
     winning = None if found.index is None else options[found.index]
-    return MissionVerdict(found.verdict, len(options), found.settled, winning, time.perf_counter() - start,
-                          found.backends)
+    seconds = max(0.0, time.perf_counter() - start - found.loading)
+    return MissionVerdict(found.verdict, len(options), found.settled, winning, seconds, found.backends)
 
 
 def _taking(mission: DeepSeaMission, owners: tuple[int, ...],
