@@ -241,3 +241,24 @@ def test_cli_bad_budget(budget: str, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["deepsea", "--difficulty", "4", "--decide", "--budget", budget]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "--budget" in captured.err and captured.err.count("\n") == 1
+
+
+@pytest.mark.parametrize("difficulty, players, seed", [(8, 3, 0), (10, 4, 16), (12, 5, 3), (14, 5, 0)])
+def test_a_taking_is_the_deal_of_its_file(difficulty: int, players: int, seed: int) -> None:
+    """The deals :func:`decide_mission` decides, built from each card's conditions read
+    once, are the deals its files read as a whole, or refused alike."""
+    from crewcheck.errors import InvalidDealError
+    from crewcheck.experiments.deepsea_missions import _taking
+    from crewcheck.missions.deepsea import mission_deal, takings
+
+    mission = draw_mission(difficulty, players, seed)
+    parsed: dict[tuple[int, int], object] = {}
+    for owners in takings(mission):
+        deal = mission_deal(mission, owners)
+        try:
+            whole = from_dict({k: v for k, v in deal.items() if k != "comment"})
+        except InvalidDealError:
+            with pytest.raises(InvalidDealError):
+                _taking(mission, owners, parsed)  # type: ignore[arg-type]
+            continue
+        assert _taking(mission, owners, parsed) == whole  # type: ignore[arg-type]
