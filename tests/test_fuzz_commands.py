@@ -129,3 +129,10 @@ def test_show_a_free_assignment_deal_with_a_history(tmp_path: Path) -> None:
     deal.write_bytes(fuzz_inputs.SEED_DEALS[5])
     code, out, err = run_case(fuzz_inputs.Case("show", ["show", str(deal)]), str(tmp_path))
     assert code == 0 and "now:  R2" in out, err
+
+
+def test_a_mission_that_cannot_be_written_says_one_line() -> None:
+    """Regression: ``mission 12 -o /dev/full`` printed its "not modelled" note before the
+    write's error, two lines for an error."""
+    code, _, err = run_case(fuzz_inputs.Case("mission", ["mission", "12", "-o", "/dev/full"]), tempfile.gettempdir())
+    assert code == 2 and err.splitlines() == [err.strip()] and "cannot write" in err

@@ -203,9 +203,11 @@ def run_mission(args: argparse.Namespace) -> int:
     except InvalidInputError as e:
         flag = _FLAGS.get(e.field)
         return _error(f"{flag}: {e.reason}" if flag else e.reason, args)
-    for line in not_modelled(missions()[number - 1], players, crew_choices=not args.no_crew_choices):
-        print(f"crewcheck: note: mission {number}: not modelled: {line}", file=sys.stderr)
-    return _write_deal(deal, args.output)
+    code = _write_deal(deal, args.output)
+    if code == EXIT_OK:  # a failed write says one line, the error's
+        for line in not_modelled(missions()[number - 1], players, crew_choices=not args.no_crew_choices):
+            print(f"crewcheck: note: mission {number}: not modelled: {line}", file=sys.stderr)
+    return code
 
 
 def _write_deal(deal: dict[str, Any], output: str | None) -> int:
