@@ -11,8 +11,9 @@ What it is
     round after round with a growing budget (:data:`QUICK_NODES`); a choice the search
     wins ends the deal, a choice it refutes is settled, and the choices left get the
     full decider (the caller's back-end, the engine by default) in their order. After
-    the first round the caller may decide the open choices several at a time
-    (``shared``: :func:`crewcheck.api.decide_together` decides the choices apart only
+    the first round (cut short after :data:`QUICK_SECONDS`; at most :data:`FEW_OPEN`
+    open choices get the other rounds first) the caller may decide the open choices
+    several at a time (``shared``: :func:`crewcheck.api.decide_together` decides the choices apart only
     in their task counts in one SAT formula per group, 95 of them for mission 36 with
     five players, where each alone costs a SAT call, and those apart only in their
     conditions, such as a Deep Sea mission's takings, in another).

@@ -4,8 +4,8 @@ What it is
     The crew's choices often change nothing but the conditions: the takings of a
     *Mission Deep Sea* mission (:mod:`crewcheck.missions.deepsea`; 210 ways to share
     seven task cards among three seats) and the seats a ``"choose"`` condition leaves to
-    the crew. :func:`decide_conditions` encodes the game once (hands, lead, rules and
-    history are the same) and every distinct condition of the group once, each under a
+    the crew. :func:`decide_conditions` encodes the game once (hands, lead and rules are
+    the same) and every distinct condition of the group once, each under a
     gate ``gate{j}`` (every constraint of condition ``j`` enforced by it); a selector
     ``choice{i}`` per deal turns on the gates of that deal's conditions, and at least one
     selector is true.
@@ -18,9 +18,11 @@ Exact
 Cost
     One game's encoding plus each distinct condition's clauses, instead of a formula per
     deal: on the slowest Deep Sea mission of the study (difficulty 16, 3 players, seed
-    17; 210 takings and 69 distinct conditions) one call of about 1.5 s, where the
-    takings one by one took minutes (docs/performance.md, "Deals apart only in their
-    conditions").
+    17; 210 takings and 69 distinct conditions) one call of about half a second, where
+    the takings one by one took minutes (docs/performance.md, "Deals apart only in their
+    conditions"). Refuting a group can cost more than refuting its deals one by one
+    (difficulty 12, 4 players, seed 69: 24 takings, 13.8 s together against about 7 s
+    apart), hence the deciders' limit of :data:`CONDITIONS_SECONDS`.
 """
 
 from __future__ import annotations
@@ -38,9 +40,10 @@ from crewcheck.solvers.logic.condition_clauses import CONDITION_CLAUSES, add_con
 from crewcheck.solvers.logic.decode import decode
 from crewcheck.solvers.logic.encoding import ENCODED_KINDS, ENCODERS, size_limit
 from crewcheck.solvers.logic.formula import Constraint, Formula, Lit
-from crewcheck.solvers.logic.position import Encoding, add_variables, position_of
+from crewcheck.solvers.logic.position import Encoding, Position, Variables, add_variables, position_of
 
-__all__ = ["MIN_GROUP", "CONDITIONS_SECONDS", "ConditionGroup", "condition_groups", "encode_conditions", "decide_conditions"]
+__all__ = ["MIN_GROUP", "CONDITIONS_SECONDS", "ConditionGroup", "condition_groups", "encode_conditions",
+           "decide_conditions"]
 
 MIN_GROUP = 8
 """The fewest deals a group holds (:func:`condition_groups`): a few deals are decided
@@ -127,7 +130,8 @@ def encode_conditions(deals: Sequence[Instance], *, deadline: Deadline | None = 
     return ConditionGroup(Encoding(pos, model, v), selectors, tuple(deals))
 
 
-def _add_gated(model: Formula, v: Any, pos: Any, cond: Condition, memo: Hashable, j: int, gate: Lit) -> None:
+def _add_gated(model: Formula, v: Variables, pos: Position, cond: Condition, memo: Hashable, j: int,
+               gate: Lit) -> None:
     """Condition ``j``'s clauses, each enforced by ``gate`` (none when it already holds)."""
     if cond.judge(pos.instance, memo, pos.cards, len(pos.tricks)) is HOLDS:
         return
