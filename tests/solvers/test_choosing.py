@@ -133,22 +133,34 @@ def test_lost_choices_are_settled_without_a_decision(quick: tuple[int, ...]) -> 
     assert all(i == 0 for i, _ in fake.calls)
 
 
+def _four_leads() -> list[Instance]:
+    """Four one-card deals apart only in their first lead, which numbers the choice."""
+    base = deal_json.from_dict({"hands": [["B1"], ["B2"], ["B3"], ["B4"]], "lead": 0, "tasks": []})
+    return [replace(base, lead=i) for i in range(4)]
+
+
+class _Heard:
+    """A ``shared`` decider that notes the choices it is given (by number) and answers
+    as it is told."""
+
+    def __init__(self, said: dict[int, bool | Result]) -> None:
+        self.said = said
+        self.seen: list[list[int]] = []
+
+    def __call__(self, open_: list[Instance], budget: Budget) -> dict[int, bool | Result]:
+        self.seen.append([int(c.lead or 0) for c in open_])
+        return dict(self.said)
+
+
 def test_the_shared_decider_comes_after_the_first_round(monkeypatch: pytest.MonkeyPatch) -> None:
     """The ``shared`` decider sees the choices the first quick round leaves open (more
     than :data:`FEW_OPEN`); those it refutes are settled without a decision of their own,
     the one it wins is decided first, the others after it in order."""
     monkeypatch.setattr(choosing, "FEW_OPEN", 3)
-    base = deal_json.from_dict({"hands": [["B1"], ["B2"], ["B3"], ["B4"]], "lead": 0, "tasks": []})
-    choices = [replace(base, lead=i) for i in range(4)]
     fake = _Scripted({1, 3})
-    seen: list[list[int]] = []
-
-    def shared(open_: list[Instance], budget: Budget) -> dict[int, bool | Result]:
-        seen.append([int(c.lead or 0) for c in open_])
-        return {0: False, 3: True}
-
-    got = decide_choices(choices, fake, None, Budget(), quick=(8, 64), shared=shared)
-    assert seen == [[0, 1, 2, 3]]
+    shared = _Heard({0: False, 3: True})
+    got = decide_choices(_four_leads(), fake, None, Budget(), quick=(8, 64), shared=shared)
+    assert shared.seen == [[0, 1, 2, 3]]
     assert got.verdict is Verdict.WINNABLE and got.index == 3 and got.shared == 1
     assert [c for c in fake.calls if c[1] is None] == [(3, None)]
     assert fake.calls[4:7] == [(3, "search"), (1, "search"), (2, "search")]
@@ -157,15 +169,10 @@ def test_the_shared_decider_comes_after_the_first_round(monkeypatch: pytest.Monk
 def test_a_win_of_the_shared_decider_ends_the_deal() -> None:
     """A :class:`Result` from the ``shared`` decider is a win already replayed: the deal
     ends with it (phase ``together``), no full decision made."""
-    base = deal_json.from_dict({"hands": [["B1"], ["B2"], ["B3"], ["B4"]], "lead": 0, "tasks": []})
-    choices = [replace(base, lead=i) for i in range(4)]
+    choices = _four_leads()
     fake = _Scripted(set())
-    won = Result(Verdict.WINNABLE, None, "sat", base.rules, Stats())
-
-    def shared(open_: list[Instance], budget: Budget) -> dict[int, bool | Result]:
-        return {0: False, 2: won}
-
-    got = decide_choices(choices, fake, None, Budget(), quick=(8, 64), shared=shared)
+    won = Result(Verdict.WINNABLE, None, "sat", choices[0].rules, Stats())
+    got = decide_choices(choices, fake, None, Budget(), quick=(8, 64), shared=_Heard({0: False, 2: won}))
     assert got.verdict is Verdict.WINNABLE and got.index == 2 and got.result is not None
     assert got.result.stats.extra["choice_phase"] == "together"
     assert [c for c in fake.calls if c[1] is None] == []
@@ -176,17 +183,10 @@ def test_the_first_round_pauses_for_the_shared_decider(monkeypatch: pytest.Monke
     choices it has not reached go to the shared decider, and those it leaves open get the
     first round after it, then the second round and the full decisions as before."""
     monkeypatch.setattr(choosing, "QUICK_SECONDS", 0.0)
-    base = deal_json.from_dict({"hands": [["B1"], ["B2"], ["B3"], ["B4"]], "lead": 0, "tasks": []})
-    choices = [replace(base, lead=i) for i in range(4)]
     fake = _Scripted({3})
-    seen: list[list[int]] = []
-
-    def shared(open_: list[Instance], budget: Budget) -> dict[int, bool | Result]:
-        seen.append([int(c.lead or 0) for c in open_])
-        return {1: False}
-
-    got = decide_choices(choices, fake, None, Budget(), quick=(8, 64), shared=shared)
-    assert seen == [[0, 1, 2, 3]]
+    shared = _Heard({1: False})
+    got = decide_choices(_four_leads(), fake, None, Budget(), quick=(8, 64), shared=shared)
+    assert shared.seen == [[0, 1, 2, 3]]
     assert got.verdict is Verdict.WINNABLE and got.index == 3 and got.shared == 1
     assert fake.calls == [(0, "search"), (2, "search"), (3, "search"), (0, "search"), (2, "search"),
                           (3, "search"), (0, None), (2, None), (3, None)]
@@ -195,18 +195,11 @@ def test_the_first_round_pauses_for_the_shared_decider(monkeypatch: pytest.Monke
 def test_few_open_choices_get_their_rounds_before_the_shared_decider() -> None:
     """At most :data:`FEW_OPEN` choices left open by the first round get the second round
     before the ``shared`` decider, which sees those still open."""
-    base = deal_json.from_dict({"hands": [["B1"], ["B2"], ["B3"], ["B4"]], "lead": 0, "tasks": []})
-    choices = [replace(base, lead=i) for i in range(4)]
     fake = _Scripted({2})
-    seen: list[list[int]] = []
-
-    def shared(open_: list[Instance], budget: Budget) -> dict[int, bool | Result]:
-        seen.append([int(c.lead or 0) for c in open_])
-        return {0: False}
-
-    got = decide_choices(choices, fake, None, Budget(), quick=(8, 64), shared=shared)
+    shared = _Heard({0: False})
+    got = decide_choices(_four_leads(), fake, None, Budget(), quick=(8, 64), shared=shared)
     assert fake.calls[:8] == [(i, "search") for i in range(4)] * 2
-    assert seen == [[0, 1, 2, 3]]
+    assert shared.seen == [[0, 1, 2, 3]]
     assert got.verdict is Verdict.WINNABLE and got.index == 2
     assert fake.calls[8:] == [(1, None), (2, None)]
 

@@ -48,7 +48,7 @@ from crewcheck.solvers.logic.formula import Constraint, Formula, Lit
 from crewcheck.solvers.logic.position import Branch, Encoding, Variables, position_of
 
 __all__ = ["encode_deal", "decode_deal", "decide_deal", "decide_signal", "choices_of", "MAX_BRANCHES",
-           "SIGNAL_BACKENDS", "count_groups", "decide_counts", "COUNTS_SECONDS"]
+           "SIGNAL_BACKENDS", "groups_apart_in", "count_groups", "decide_counts", "COUNTS_SECONDS"]
 
 MAX_BRANCHES = 1024
 """The most choices one formula holds (choose seats x recipient x split x direction)."""
@@ -231,20 +231,30 @@ COUNTS_SECONDS = 5.0
 (a formula that does not answer in time leaves its choices to be decided one by one)."""
 
 
-def count_groups(instances: Sequence[Instance]) -> list[list[int]]:
-    """The positions of ``instances`` grouped by the deal they are apart from their task
-    counts (:attr:`Instance.quota`, free assignment): the groups of two or more, in order
-    of their first member."""
+def groups_apart_in(instances: Sequence[Instance | None], field: str,
+                    fits: Callable[[Instance], bool]) -> list[list[int]]:
+    """The positions of the deals of ``instances`` that ``fits`` accepts, grouped by
+    every field of :class:`Instance` but ``field``, in order of their first member
+    (``None`` and a deal with a field that does not hash are in no group; a group may
+    have one member)."""
     groups: dict[tuple[object, ...], list[int]] = {}
     for i, inst in enumerate(instances):
-        if inst.rules.assignment != "free":
+        if inst is None or not fits(inst):
             continue
-        key = tuple(getattr(inst, f.name) for f in fields(inst) if f.name != "quota")
+        key = tuple(getattr(inst, f.name) for f in fields(inst) if f.name != field)
         try:
             groups.setdefault(key, []).append(i)
         except TypeError:  # a field that does not hash: no group
             continue
-    return [g for g in groups.values() if len(g) > 1]
+    return list(groups.values())
+
+
+def count_groups(instances: Sequence[Instance]) -> list[list[int]]:
+    """The positions of ``instances`` grouped by the deal they are apart from their task
+    counts (:attr:`Instance.quota`, free assignment): the groups of two or more, in order
+    of their first member."""
+    groups = groups_apart_in(instances, "quota", lambda inst: inst.rules.assignment == "free")
+    return [g for g in groups if len(g) > 1]
 
 
 def decide_counts(group: Sequence[Instance], budget: Budget) -> tuple[bool | None, int | None, dict[str, Any]]:

@@ -28,7 +28,7 @@ Cost
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from crewcheck.model.cards import CardIndex
@@ -37,6 +37,7 @@ from crewcheck.model.instance import Instance, Seat
 from crewcheck.model.limits import MAX_CONDITIONS
 from crewcheck.solvers.base import BudgetExceeded, Budget, Deadline, discard
 from crewcheck.solvers.logic.condition_clauses import CONDITION_CLAUSES, add_condition_constraints
+from crewcheck.solvers.logic.choices import groups_apart_in
 from crewcheck.solvers.logic.decode import decode
 from crewcheck.solvers.logic.encoding import ENCODED_KINDS, ENCODERS, size_limit
 from crewcheck.solvers.logic.formula import Constraint, Formula, Lit
@@ -72,19 +73,12 @@ def condition_groups(instances: Sequence[Instance | None]) -> list[list[int]]:
     distress signal) whose every condition has clauses (:data:`~crewcheck.solvers.logic.encoding.ENCODED_KINDS`)
     and at most :data:`~crewcheck.model.limits.MAX_CONDITIONS` distinct conditions
     together, in order of their first member."""
-    groups: dict[tuple[object, ...], list[int]] = {}
-    for i, inst in enumerate(instances):
-        if inst is None or not inst.is_concrete() or inst.distress is not None or inst.history:
-            continue
-        if any(c.kind not in ENCODED_KINDS for c in inst.conditions):
-            continue
-        key = tuple(getattr(inst, f.name) for f in fields(inst) if f.name != "conditions")
-        try:
-            groups.setdefault(key, []).append(i)
-        except TypeError:  # a field that does not hash: no group
-            continue
+    def fits(inst: Instance) -> bool:
+        return (inst.is_concrete() and inst.distress is None and not inst.history
+                and all(c.kind in ENCODED_KINDS for c in inst.conditions))
+
     out = []
-    for group in groups.values():
+    for group in groups_apart_in(instances, "conditions", fits):
         if len(group) < MIN_GROUP:
             continue
         try:
