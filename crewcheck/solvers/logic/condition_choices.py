@@ -4,7 +4,8 @@ What it is
     The crew's choices often change nothing but the conditions: the takings of a
     *Mission Deep Sea* mission (:mod:`crewcheck.missions.deepsea`; 210 ways to share
     seven task cards among three seats) and the seats a ``"choose"`` condition leaves to
-    the crew. :func:`decide_conditions` encodes the game once (hands, lead and rules are
+    the crew (at most four in the logbook, fewer than a group needs:
+    :data:`MIN_GROUP`). :func:`decide_conditions` encodes the game once (hands, lead and rules are
     the same) and every distinct condition of the group once, each under a
     gate ``gate{j}`` (every constraint of condition ``j`` enforced by it); a selector
     ``choice{i}`` per deal turns on the gates of that deal's conditions, and at least one
