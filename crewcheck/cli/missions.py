@@ -256,6 +256,9 @@ def run_deepsea(args: argparse.Namespace) -> int:
         try:
             r = decide_mission(mission, timeout=args.time_limit, budget=args.budget,
                                progress=lambda done, total: _advance(bar, done, total))
+        except InvalidInputError as e:
+            flag = _FLAGS.get(e.field)
+            return _error(f"{flag}: {e.reason}" if flag else e.reason, args)
         finally:
             bar.close()
         print(f"{r.verdict.value}  ({r.tried} of {r.takings} ways of taking the cards decided, {r.seconds:.2f} s)")

@@ -29,6 +29,7 @@ conditions of the deal format.
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -40,8 +41,13 @@ from typing import Any
 from crewcheck.errors import InvalidInputError
 
 __all__ = ["PLAYERS", "DeepSeaMission", "catalogue", "task_cards", "draw_mission", "takings", "resolve_conditions",
-           "card_conditions", "deal_deepsea_mission", "mission_deal"]
+           "card_conditions", "first_taking", "taking_count", "MAX_TAKINGS", "deal_deepsea_mission", "mission_deal"]
 
+MAX_TAKINGS = 200_000
+"""The most ways of taking the cards :func:`takings` lists, counted as the seats take
+them in turn (:func:`taking_count`): 11 cards among 5 seats make 415,800 and take
+seconds to list, 15 among 3 make 756,756 and take minutes; the study's largest mission
+(difficulty 16, 5 players) has 17,640."""
 PLAYERS: tuple[int, ...] = (3, 4, 5)
 """Deep Sea deals for 3, 4 or 5 players (2 players need the game's dummy hand: not modelled)."""
 _COLOURS = ("B", "G", "P", "Y")
@@ -158,13 +164,19 @@ def takings(mission: DeepSeaMission) -> Iterator[tuple[int, ...]]:
     ``k!`` orders of taking).
     """
     p, k, captain = mission.players, len(mission.cards), mission.captain
+    about = taking_count(k, p)
+    if about > MAX_TAKINGS:
+        raise InvalidInputError(f"the crew has about {about:,} ways of taking the {k} cards of this mission; "
+                                f"at most {MAX_TAKINGS:,} are decided", field="difficulty")
     barred = [bool(_card(c).get("not_for_captain")) for c in mission.cards]
+    listed = 0
 
     @lru_cache(maxsize=None)
     def splits(seat: int, left: frozenset[int]) -> tuple[tuple[int, ...], ...]:
         """The splits of the cards ``left`` from ``seat``'s turn on (the seat of each
         card, ``-1`` for the cards already taken), each once, in the order of first
         appearance."""
+        nonlocal listed
         if not left:
             return ((-1,) * k,)
         options = sorted(c for c in left if not (barred[c] and seat == captain))
@@ -174,9 +186,45 @@ def takings(mission: DeepSeaMission) -> Iterator[tuple[int, ...]]:
         for c in options:
             for rest in splits((seat + 1) % p, left - {c}):
                 out.setdefault((*rest[:c], seat, *rest[c + 1:]), None)
+        listed += len(out)
+        if listed > 20 * MAX_TAKINGS:  # the captain's passes made many more splits than counted
+            raise InvalidInputError(f"the crew has more than {MAX_TAKINGS:,} ways of taking the {k} cards of this "
+                                    f"mission; at most {MAX_TAKINGS:,} are decided", field="difficulty")
         return tuple(out)
 
-    yield from splits(captain, frozenset(range(k)))
+    found = splits(captain, frozenset(range(k)))
+    if len(found) > MAX_TAKINGS:
+        raise InvalidInputError(f"the crew has {len(found):,} ways of taking the {k} cards of this mission; "
+                                f"at most {MAX_TAKINGS:,} are decided", field="difficulty")
+    yield from found
+
+
+def taking_count(cards: int, players: int) -> int:
+    """How many ways ``players`` seats taking ``cards`` cards one each in turn can share
+    them: the multinomial of the counts the turns give (exact when no card is
+    ``not_for_captain``; a captain's passes change it a little)."""
+    out = math.factorial(cards)
+    for i in range(players):
+        out //= math.factorial(len(range(i, cards, players)))
+    return out
+
+
+def first_taking(mission: DeepSeaMission) -> tuple[int, ...]:
+    """The first split :func:`takings` gives, without listing the others: the draw order
+    (card ``i`` to seat ``captain + i``), a captain whose every remaining card is
+    ``not_for_captain`` passing the turn."""
+    p, captain = mission.players, mission.captain
+    barred = [bool(_card(c).get("not_for_captain")) for c in mission.cards]
+    owners = [-1] * len(mission.cards)
+    left = list(range(len(mission.cards)))
+    seat = captain
+    while left:
+        options = [c for c in left if not (barred[c] and seat == captain)]
+        if options:
+            owners[options[0]] = seat
+            left.remove(options[0])
+        seat = (seat + 1) % p
+    return tuple(owners)
 
 
 def _card(cid: str) -> dict[str, Any]:
@@ -269,5 +317,5 @@ def deal_deepsea_mission(difficulty: int, players: int = 4, seed: int = 0,
     (the first split :func:`takings` gives: card ``i`` by seat ``captain + i`` unless a
     card may not go to the captain), or by the seats ``take`` names."""
     mission = draw_mission(difficulty, players, seed)
-    owners = tuple(take) if take is not None else next(takings(mission))
+    owners = tuple(take) if take is not None else first_taking(mission)
     return mission_deal(mission, owners)

@@ -262,3 +262,39 @@ def test_a_taking_is_the_deal_of_its_file(difficulty: int, players: int, seed: i
                 _taking(mission, owners, parsed)  # type: ignore[arg-type]
             continue
         assert _taking(mission, owners, parsed) == whole  # type: ignore[arg-type]
+
+
+def test_too_many_takings_are_refused_before_they_are_listed(capsys: pytest.CaptureFixture[str]) -> None:
+    """A mission whose cards can be shared in more than ``MAX_TAKINGS`` ways is refused by
+    name (``--difficulty``, exit 2, one line) before any is listed; its deal file is still
+    written, with the cards in draw order (``first_taking``, as the first split listed)."""
+    from crewcheck.missions.deepsea import MAX_TAKINGS, first_taking, taking_count, takings
+
+    mission = draw_mission(60, 5, 0)
+    assert taking_count(len(mission.cards), 5) > MAX_TAKINGS
+    with pytest.raises(InvalidInputError, match="ways of taking"):
+        next(takings(mission))
+    assert main(["deepsea", "--difficulty", "60", "--players", "5", "--decide", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("crewcheck: error: --difficulty: the crew has about")
+    assert main(["deepsea", "--difficulty", "60", "--players", "5"]) == 0
+    deal = json.loads(capsys.readouterr().out)
+    small = draw_mission(12, 4, 3)
+    assert first_taking(small) == next(takings(small))
+    assert len(deal["conditions"]) >= len(mission.cards) - 1
+
+
+@pytest.mark.parametrize("difficulty, players, seed", [(8, 3, 0), (12, 4, 16), (16, 5, 7), (16, 4, 13),
+                                                     (8, 3, 57), (8, 4, 23)])
+def test_the_count_of_takings_is_the_listing(difficulty: int, players: int, seed: int) -> None:
+    """Without a card the captain may not take, :func:`taking_count` is how many
+    :func:`takings` lists; with one (16:4:13 and the last two), the captain's passes
+    make no more (fewer on the last two; a one-off scan of 2,880 missions found none
+    with more)."""
+    from crewcheck.missions.deepsea import taking_count, takings
+
+    mission = draw_mission(difficulty, players, seed)
+    listed = sum(1 for _ in takings(mission))
+    barred = any(c.get("not_for_captain") for c in task_cards() if c["id"] in mission.cards)
+    count = taking_count(len(mission.cards), players)
+    assert listed <= count if barred else listed == count
