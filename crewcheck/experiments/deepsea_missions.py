@@ -71,7 +71,8 @@ def decide_mission(mission: DeepSeaMission, *, timeout: float | None = None, bac
             min(timeout, limit.seconds)
         return decide(inst, backend=name, budget=Budget(seconds, limit.nodes, limit.cancel))
 
-    found = decide_choices(deals(), one, backend, Budget(seconds=budget), shared=decide_together,
+    left = None if budget is None else max(0.0, budget - (time.perf_counter() - start))  # listing them counts
+    found = decide_choices(deals(), one, backend, Budget(seconds=left), shared=decide_together,
                            settled=None if progress is None else lambda n: progress(n, len(options)))
     winning = None if found.index is None else options[found.index]
     seconds = max(0.0, time.perf_counter() - start - found.loading)
