@@ -201,13 +201,18 @@ def run_mission(args: argparse.Namespace) -> int:
         deal = deal_mission(number, players, seed, args.assignment, challenge=args.challenge,
                             distress=args.distress, reading=args.reading, crew_choices=not args.no_crew_choices)
     except InvalidInputError as e:
-        flag = _FLAGS.get(e.field)
-        return _error(f"{flag}: {e.reason}" if flag else e.reason, args)
+        return _input_error(e, args)
     code = _write_deal(deal, args.output)
     if code == EXIT_OK:  # a failed write says one line, the error's
         for line in not_modelled(missions()[number - 1], players, crew_choices=not args.no_crew_choices):
             print(f"crewcheck: note: mission {number}: not modelled: {line}", file=sys.stderr)
     return code
+
+
+def _input_error(e: InvalidInputError, args: argparse.Namespace) -> int:
+    """Exit 2 with ``e``'s one line, named by the command-line flag of its field."""
+    flag = _FLAGS.get(e.field)
+    return _error(f"{flag}: {e.reason}" if flag else e.reason, args)
 
 
 def _write_deal(deal: dict[str, Any], output: str | None) -> int:
@@ -248,8 +253,7 @@ def run_deepsea(args: argparse.Namespace) -> int:
         take = _seats(args.take) if args.take else None
         deal = deal_deepsea_mission(difficulty, players, seed, take)
     except InvalidInputError as e:
-        flag = _FLAGS.get(e.field)
-        return _error(f"{flag}: {e.reason}" if flag else e.reason, args)
+        return _input_error(e, args)
     if args.decide:
         mission = draw_mission(difficulty, players, seed)
         bar = Progress("deepsea", unit="taking", enabled=not args.no_progress)
@@ -257,8 +261,7 @@ def run_deepsea(args: argparse.Namespace) -> int:
             r = decide_mission(mission, timeout=args.time_limit, budget=args.budget,
                                progress=lambda done, total: _advance(bar, done, total))
         except InvalidInputError as e:
-            flag = _FLAGS.get(e.field)
-            return _error(f"{flag}: {e.reason}" if flag else e.reason, args)
+            return _input_error(e, args)
         finally:
             bar.close()
         print(f"{r.verdict.value}  ({r.tried} of {r.takings} ways of taking the cards decided, {r.seconds:.2f} s)")

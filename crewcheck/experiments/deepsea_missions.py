@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from crewcheck.api import decide, decide_together
 from crewcheck.errors import InvalidDealError
 from crewcheck.formats.deal_json import from_dict
-from crewcheck.missions.deepsea import DeepSeaMission, card_conditions, mission_deal, takings
+from crewcheck.missions.deepsea import DeepSeaMission, card_conditions, first_taking, mission_deal, takings
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Budget, Result, Verdict
 from crewcheck.solvers.choosing import decide_choices
@@ -57,12 +57,12 @@ def decide_mission(mission: DeepSeaMission, *, timeout: float | None = None, bac
     order (:func:`crewcheck.solvers.choosing.decide_choices`)."""
     start = time.perf_counter()
     options = list(takings(mission))
-    parsed: dict[tuple[int, int], Instance | InvalidDealError] = {}
+    cards = _Cards(mission)
 
     def deals() -> Iterator[Instance | None]:
         for owners in options:
             try:
-                yield _taking(mission, owners, parsed)
+                yield cards.taking(owners)
             except InvalidDealError:
                 yield None
 
@@ -79,25 +79,32 @@ def decide_mission(mission: DeepSeaMission, *, timeout: float | None = None, bac
     return MissionVerdict(found.verdict, len(options), found.settled, winning, seconds, found.backends)
 
 
-def _taking(mission: DeepSeaMission, owners: tuple[int, ...],
-            parsed: dict[tuple[int, int], Instance | InvalidDealError]) -> Instance:
-    """The deal of ``mission`` with card ``i`` taken by ``owners[i]``, as
-    :func:`~crewcheck.formats.deal_json.from_dict` reads :func:`mission_deal`'s file:
-    each card's conditions at each seat are read once (``parsed``, the deal with that
-    card alone) and the taking's deal is the first one's with their conditions, checked
-    again as a whole. :class:`InvalidDealError` when a card's conditions cannot fit the
-    deal."""
-    parts = []
-    for i, seat in enumerate(owners):
-        one = parsed.get((i, seat))
+class _Cards:
+    """A mission's deals, one per taking, as :func:`~crewcheck.formats.deal_json.from_dict`
+    reads :func:`mission_deal`'s file: each card's conditions at each seat are read once
+    (the deal with that card alone) and a taking's deal is the first card's with the
+    conditions of every card, checked again as a whole."""
+
+    def __init__(self, mission: DeepSeaMission) -> None:
+        self.mission = mission
+        self.base = {k: v for k, v in mission_deal(mission, first_taking(mission)).items() if k != "comment"}
+        self.parsed: dict[tuple[int, int], Instance | InvalidDealError] = {}
+
+    def taking(self, owners: tuple[int, ...]) -> Instance:
+        """The deal with card ``i`` taken by ``owners[i]``; :class:`InvalidDealError` when
+        a card's conditions cannot fit the deal."""
+        parts = [self.card(i, seat) for i, seat in enumerate(owners)]
+        return replace(parts[0], conditions=tuple(c for part in parts for c in part.conditions))
+
+    def card(self, i: int, seat: int) -> Instance:
+        """The deal with card ``i`` alone, taken by ``seat``."""
+        one = self.parsed.get((i, seat))
         if one is None:
-            deal = {k: v for k, v in mission_deal(mission, owners).items() if k != "comment"}
             try:
-                one = from_dict({**deal, "conditions": card_conditions(mission, i, seat)})
+                one = from_dict({**self.base, "conditions": card_conditions(self.mission, i, seat)})
             except InvalidDealError as e:
                 one = e
-            parsed[(i, seat)] = one
+            self.parsed[(i, seat)] = one
         if isinstance(one, InvalidDealError):
             raise one
-        parts.append(one)
-    return replace(parts[0], conditions=tuple(c for part in parts for c in part.conditions))
+        return one

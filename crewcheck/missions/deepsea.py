@@ -166,9 +166,8 @@ def takings(mission: DeepSeaMission) -> Iterator[tuple[int, ...]]:
     p, k, captain = mission.players, len(mission.cards), mission.captain
     about = taking_count(k, p)
     if about > MAX_TAKINGS:
-        raise InvalidInputError(f"the crew has about {about:,} ways of taking the {k} cards of this mission; "
-                                f"at most {MAX_TAKINGS:,} are decided", field="difficulty")
-    barred = [bool(_card(c).get("not_for_captain")) for c in mission.cards]
+        raise _too_many(f"about {about:,}", k)
+    barred = _barred(mission)
     listed = 0
 
     @lru_cache(maxsize=None)
@@ -188,15 +187,23 @@ def takings(mission: DeepSeaMission) -> Iterator[tuple[int, ...]]:
                 out.setdefault((*rest[:c], seat, *rest[c + 1:]), None)
         listed += len(out)
         if listed > 20 * MAX_TAKINGS:  # the captain's passes made many more splits than counted
-            raise InvalidInputError(f"the crew has more than {MAX_TAKINGS:,} ways of taking the {k} cards of this "
-                                    f"mission; at most {MAX_TAKINGS:,} are decided", field="difficulty")
+            raise _too_many(f"more than {MAX_TAKINGS:,}", k)
         return tuple(out)
 
     found = splits(captain, frozenset(range(k)))
     if len(found) > MAX_TAKINGS:
-        raise InvalidInputError(f"the crew has {len(found):,} ways of taking the {k} cards of this mission; "
-                                f"at most {MAX_TAKINGS:,} are decided", field="difficulty")
+        raise _too_many(f"{len(found):,}", k)
     yield from found
+
+
+def _barred(mission: DeepSeaMission) -> list[bool]:
+    """Whether each of the mission's cards is ``not_for_captain``."""
+    return [bool(_card(c).get("not_for_captain")) for c in mission.cards]
+
+
+def _too_many(how_many: str, cards: int) -> InvalidInputError:
+    return InvalidInputError(f"the crew has {how_many} ways of taking the {cards} cards of this mission; "
+                             f"at most {MAX_TAKINGS:,} are decided", field="difficulty")
 
 
 def taking_count(cards: int, players: int) -> int:
@@ -214,7 +221,7 @@ def first_taking(mission: DeepSeaMission) -> tuple[int, ...]:
     (card ``i`` to seat ``captain + i``), a captain whose every remaining card is
     ``not_for_captain`` passing the turn."""
     p, captain = mission.players, mission.captain
-    barred = [bool(_card(c).get("not_for_captain")) for c in mission.cards]
+    barred = _barred(mission)
     owners = [-1] * len(mission.cards)
     left = list(range(len(mission.cards)))
     seat = captain

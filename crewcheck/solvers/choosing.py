@@ -13,10 +13,10 @@ What it is
     full decider (the caller's back-end, the engine by default) in their order. After
     the first round (cut short after :data:`QUICK_SECONDS`; at most :data:`FEW_OPEN`
     open choices get the other rounds first) the caller may decide the open choices
-    several at a time (``shared``: :func:`crewcheck.api.decide_together` decides the choices apart only
-    in their task counts in one SAT formula per group, 95 of them for mission 36 with
-    five players, where each alone costs a SAT call, and those apart only in their
-    conditions, such as a Deep Sea mission's takings, in another).
+    several at a time (``shared``: :func:`crewcheck.api.decide_together` decides the
+    choices apart only in their task counts in one SAT formula per group, 95 of them for
+    mission 36 with five players, where each alone costs a SAT call, and those apart only
+    in their conditions, such as a Deep Sea mission's takings, in another).
 Exact
     Yes: each quick answer is the search's exact answer within its budget (UNKNOWN when
     the budget runs out, never a guess); the caller's ``decide`` replays every winning
@@ -41,7 +41,8 @@ from crewcheck.errors import NotApplicableError
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Budget, Result, Verdict
 
-__all__ = ["QUICK_NODES", "BLOCK", "QUICK_SECONDS", "FEW_OPEN", "HEAD_SECONDS", "QUICK_BACKENDS", "Decided", "Decide", "Shared", "decide_choices"]
+__all__ = ["QUICK_NODES", "BLOCK", "QUICK_SECONDS", "FEW_OPEN", "HEAD_SECONDS", "QUICK_BACKENDS", "Decided", "Decide",
+           "Shared", "decide_choices"]
 
 QUICK_NODES: tuple[int, ...] = (1 << 11, 1 << 14)
 """The node budgets of the quick rounds, one round each: every choice a round leaves
@@ -230,29 +231,21 @@ class _Run:
                 found = self.quick(inst, len(chunk) - 1, offset, first, open_)
                 if found is not None:
                     return found
-        rounds = list(self.rounds[1:])
+        others: list[tuple[int, set[int] | None]] = [(nodes, None) for nodes in self.rounds[1:]]
+        before: list[tuple[int, set[int] | None]] = []
+        after = others
         if self.shared is not None and not late and len(open_) <= FEW_OPEN:
-            for nodes in rounds:
-                got = self.round(chunk, open_, offset, nodes)
-                if isinstance(got, Decided):
-                    return got
-                open_ = got
-            rounds = []
-        together = self.together(chunk, open_, offset)
-        if isinstance(together, Decided):
-            return together
-        open_ = together
+            before, after = others, []
         if late:  # the first round, on the choices it had not reached that are still open
-            got = self.round(chunk, open_, offset, self.rounds[0], late)
-            if isinstance(got, Decided):
-                return got
-            open_ = got
-        for nodes in rounds:
-            got = self.round(chunk, open_, offset, nodes)
-            if isinstance(got, Decided):
-                return got
-            open_ = got
-        for i in open_:
+            after = [(self.rounds[0], late), *after]
+        got = self.rounds_on(chunk, open_, offset, before)
+        if not isinstance(got, Decided):
+            got = self.together(chunk, got, offset)
+        if not isinstance(got, Decided):
+            got = self.rounds_on(chunk, got, offset, after)
+        if isinstance(got, Decided):
+            return got
+        for i in got:
             inst = chunk[i]
             assert inst is not None
             found = self.full(inst, offset + i)
@@ -260,21 +253,24 @@ class _Run:
                 return found
         return None
 
-    def round(self, chunk: list[Instance | None], open_: list[int], offset: int, nodes: int,
-              only: set[int] | None = None) -> list[int] | Decided:
-        """A quick round of ``nodes`` on the open choices (those of ``only`` when given):
-        the result if one wins or the time is out, else the choices still open, in order."""
-        still: list[int] = []
-        for i in open_:
-            inst = chunk[i]
-            assert inst is not None
-            if only is not None and i not in only:
-                still.append(i)
-                continue
-            found = self.quick(inst, i, offset, nodes, still)
-            if found is not None:
-                return found
-        return still
+    def rounds_on(self, chunk: list[Instance | None], open_: list[int], offset: int,
+                  rounds: list[tuple[int, set[int] | None]]) -> list[int] | Decided:
+        """Quick rounds on the open choices, each ``(nodes, only)`` in turn (``only``: the
+        choices it is for, ``None``: every open one): the result if one wins or the time
+        is out, else the choices still open, in order."""
+        for nodes, only in rounds:
+            still: list[int] = []
+            for i in open_:
+                inst = chunk[i]
+                assert inst is not None
+                if only is not None and i not in only:
+                    still.append(i)
+                    continue
+                found = self.quick(inst, i, offset, nodes, still)
+                if found is not None:
+                    return found
+            open_ = still
+        return open_
 
     def together(self, chunk: list[Instance | None], open_: list[int], offset: int) -> list[int] | Decided:
         """The ``shared`` decider on the open choices: the result when it wins one; else

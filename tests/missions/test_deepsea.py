@@ -248,20 +248,20 @@ def test_a_taking_is_the_deal_of_its_file(difficulty: int, players: int, seed: i
     """The deals :func:`decide_mission` decides, built from each card's conditions read
     once, are the deals its files read as a whole, or refused alike."""
     from crewcheck.errors import InvalidDealError
-    from crewcheck.experiments.deepsea_missions import _taking
+    from crewcheck.experiments.deepsea_missions import _Cards
     from crewcheck.missions.deepsea import mission_deal, takings
 
     mission = draw_mission(difficulty, players, seed)
-    parsed: dict[tuple[int, int], object] = {}
+    cards = _Cards(mission)
     for owners in takings(mission):
         deal = mission_deal(mission, owners)
         try:
             whole = from_dict({k: v for k, v in deal.items() if k != "comment"})
         except InvalidDealError:
             with pytest.raises(InvalidDealError):
-                _taking(mission, owners, parsed)  # type: ignore[arg-type]
+                cards.taking(owners)
             continue
-        assert _taking(mission, owners, parsed) == whole  # type: ignore[arg-type]
+        assert cards.taking(owners) == whole
 
 
 def test_too_many_takings_are_refused_before_they_are_listed(capsys: pytest.CaptureFixture[str]) -> None:
