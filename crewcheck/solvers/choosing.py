@@ -224,7 +224,7 @@ class _Run:
                 if inst is None:
                     self.answered("-")
                     continue
-                if self.shared is not None and time.perf_counter() - start > QUICK_SECONDS:
+                if first is not None and self.shared is not None and time.perf_counter() - start > QUICK_SECONDS:
                     late.add(len(chunk) - 1)
                     open_.append(len(chunk) - 1)
                     continue

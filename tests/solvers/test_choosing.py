@@ -192,6 +192,20 @@ def test_the_first_round_pauses_for_the_shared_decider(monkeypatch: pytest.Monke
                           (3, "search"), (0, None), (2, None), (3, None)]
 
 
+def test_without_quick_rounds_nothing_pauses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: with a ``shared`` decider and no quick round (``quick=()``), a block
+    that took longer than :data:`QUICK_SECONDS` to gather asked for a first round that
+    does not exist (IndexError). Every choice now goes to the shared decider, then to the
+    full decisions in order."""
+    monkeypatch.setattr(choosing, "QUICK_SECONDS", 0.0)
+    fake = _Scripted({3})
+    shared = _Heard({0: False})
+    got = decide_choices(_four_leads(), fake, None, Budget(), quick=(), shared=shared)
+    assert shared.seen == [[0, 1, 2, 3]]
+    assert got.verdict is Verdict.WINNABLE and got.index == 3
+    assert fake.calls == [(1, None), (2, None), (3, None)]
+
+
 def test_few_open_choices_get_their_rounds_before_the_shared_decider() -> None:
     """At most :data:`FEW_OPEN` choices left open by the first round get the second round
     before the ``shared`` decider, which sees those still open."""
