@@ -87,7 +87,8 @@ def add_parsers(sub: Any) -> None:
                     "`crewcheck mission` for the same seed and players), task cards turned up until their "
                     "difficulties add up to D (a card that would overshoot is set aside), the crew taking them "
                     "one each from the captain. Writes the deal file with the cards' conditions, or with "
-                    "--decide tries every way of taking the cards and says whether one wins.")
+                    "--decide decides every way of taking the cards (many at once in one SAT formula) and says "
+                    "whether one wins.")
     ds.add_argument("--difficulty", required=True, metavar="D", help="the mission's difficulty, an integer from 1")
     ds.add_argument("--players", default="4", metavar="P", help="number of players: 3, 4, 5 (default: 4)")
     ds.add_argument("--seed", default="0", metavar="S", help="random seed, an integer (default: 0)")
@@ -97,7 +98,8 @@ def add_parsers(sub: Any) -> None:
     ds.add_argument("--decide", action="store_true",
                     help="decide every way of taking the cards (exit 0 winnable, 1 unwinnable, 3 unknown)")
     ds.add_argument("--time-limit", type=seconds_arg, default=60.0, metavar="SECONDS",
-                    help="with --decide: seconds per way of taking the cards, or 'none' (default: 60)")
+                    help="with --decide: seconds per way of taking the cards decided alone, or 'none'; the "
+                         "formula deciding many ways at once gets at most 5 (default: 60)")
     ds.add_argument("--budget", type=seconds_arg, default=None, metavar="SECONDS",
                     help="with --decide: seconds for the whole mission, or 'none'; when they run out before a "
                          "winning way is found the answer is unknown (exit 3) (default: none)")
