@@ -27,10 +27,12 @@ tokens renumbered, the winner to lead). Most draws need no search
 (:mod:`crewcheck.analysis.draw_classes`): a position isomorphic to one answered before has
 its outcome, and a winning line of another draw, its drawn cards exchanged, often wins
 again; of first tricks whose positions are isomorphic only one is weighed. The rest are
-decided by :func:`crewcheck.decide`. Branch and bound keeps it from deciding every draw: a
-first trick stops as soon as its losses show it cannot beat the best chance found so far,
-and a first pass looks for one losing draw after each first trick, so that "not for every
-draw" can be known before the chance is. Cost: up to seats x first tricks x draws
+decided by :func:`crewcheck.decide`. "For every draw" comes first: a hunt goes through the
+draws of the first tricks, one first trick at a time, in a scrambled order, the draws lost
+after other first tricks first, until one first trick wins every draw (the chance is 1 and nothing else needs
+counting) or each has lost one. Only then is the chance counted, by branch and bound: the
+first tricks that went longest without a loss first, each stopped as soon as its losses
+show it cannot beat the best chance found so far. Cost: up to seats x first tricks x draws
 positions (the draws are the product of the hand sizes after the first trick: 9^4 = 6,561
 with four players); the losing positions are the expensive part, since no line carries a
 loss over; under a time budget the answer says how far it got.
@@ -40,11 +42,11 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
-from math import prod
+from math import gcd, prod
 
 from crewcheck.analysis.draw_classes import DrawClasses, DrawCounts, Line
 from crewcheck.analysis.draw_formula import Decided, DrawFormula, FamilyCounts, family_draws
@@ -58,7 +60,8 @@ from crewcheck.model.tasks import Task, TokenKind, token_kind
 from crewcheck.model.variants import Choice, variants
 from crewcheck.solvers.base import Budget, Deadline, Result, Verdict
 
-__all__ = ["DrawAnswer", "SHIELD_CAVEAT", "analyse_draw", "best_shields", "shieldable", "first_tricks", "draws", "after_draw"]
+__all__ = ["DrawAnswer", "SHIELD_CAVEAT", "analyse_draw", "best_shields", "shieldable", "first_tricks", "draws",
+           "scrambled_draws", "after_draw"]
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,8 @@ class DrawAnswer:
     """How the draws were answered: searched, isomorphic to one seen, or won by a line carried over."""
     formula: FamilyCounts | None = None
     """With ``families``: what the draw formulas did (:mod:`crewcheck.analysis.draw_formula`)."""
+    every_seconds: float | None = None
+    """Seconds until ``every`` was known (``None``: it is not)."""
 
     def _work(self) -> str:
         c, f = self.counts, self.formula
@@ -151,6 +156,29 @@ def first_tricks(instance: Instance) -> Iterator[tuple[CardIndex, ...]]:
 def draws(hands: tuple[int, ...]) -> Iterator[tuple[CardIndex, ...]]:
     """Every draw: one card of each seat's hand (seat ``s``'s card goes to seat ``s + 1``)."""
     return product(*(tuple(iter_bits(h)) for h in hands))
+
+
+def scrambled_draws(hands: tuple[int, ...], seed: int) -> Iterator[tuple[CardIndex, ...]]:
+    """Every draw of :func:`draws` once, in an order scrambled by ``seed`` (a stride through
+    their numbering that is prime to their count, from a random start), without listing them."""
+    cards = [tuple(iter_bits(h)) for h in hands]
+    total = prod(len(c) for c in cards)
+    if total == 0:
+        return
+    rng = random.Random(seed)
+    step = 1
+    if total > 2:
+        step = rng.randrange(1, total)
+        while gcd(step, total) != 1:
+            step = rng.randrange(1, total)
+    at = rng.randrange(total)
+    for _ in range(total):
+        rest, draw = at, []
+        for c in reversed(cards):
+            rest, i = divmod(rest, len(c))
+            draw.append(c[i])
+        yield tuple(reversed(draw))
+        at = (at + step) % total
 
 
 def _renumbered(tasks: list[Task], done: int) -> tuple[Task, ...]:
@@ -246,11 +274,9 @@ class _OutOfTime(Exception):
     """The budget ran out (or a search came back undecided)."""
 
 
-PROBES = 16
-"""Draws tried per first trick when looking for a losing one (:meth:`_Analysis.refute_every`)."""
-
-PROBE_NODES = 2_000
-"""Search nodes per probe: a probe that needs more proves nothing and is left for later."""
+LOSING_KEPT = 64
+"""Draws lost after earlier first tricks that are kept, the most recent first, and tried
+first after each first trick (a draw that ruins one first trick often ruins others)."""
 
 WIDEN_TRIAL = 2
 """Widening goes on after a first trick's first lost family only while the time it took
@@ -291,7 +317,9 @@ class _Pair:
     index: dict[CardIndex, CardIndex] = field(default_factory=dict)
     """A card of ``hands`` -> its index in the position after the first trick (``classes.base``)."""
     losing: tuple[CardIndex, ...] | None = None
-    """A draw the first pass found lost after this first trick (the deal's card indices)."""
+    """A draw found lost after this first trick (the deal's card indices)."""
+    streak: int = 0
+    """Draws the hunt found won, in its scrambled order, before the first loss (:meth:`_Analysis.hunt`)."""
 
     def draw(self, draw: Sequence[CardIndex]) -> tuple[CardIndex, ...] | None:
         """``draw`` (the deal's card indices) in ``classes.base``'s indices; ``None`` if a
@@ -319,6 +347,16 @@ class _Analysis:
     """Decide the draws that need more than a quick search in one SAT formula per first
     trick, lost draws widened into lost families (:mod:`crewcheck.analysis.draw_formula`)."""
     formula_counts: FamilyCounts = field(default_factory=FamilyCounts)
+    losing: list[tuple[CardIndex, ...]] = field(default_factory=list)
+    """Draws lost after some first trick, the most recent first (:data:`LOSING_KEPT`)."""
+
+    def _lost(self, pair: _Pair, draw: tuple[CardIndex, ...]) -> None:
+        """Note that ``draw`` loses after ``pair``'s first trick."""
+        pair.losing = draw
+        if draw in self.losing:
+            self.losing.remove(draw)
+        self.losing.insert(0, draw)
+        del self.losing[LOSING_KEPT:]
 
     def _decide(self, fresh: Instance, backend: str | None, nodes: int | None) -> Result | None:
         left = None if self.limit is None else self.limit - time.perf_counter()
@@ -327,20 +365,15 @@ class _Analysis:
         r = decide(fresh, backend=backend, budget=Budget(seconds=left, nodes=nodes))
         return None if r.verdict is Verdict.UNKNOWN else r
 
-    def search(self, fresh: Instance, nodes: int | None = None) -> tuple[bool, Line | None] | None:
-        """Decide a position after a draw: with ``nodes``, the plain search within that many
-        nodes (``None`` if it needs more); else the plain search for :data:`SEARCH_NODES`
-        nodes and then the default back-end (or ``backend`` when one was named)."""
+    def search(self, fresh: Instance) -> tuple[bool, Line | None]:
+        """Decide a position after a draw: the plain search for :data:`SEARCH_NODES` nodes
+        and then the default back-end (or ``backend`` when one was named)."""
         if self.backend is not None:
-            r = self._decide(fresh, self.backend, nodes)
+            r = self._decide(fresh, self.backend, None)
         else:
-            r = self._decide(fresh, "search", SEARCH_NODES if nodes is None else nodes)
-            if r is None and nodes is None:
-                r = self._decide(fresh, None, None)
+            r = self._decide(fresh, "search", SEARCH_NODES) or self._decide(fresh, None, None)
         if r is None:
-            if nodes is None:
-                raise _OutOfTime
-            return None
+            raise _OutOfTime
         if self.progress is not None and (self.counts.searched + 1) % 500 == 0:
             self.progress(self.counts.searched + 1)
         return r.verdict is Verdict.WINNABLE, None if r.witness is None else tuple(r.witness.plays)
@@ -348,7 +381,7 @@ class _Analysis:
     def _by_families(self, pair: _Pair) -> Iterator[tuple[tuple[CardIndex, ...], bool, int]]:
         """Each draw after ``pair``'s first trick, whether it is won and how many later
         draws are known to be lost, in :func:`draws`' order, as :meth:`search` and the
-        classes decide it; a lost one (the losing draw the first pass found first) is
+        classes decide it; a lost one (the losing draw the hunt found first) is
         widened into a lost family by the first trick's :class:`DrawFormula`, whose draws
         are then answered unsearched, as long as the families pay (:data:`WIDEN_TRIAL`)."""
         classes, index = pair.classes, pair.index
@@ -412,16 +445,15 @@ class _Analysis:
             if formula is not None:
                 formula.close()
 
-    def pairs(self, instance: Instance) -> list[_Pair]:
+    def pairs(self, instance: Instance) -> Iterator[_Pair]:
         """Every choice of seats and first trick, one per class of the position after the
-        first trick (module docstring) unless the shields are chosen too."""
-        out = []
+        first trick (module docstring) unless the shields are chosen too, as they are needed."""
         seen: set[Hashable] = set()
         for choice, concrete in _fixed_choices(instance):
             for trick in first_tricks(concrete):
                 base = after_draw(concrete, trick, ())
                 if isinstance(base, bool):
-                    out.append(_Pair(choice, concrete, trick, None, base))
+                    yield _Pair(choice, concrete, trick, None, base)
                     continue
                 classes = DrawClasses(base, self.memo, self.counts)
                 if not self.shield:  # (the shields depend on the hands before the first trick)
@@ -431,41 +463,7 @@ class _Analysis:
                     seen.add(k)
                 hands = tuple(concrete.with_history(trick).state().hands)
                 index = {c: base.deck.index(concrete.deck.card(c)) for h in hands for c in iter_bits(h)}
-                out.append(_Pair(choice, concrete, trick, classes, hands=hands, index=index))
-        return out
-
-    def refute_every(self, pairs: list[_Pair]) -> list[bool]:
-        """For each first trick, whether a draw after it was found to lose. The draws that
-        lost after earlier first tricks are tried first (the most recent first), then
-        random draws, :data:`PROBES` in all, each searched for at most :data:`PROBE_NODES`
-        nodes (a loss proves "not for every draw" for that first trick)."""
-        refuted = []
-        losing: list[tuple[CardIndex, ...]] = []
-        for pair in pairs:
-            if pair.classes is None:
-                refuted.append(not pair.ended)
-                continue
-            classes = pair.classes
-            cards = [tuple(iter_bits(h)) for h in pair.hands]
-            rng = random.Random(len(refuted))
-            tries = [*losing[:PROBES // 2], *(tuple(rng.choice(c) for c in cards) for _ in range(PROBES))]
-            lost = False
-            for d in tries[:PROBES]:
-                mine = pair.draw(d)
-                if mine is None:
-                    continue
-                won = classes.outcome(mine, lambda fresh: self.search(fresh, PROBE_NODES))
-                if won is not None:
-                    self.best.some = self.best.some or won
-                if won is False:
-                    lost = True
-                    pair.losing = d
-                    if d in losing:
-                        losing.remove(d)
-                    losing.insert(0, d)
-                    break
-            refuted.append(lost)
-        return refuted
+                yield _Pair(choice, concrete, trick, classes, hands=hands, index=index)
 
     def weigh(self, pair: _Pair) -> None:
         """Count the draws after ``pair``'s first trick (branch and bound: stop once it
@@ -496,10 +494,65 @@ class _Analysis:
         if self.shield and outcomes:
             chance, shields = best_shields(concrete, trick, tuple(concrete.with_history(trick).state().hands),
                                            outcomes)
+        self._keep(pair, chance, shields)
+
+    def _keep(self, pair: _Pair, chance: Fraction, shields: tuple[CardIndex | None, ...] | None = None) -> None:
+        """Keep ``pair`` as the best so far if its ``chance`` beats the best one's."""
+        best = self.best
         best.lower = max(best.lower, chance)
         if chance > best.chance:
-            best.chance, best.choice, best.trick, best.shields = chance, pair.choice, trick, shields
-            best.seats = tuple(-1 if t.seat is None else t.seat for t in concrete.tasks)
+            best.chance, best.choice, best.trick, best.shields = chance, pair.choice, pair.trick, shields
+            best.seats = tuple(-1 if t.seat is None else t.seat for t in pair.concrete.tasks)
+
+    def _scan(self, pair: _Pair, seed: int) -> Iterator[bool]:
+        """The hunt's outcomes of the draws after ``pair``'s first trick, one for each draw,
+        until the first loss: the draws lost after other first tricks are tried first
+        (uncounted), then every draw once, in an order scrambled by ``seed``
+        (:func:`scrambled_draws`)."""
+        classes = pair.classes
+        assert classes is not None
+        for d in list(self.losing):
+            mine = pair.draw(d)
+            if mine is not None and classes.outcome(mine, self.search) is False:
+                self._lost(pair, d)
+                yield False
+                return
+        for d in scrambled_draws(pair.hands, seed):
+            won = bool(classes.outcome(tuple(pair.index[c] for c in d), self.search))
+            if not won:
+                self._lost(pair, d)
+            yield won
+            if not won:
+                return
+
+    def hunt(self, pairs: Iterable[_Pair], met: list[_Pair]) -> _Pair | None:
+        """A first trick of ``pairs`` that wins every draw, or ``None`` when each loses one.
+
+        The first tricks in turn, each until its first lost draw (:meth:`_scan`: the draws
+        lost elsewhere first, then a scrambled order), so that a first
+        trick that wins every draw is found without counting every draw of the first tricks
+        before it, and the chance is counted only when none does. Each pair taken from
+        ``pairs`` is added to ``met``, its :attr:`_Pair.streak` set (the weighing order then)."""
+        best = self.best
+        for i, pair in enumerate(pairs):
+            met.append(pair)
+            if pair.classes is None:
+                if pair.ended:
+                    best.some = True
+                    self._keep(pair, Fraction(1))
+                    return pair
+                continue
+            total = prod(h.bit_count() for h in pair.hands)
+            for won in self._scan(pair, i):
+                if not won:
+                    break
+                pair.streak += 1
+                best.some = True
+                best.lower = max(best.lower, Fraction(pair.streak, total))
+            if pair.streak == total:
+                self._keep(pair, Fraction(1))
+                return pair
+        return None
 
 
 def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budget | None = None,
@@ -515,10 +568,12 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
 
     Draws are answered by class (:mod:`crewcheck.analysis.draw_classes`: isomorphic
     positions, winning lines carried over), and of first tricks whose positions are
-    isomorphic only one is weighed. Without ``shield`` a first pass looks for one losing
-    draw after every first trick (:meth:`_Analysis.refute_every`): when it finds one for
-    all, "for every draw: no" is exact even if the budget runs out before the chance; the
-    first tricks it could not refute are weighed first. ``shield``: the crew also chooses,
+    isomorphic only one is weighed. Without ``shield`` a hunt (:meth:`_Analysis.hunt`)
+    goes through the first tricks until one wins every draw or each loses one: "for
+    every draw" is then exact
+    (``every_seconds`` says when) even if the budget runs out before the chance, which is
+    counted only when no first trick wins every draw, the first tricks that went longest
+    without a loss first. ``shield``: the crew also chooses,
     before the first trick, the card each seat places on its communication token, which
     the reference never draws (:func:`best_shields`); every draw of every first trick is
     then counted (no pruning, no skipped first tricks), and the answers are the
@@ -540,12 +595,16 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
     formula = run.formula_counts if families else None
     best = run.best
     every: bool | None = None
+    every_seconds: float | None = None
     try:
-        pairs = run.pairs(instance)
-        if not shield:
-            refuted = run.refute_every(pairs)
-            every = False if all(refuted) else None
-            pairs = [p for p, r in zip(pairs, refuted) if not r] + [p for p, r in zip(pairs, refuted) if r]
+        pairs: list[_Pair] = []
+        if shield:
+            pairs = list(run.pairs(instance))
+        else:
+            winner = run.hunt(run.pairs(instance), pairs)
+            every, every_seconds = winner is not None, time.perf_counter() - start
+            # the likeliest best first: the longest runs of won draws before a loss
+            pairs = [] if winner is not None else sorted(pairs, key=lambda p: -p.streak)
         for pair in pairs:
             run.weigh(pair)
             if best.chance == 1:
@@ -553,11 +612,13 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
     except _OutOfTime:
         return DrawAnswer(every, True if best.some else None, None, best.choice, best.trick, run.counts.searched,
                           time.perf_counter() - start, False, best.lower, shielded=shield, counts=run.counts,
-                          formula=formula)
+                          formula=formula, every_seconds=every_seconds)
     chance = max(best.chance, Fraction(0))
     won = chance > 0
+    seconds = time.perf_counter() - start
     return DrawAnswer(chance == 1, best.some, chance,
                       None if best.choice is None or best.choice.is_empty() else best.choice,
-                      best.trick if won else None, run.counts.searched, time.perf_counter() - start,
+                      best.trick if won else None, run.counts.searched, seconds,
                       task_seats=best.seats if won else None, shielded=shield,
-                      shields=best.shields if won else None, counts=run.counts, formula=formula)
+                      shields=best.shields if won else None, counts=run.counts, formula=formula,
+                      every_seconds=seconds if every_seconds is None else every_seconds)

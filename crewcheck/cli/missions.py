@@ -65,9 +65,10 @@ def add_parsers(sub: Any) -> None:
         "draw", help="mission 12: can a deal be won for every draw, for some draw, and how likely",
         description="Mission 12's random card after the first trick (each seat draws one from the seat on "
                     "its right) as a chance node: for the best task seats and first trick, whether the deal "
-                    "is won for every draw, for some draw, and the exact chance of a win. Exit 0 when won for "
-                    "every draw, 1 when not (also when the time limit ran out after a losing draw was found for "
-                    "every first trick), 3 when the time limit ran out before that.")
+                    "is won for every draw, for some draw, and the exact chance of a win. 'For every draw' is "
+                    "answered first (a first trick that wins every draw, or a losing draw after each), the "
+                    "chance after it. Exit 0 when won for every draw, 1 when not (also when the time limit ran "
+                    "out after that was known), 3 when the time limit ran out before that.")
     draw.add_argument("deal", metavar="DEAL.json", help="a deal before its first card, with tasks only ('-': stdin)")
     draw.add_argument("--time-limit", type=seconds_arg, default=None, metavar="SECONDS",
                       help="stop after this many seconds, or 'none' (default: none)")
@@ -80,6 +81,8 @@ def add_parsers(sub: Any) -> None:
                            "first trick with the draw as variables, into a family of lost draws (needs python-sat; "
                            "the same answers)")
     draw.add_argument("--json", action="store_true", help="print one JSON object")
+    draw.add_argument("--no-progress", action="store_true",
+                      help="no progress on stderr (positions searched so far, now and then)")
     draw.set_defaults(func=run_draw)
     ds = sub.add_parser(
         "deepsea", help="deal a seeded Mission Deep Sea mission as a deal file",
@@ -162,14 +165,22 @@ def run_draw(args: argparse.Namespace) -> int:
     from crewcheck.analysis.chance import SHIELD_CAVEAT, analyse_draw
     from crewcheck.errors import CrewcheckError
     from crewcheck.formats import deal_json
+    from crewcheck.runtime.progress import Progress
     from crewcheck.solvers.base import Budget
+
+    bar = Progress("draw, searched", unit="position", enabled=not args.no_progress)
+
+    def searched(n: int) -> None:
+        bar.update(n - bar.done)
 
     try:
         instance = deal_json.load(args.deal)
         answer = analyse_draw(instance, backend=args.backend, budget=Budget(seconds=args.time_limit),
-                              shield=args.shield, families=args.families)
+                              progress=searched, shield=args.shield, families=args.families)
     except CrewcheckError as e:
         return _error(f"{args.deal}: {e}", args)
+    finally:
+        bar.close()
     if args.json:
         prob = answer.probability
         print(json.dumps({"every": answer.every, "some": answer.some, "complete": answer.complete,
@@ -180,6 +191,7 @@ def run_draw(args: argparse.Namespace) -> int:
                                     "carried_over": answer.counts.carried},
                           "formula": None if answer.formula is None else dataclasses.asdict(answer.formula),
                           "seconds": round(answer.seconds, 3),
+                          "every_seconds": None if answer.every_seconds is None else round(answer.every_seconds, 3),
                           "first_trick": None if answer.first_trick is None else
                           [str(instance.deck.card(c)) for c in answer.first_trick],
                           "choice": None if answer.choice is None else answer.choice.describe(instance),

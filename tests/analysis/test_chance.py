@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 from crewcheck import decide
-from crewcheck.analysis.chance import after_draw, analyse_draw, first_tricks
+from crewcheck.analysis.chance import after_draw, analyse_draw, draws, first_tricks, scrambled_draws
 from crewcheck.errors import NotApplicableError
 from crewcheck.formats import deal_json
 from crewcheck.model.cards import iter_bits
@@ -58,6 +58,31 @@ def test_branch_and_bound_equals_the_plain_count(inst: Instance) -> None:
     got = analyse_draw(inst, backend="exhaustive")
     every, some, chance = plain_count(inst)
     assert (got.every, got.some, got.probability) == (every, some, chance)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(instances(max_players=3, max_cards=12, max_tasks=2, history=False, lead_modes=("seat", "rocket"),
+                 equal_hands=True, tokens=False))
+def test_the_hunt_on_longer_hands_equals_the_plain_count(inst: Instance) -> None:
+    """With four cards a hand (27 draws after each first trick, more than the first pass
+    probes), the hunt for a first trick that wins every draw and the count after it give
+    the answers of the plain count; "for every draw" is known when the answer is."""
+    assume(inst.tricks >= 3 and inst.tasks)
+    note(deal_json.dumps(inst))
+    got = analyse_draw(inst, backend="exhaustive")
+    every, some, chance = plain_count(inst)
+    assert (got.every, got.some, got.probability) == (every, some, chance)
+    assert got.every_seconds is not None and got.every_seconds <= got.seconds
+
+
+@given(st.lists(st.integers(0, 7), min_size=1, max_size=5), st.integers(0, 1000))
+def test_scrambled_draws_are_every_draw_once(sizes: list[int], seed: int) -> None:
+    hands, at = [], 0
+    for n in sizes:
+        hands.append(((1 << n) - 1) << at)
+        at += n
+    got = list(scrambled_draws(tuple(hands), seed))
+    assert len(got) == len(set(got)) and set(got) == set(draws(tuple(hands)))
 
 
 def test_a_deal_with_three_different_answers() -> None:

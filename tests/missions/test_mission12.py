@@ -155,14 +155,18 @@ def test_not_every_draw_is_known_before_the_chance(tmp_path: Path, capsys: pytes
     capsys.readouterr()
 
 
-def test_the_refutation_pass_finds_a_loss_after_every_first_trick() -> None:
-    """On the hand-made deal no first trick wins every draw: the first pass finds a losing
-    draw after each (so "not for every draw" is known before the chance is counted)."""
-    from crewcheck.analysis.chance import _Analysis
+def test_the_hunt_finds_a_loss_after_every_first_trick() -> None:
+    """On the hand-made deal no first trick wins every draw: the hunt finds a losing draw
+    after each (so "not for every draw" is known before the chance is counted), and
+    every first trick it met is weighed after."""
+    from crewcheck.analysis.chance import _Analysis, _Pair
 
     inst = deal_json.from_dict({"hands": [["B1", "B2", "P1"], ["B3", "P2", "P3"], ["B4", "P4", "P5"]],
                                 "lead": 0, "tasks": [{"card": "B2", "seat": 1}]})
     run = _Analysis("exhaustive", None, None, False)
-    pairs = run.pairs(inst)
-    assert pairs and all(run.refute_every(pairs))
-    assert analyse_draw(inst, backend="exhaustive").every is False
+    met: list[_Pair] = []
+    assert run.hunt(run.pairs(inst), met) is None
+    assert len(met) == len(list(run.pairs(inst))) > 0
+    assert all(p.losing is not None or (p.classes is None and not p.ended) for p in met)
+    got = analyse_draw(inst, backend="exhaustive")
+    assert got.every is False and got.every_seconds is not None
