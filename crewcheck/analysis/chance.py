@@ -98,6 +98,9 @@ class DrawAnswer:
     """With ``families``: what the draw formulas did (:mod:`crewcheck.analysis.draw_formula`)."""
     every_seconds: float | None = None
     """Seconds until ``every`` was known (``None``: it is not)."""
+    tricks_lost: int = 0
+    """First tricks (one per class of isomorphic positions, with their seats) shown to lose
+    some draw: with ``every`` unknown, how far the hunt for one that wins every draw got."""
 
     def _work(self) -> str:
         c, f = self.counts, self.formula
@@ -112,8 +115,10 @@ class DrawAnswer:
             known = "" if self.every is None else (
                 f"winnable for every draw: {'yes' if self.every else 'no'}; for some draw: "
                 f"{'yes' if self.some else 'unknown'}; ")
+            hunt = "" if self.every is not None or self.shielded else (
+                f"; {self.tricks_lost:,} first tricks shown to lose a draw, none yet to win every draw")
             return (f"{known}undecided after {self._work()} ({self.seconds:.1f} s): the chance of a win "
-                    f"is at least {float(self.lower):.3f}" + ("" if self.shielded else f"\n{SHIELD_CAVEAT}"))
+                    f"is at least {float(self.lower):.3f}{hunt}" + ("" if self.shielded else f"\n{SHIELD_CAVEAT}"))
         assert self.probability is not None
         trick = "" if self.first_trick is None else " (first trick " + " ".join(
             str(instance.deck.card(c)) for c in self.first_trick) + ")"
@@ -352,9 +357,12 @@ class _Analysis:
     formula_counts: FamilyCounts = field(default_factory=FamilyCounts)
     losing: list[tuple[CardIndex, ...]] = field(default_factory=list)
     """Draws lost after some first trick, the most recent first (:data:`LOSING_KEPT`)."""
+    tricks_lost: int = 0
+    """First tricks the hunt showed to lose a draw (or the game in the trick itself)."""
 
     def _lost(self, pair: _Pair, draw: tuple[CardIndex, ...]) -> None:
         """Note that ``draw`` loses after ``pair``'s first trick."""
+        self.tricks_lost += pair.losing is None
         pair.losing = draw
         if draw in self.losing:
             self.losing.remove(draw)
@@ -544,6 +552,7 @@ class _Analysis:
                     best.some = True
                     self._keep(pair, Fraction(1))
                     return pair
+                self.tricks_lost += 1
                 continue
             total = prod(h.bit_count() for h in pair.hands)
             for won in self._scan(pair, i):
@@ -615,7 +624,7 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
     except _OutOfTime:
         return DrawAnswer(every, True if best.some else None, None, best.choice, best.trick, run.counts.searched,
                           time.perf_counter() - start, False, best.lower, shielded=shield, counts=run.counts,
-                          formula=formula, every_seconds=every_seconds)
+                          formula=formula, every_seconds=every_seconds, tricks_lost=run.tricks_lost)
     chance = max(best.chance, Fraction(0))
     won = chance > 0
     seconds = time.perf_counter() - start
@@ -624,4 +633,5 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
                       best.trick if won else None, run.counts.searched, seconds,
                       task_seats=best.seats if won else None, shielded=shield,
                       shields=best.shields if won else None, counts=run.counts, formula=formula,
+                      tricks_lost=run.tricks_lost,
                       every_seconds=seconds if every_seconds is None else every_seconds)

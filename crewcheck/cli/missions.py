@@ -192,6 +192,7 @@ def run_draw(args: argparse.Namespace) -> int:
                           "formula": None if answer.formula is None else dataclasses.asdict(answer.formula),
                           "seconds": round(answer.seconds, 3),
                           "every_seconds": None if answer.every_seconds is None else round(answer.every_seconds, 3),
+                          "first_tricks_lost": answer.tricks_lost,
                           "first_trick": None if answer.first_trick is None else
                           [str(instance.deck.card(c)) for c in answer.first_trick],
                           "choice": None if answer.choice is None else answer.choice.describe(instance),

@@ -149,7 +149,10 @@ def test_not_every_draw_is_known_before_the_chance(tmp_path: Path, capsys: pytes
     assert "at least 0.500" in text
     path = tmp_path / "free.json"
     path.write_text(json.dumps(FREE))
-    for answer, code in ((part, 1), (chance.DrawAnswer(None, None, None, complete=False), 3)):
+    hunting = chance.DrawAnswer(None, None, None, complete=False, tricks_lost=1234)
+    assert "1,234 first tricks shown to lose a draw, none yet to win every draw" in hunting.describe(inst)
+    assert "first tricks shown" not in text  # "every draw" is known there
+    for answer, code in ((part, 1), (hunting, 3)):
         monkeypatch.setattr(chance, "analyse_draw", lambda *a, answer=answer, **k: answer)
         assert main(["draw", str(path)]) == code
     capsys.readouterr()
@@ -168,5 +171,6 @@ def test_the_hunt_finds_a_loss_after_every_first_trick() -> None:
     assert run.hunt(run.pairs(inst), met) is None
     assert len(met) == len(list(run.pairs(inst))) > 0
     assert all(p.losing is not None or (p.classes is None and not p.ended) for p in met)
+    assert run.tricks_lost == len(met)
     got = analyse_draw(inst, backend="exhaustive")
     assert got.every is False and got.every_seconds is not None
