@@ -8,7 +8,8 @@ answers (``every``, ``some``, the chance or its proven lower bound), whether the
 complete, the seconds, when "for every draw" became known (``every_seconds``, where the
 code reports it) and how the draws were answered.
 
-``--label`` names the code that ran, so that two versions of the analysis run one after
+``--seeds`` and ``--first-seed`` choose the seeds; two processes on different seeds may
+append to one file (a record is one line). ``--label`` names the code that ran, so that two versions of the analysis run one after
 the other on the same deals (the older from a ``git worktree``, with ``PYTHONPATH``
 pointing at it) share one file; ``--report`` prints a table per label and player count.
 Resumable: a (label, players, seed) already in the file is skipped.
@@ -91,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--label", default="current", help="the code that runs (default: current)")
     ap.add_argument("--players", type=int, nargs="+", default=list(PLAYERS))
-    ap.add_argument("--seeds", type=int, default=4, help="seeds 0..N-1 per player count (default: 4)")
+    ap.add_argument("--seeds", type=int, default=4, help="seeds per player count (default: 4)")
+    ap.add_argument("--first-seed", type=int, default=0, help="the first seed (default: 0)")
     ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per deal (default: 60)")
     ap.add_argument("--report", action="store_true", help="print the table of --out and stop")
     args = ap.parse_args(argv)
@@ -101,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     done = _done(args.out)
     _warm()
     for p in args.players:
-        for seed in range(args.seeds):
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
             if (args.label, p, seed) in done:
                 continue
             rec = run_one(args.label, p, seed, args.time_limit)
