@@ -79,7 +79,7 @@ def report(out: Path) -> str:
             secs = [r["seconds"] for r in mine]
             answers = ", ".join(
                 f"s{r['seed']} {r['seconds']:.1f} s " + ("every" if r["every"] else f"{r['probability']}" if r["complete"]
-                                    else f">={float(Fraction(r['lower'])):.3f}" + ("" if r["every"] is None else " not every"))
+                                    else f">={float(Fraction(r['lower'])):.4f}" + ("" if r["every"] is None else " not every"))
                 for r in sorted(mine, key=lambda r: r["seed"]))
             lines.append(f"| {label} | {p} | {len(mine)} | {sum(r['complete'] for r in mine)} | "
                          f"{sum(r['every'] is not None for r in mine)} | {sum(bool(r['every']) for r in mine)} | "
