@@ -101,6 +101,8 @@ class DrawAnswer:
     tricks_lost: int = 0
     """First tricks (one per class of isomorphic positions, with their seats) shown to lose
     some draw: with ``every`` unknown, how far the hunt for one that wins every draw got."""
+    counted: bool = True
+    """``False``: the chance was left out once "for every draw" was known (``count=False``)."""
 
     def _work(self) -> str:
         c, f = self.counts, self.formula
@@ -117,7 +119,8 @@ class DrawAnswer:
                 f"{'yes' if self.some else 'unknown'}; ")
             hunt = "" if self.every is not None or self.shielded else (
                 f"; {self.tricks_lost:,} first tricks shown to lose a draw, none yet to win every draw")
-            return (f"{known}undecided after {self._work()} ({self.seconds:.1f} s): the chance of a win "
+            cut = "undecided" if self.counted else "the chance not counted"
+            return (f"{known}{cut} after {self._work()} ({self.seconds:.1f} s): the chance of a win "
                     f"is at least {float(self.lower):.3f}{hunt}" + ("" if self.shielded else f"\n{SHIELD_CAVEAT}"))
         assert self.probability is not None
         trick = "" if self.first_trick is None else " (first trick " + " ".join(
@@ -569,7 +572,7 @@ class _Analysis:
 
 def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budget | None = None,
                  progress: Callable[[int], None] | None = None, shield: bool = False,
-                 families: bool = False) -> DrawAnswer:
+                 families: bool = False, count: bool = True) -> DrawAnswer:
     """The three answers of ``instance`` with mission 12's draw after the first trick.
 
     ``instance`` is a deal before its first card (a deal file of ``crewcheck mission 12``),
@@ -592,8 +595,15 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
     reference's, not lower bounds. ``families``: a draw that a quick search does not
     win is decided in its first trick's SAT formula with the draw as variables, a lost
     one widened into a family of lost draws (:mod:`crewcheck.analysis.draw_formula`; the
-    same answers). Raises :class:`NotApplicableError` for any other deal.
+    same answers). ``count=False`` stops once "for every draw" is known: when no first
+    trick wins every draw the chance is not counted (the answer is incomplete, with
+    ``counted`` false and the lower bound the hunt proved). Raises
+    :class:`NotApplicableError` for any other deal, and for ``count=False`` with ``shield``
+    (which counts every draw, without the hunt).
     """
+    if shield and not count:
+        raise NotApplicableError("the shields are chosen by counting every draw: leaving the chance out "
+                                 "does not apply")
     if instance.history:
         raise NotApplicableError("the draw comes after the first trick: give the deal before its first card")
     if instance.conditions or instance.distress is not None or instance.handover:
@@ -617,6 +627,10 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
             every, every_seconds = winner is not None, time.perf_counter() - start
             # the likeliest best first: the longest runs of won draws before a loss
             pairs = [] if winner is not None else sorted(pairs, key=lambda p: -p.streak)
+            if not count and winner is None:
+                return DrawAnswer(every, True if best.some else None, None, None, None, run.counts.searched,
+                                  time.perf_counter() - start, False, best.lower, counts=run.counts,
+                                  every_seconds=every_seconds, tricks_lost=run.tricks_lost, counted=False)
         for pair in pairs:
             run.weigh(pair)
             if best.chance == 1:

@@ -80,6 +80,9 @@ def add_parsers(sub: Any) -> None:
                       help="prove lost draws in families: a draw the search loses is widened, by one SAT formula per "
                            "first trick with the draw as variables, into a family of lost draws (needs python-sat; "
                            "the same answers)")
+    draw.add_argument("--every-only", action="store_true",
+                      help="stop once 'for every draw' is known: when no first trick wins every draw, the chance "
+                           "is not counted (that count can take hours; the answer gives the lower bound found)")
     draw.add_argument("--json", action="store_true", help="print one JSON object")
     draw.add_argument("--no-progress", action="store_true",
                       help="no progress on stderr (positions searched so far, now and then)")
@@ -168,6 +171,8 @@ def run_draw(args: argparse.Namespace) -> int:
     from crewcheck.runtime.progress import Progress
     from crewcheck.solvers.base import Budget
 
+    if args.every_only and args.shield:
+        return _error("--every-only does not apply with --shield: the shields are chosen by counting every draw", args)
     bar = Progress("draw, searched", unit="position", enabled=not args.no_progress)
 
     def searched(n: int) -> None:
@@ -176,7 +181,8 @@ def run_draw(args: argparse.Namespace) -> int:
     try:
         instance = deal_json.load(args.deal)
         answer = analyse_draw(instance, backend=args.backend, budget=Budget(seconds=args.time_limit),
-                              progress=searched, shield=args.shield, families=args.families)
+                              progress=searched, shield=args.shield, families=args.families,
+                              count=not args.every_only)
     except CrewcheckError as e:
         return _error(f"{args.deal}: {e}", args)
     finally:
@@ -193,6 +199,7 @@ def run_draw(args: argparse.Namespace) -> int:
                           "seconds": round(answer.seconds, 3),
                           "every_seconds": None if answer.every_seconds is None else round(answer.every_seconds, 3),
                           "first_tricks_lost": answer.tricks_lost,
+                          "chance_counted": answer.counted,
                           "first_trick": None if answer.first_trick is None else
                           [str(instance.deck.card(c)) for c in answer.first_trick],
                           "choice": None if answer.choice is None else answer.choice.describe(instance),

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, assume, given, note, settings
 from crewcheck import decide
 from crewcheck.analysis.chance import SHIELD_CAVEAT, after_draw, analyse_draw, first_tricks
 from crewcheck.cli import main
+from crewcheck.errors import NotApplicableError
 from crewcheck.formats import deal_json
 from crewcheck.model.cards import iter_bits
 from crewcheck.model.instance import Instance
@@ -174,3 +175,30 @@ def test_the_hunt_finds_a_loss_after_every_first_trick() -> None:
     assert run.tricks_lost == len(met)
     got = analyse_draw(inst, backend="exhaustive")
     assert got.every is False and got.every_seconds is not None
+
+
+def test_every_only_leaves_the_chance_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``count=False`` (``draw --every-only``) answers "for every draw" and stops: where no
+    first trick wins every draw the chance is not counted (the lower bound stays below
+    the chance); where one does, the answer is the full one (chance 1)."""
+    lost = deal_json.from_dict({"hands": [["B1", "B2", "P1"], ["B3", "P2", "P3"], ["B4", "P4", "P5"]],
+                                "lead": 0, "tasks": [{"card": "B2", "seat": 1}]})
+    full = analyse_draw(lost, backend="exhaustive")
+    cut = analyse_draw(lost, backend="exhaustive", count=False)
+    assert full.complete and full.counted and full.probability is not None and full.every is False
+    assert (cut.every, cut.complete, cut.counted, cut.probability) == (False, False, False, None)
+    assert cut.lower <= full.probability and cut.every_seconds is not None
+    assert "winnable for every draw: no" in cut.describe(lost) and "the chance not counted" in cut.describe(lost)
+    won = deal_json.from_dict({"hands": [["B1", "B2", "B3"], ["P1", "P2", "P3"], ["Y1", "Y2", "Y3"]],
+                               "lead": 0, "tasks": [{"card": "B3", "seat": 0}]})
+    got = analyse_draw(won, backend="exhaustive", count=False)
+    assert (got.every, got.complete, got.probability) == (True, True, Fraction(1))
+    with pytest.raises(NotApplicableError):
+        analyse_draw(lost, backend="exhaustive", shield=True, count=False)
+    path = tmp_path / "lost.json"
+    path.write_text(deal_json.dumps(lost))
+    assert main(["draw", str(path), "--every-only", "--backend", "exhaustive", "--no-progress"]) == 1
+    assert "the chance not counted" in capsys.readouterr().out
+    assert main(["draw", str(path), "--every-only", "--shield"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--every-only" in err[0]
