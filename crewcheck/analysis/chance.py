@@ -461,9 +461,12 @@ class _Analysis:
 
     def pairs(self, instance: Instance) -> Iterator[_Pair]:
         """Every choice of seats and first trick, one per class of the position after the
-        first trick (module docstring) unless the shields are chosen too, as they are needed."""
+        first trick (module docstring) unless the shields are chosen too, as they are
+        needed: a first trick of each choice of seats in turn, so that a choice whose first
+        tricks all lose some draw does not hold up the hunt for one that wins every draw."""
         seen: set[Hashable] = set()
-        for choice, concrete in _fixed_choices(instance):
+
+        def tricks(choice: Choice, concrete: Instance) -> Iterator[_Pair]:
             for trick in first_tricks(concrete):
                 base = after_draw(concrete, trick, ())
                 if isinstance(base, bool):
@@ -478,6 +481,16 @@ class _Analysis:
                 hands = tuple(concrete.with_history(trick).state().hands)
                 index = {c: base.deck.index(concrete.deck.card(c)) for h in hands for c in iter_bits(h)}
                 yield _Pair(choice, concrete, trick, classes, hands=hands, index=index)
+
+        turns = [tricks(choice, concrete) for choice, concrete in _fixed_choices(instance)]
+        while turns:
+            going = []
+            for each in turns:
+                pair = next(each, None)
+                if pair is not None:
+                    yield pair
+                    going.append(each)
+            turns = going
 
     def weigh(self, pair: _Pair) -> None:
         """Count the draws after ``pair``'s first trick (branch and bound: stop once it
