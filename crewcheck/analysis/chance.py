@@ -332,6 +332,11 @@ class _Pair:
     streak: int = 0
     """Draws the hunt found won, in its scrambled order, before the first loss (:meth:`_Analysis.hunt`)."""
 
+    @property
+    def total(self) -> int:
+        """How many draws there are after the first trick."""
+        return prod(h.bit_count() for h in self.hands)
+
     def draw(self, draw: Sequence[CardIndex]) -> tuple[CardIndex, ...] | None:
         """``draw`` (the deal's card indices) in ``classes.base``'s indices; ``None`` if a
         seat no longer holds its card."""
@@ -502,7 +507,7 @@ class _Analysis:
             total, wins = 1, int(pair.ended)
         else:
             classes, hands, index = pair.classes, pair.hands, pair.index
-            total, wins, losses = prod(h.bit_count() for h in hands), 0, 0
+            total, wins, losses = pair.total, 0, 0
             found = self._by_families(pair) if self.families else (
                 (d, classes.outcome(tuple(index[c] for c in d), self.search), 0) for d in draws(hands))
             for d, won, ahead in found:
@@ -545,12 +550,11 @@ class _Analysis:
                 yield False
                 return
         for d in scrambled_draws(pair.hands, seed):
-            won = bool(classes.outcome(tuple(pair.index[c] for c in d), self.search))
-            if not won:
+            if not classes.outcome(tuple(pair.index[c] for c in d), self.search):
                 self._lost(pair, d)
-            yield won
-            if not won:
+                yield False
                 return
+            yield True
 
     def hunt(self, pairs: Iterable[_Pair], met: list[_Pair]) -> _Pair | None:
         """A first trick of ``pairs`` that wins every draw, or ``None`` when each loses one.
@@ -570,7 +574,7 @@ class _Analysis:
                     return pair
                 self.tricks_lost += 1
                 continue
-            total = prod(h.bit_count() for h in pair.hands)
+            total = pair.total
             for won in self._scan(pair, i):
                 if not won:
                     break
