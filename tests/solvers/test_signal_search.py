@@ -128,6 +128,27 @@ def test_verdicts_equal_the_formula(instance: Instance) -> None:
     assert quick is formula, f"the default says {quick.value}, the formula says {formula.value}"
 
 
+SHORTENED = ('{"hands": [["B1", "B2", "B3"], ["R1", "R2", "R3"]], "trump": "R", "lead": 0, "assignment": "fixed",'
+             ' "order_rule": "strict", "tasks": [], "distress": "left", "conditions": [%s]}')
+
+
+@pytest.mark.parametrize("condition, verdict", [
+    ('{"kind": "task_in_trick", "card": "B1", "trick": 3}', Verdict.UNWINNABLE),
+    ('{"kind": "wins_no_tricks_at", "seat": 0, "tricks": [3]}', Verdict.UNWINNABLE),
+    ('{"kind": "wins_tricks_at", "seat": 1, "tricks": [3]}', Verdict.UNWINNABLE),
+    ('{"kind": "wins_tricks", "seat": 1, "count": 3, "cmp": "<="}', Verdict.UNWINNABLE),
+    ('{"kind": "task_in_trick", "card": "B1", "trick": 2}', Verdict.WINNABLE),
+    ('{"kind": "wins_tricks_at", "seat": 1, "tricks": ["last"]}', Verdict.WINNABLE),
+])
+def test_a_condition_beyond_the_shortened_game_is_false(condition: str, verdict: Verdict) -> None:
+    """Seat 1 holds only trumps, so it passes nothing and the game after the passes has 2
+    tricks, not 3: a condition naming trick 3 (or more tricks than are left) makes no deal,
+    for the oracle, the formula and the default alike; trick 2 and "last" still exist."""
+    instance = deal_json.loads(SHORTENED % condition)
+    for backend in ("exhaustive", "sat", "auto"):
+        assert decide(instance, backend=backend).verdict is verdict, backend
+
+
 def test_bad_input_is_refused_as_before() -> None:
     """A bad budget is refused before any pass is tried, with the field named."""
     instance = deal_json.loads(WON[0])

@@ -35,9 +35,13 @@ tricks left, ``O(T·p·v)`` for a total (``v`` the highest value); runs ``O(T·c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from crewcheck.model.cards import Deck
 from crewcheck.model.conditions import HOLDS
+from crewcheck.model.instance import Instance
 from crewcheck.solvers.logic.condition_clauses import cards, leads, tricks, winning_card
-from crewcheck.solvers.logic.condition_clauses.base import ConditionClauses
+from crewcheck.solvers.logic.condition_clauses.base import ConditionClauses, false
 from crewcheck.solvers.logic.formula import Formula
 from crewcheck.solvers.logic.position import Position, Variables
 
@@ -49,10 +53,45 @@ def add_condition_constraints(model: Formula, v: Variables, pos: Position) -> No
     them before a distress signal's passes: the condition is judged on the deal's own
     hands, whose trick count passes by a seat holding only trumps change)."""
     inst = pos.instance
+    shorter = _Shorter(inst, pos.end) if pos.passing is not None and pos.end < inst.tricks else None
     for j, (cond, memo) in enumerate(zip(inst.conditions, pos.memos)):
         if pos.passing is None and cond.judge(inst, memo, pos.cards, len(pos.tricks)) is HOLDS:
             continue
+        if shorter is not None and cond.problems(shorter):
+            false(model, j)  # it names a trick (or a count) the shorter game does not have
+            continue
         CONDITION_CLAUSES[cond.kind](model, v, pos, cond, memo, j)
+
+
+@dataclass(frozen=True)
+class _Shorter:
+    """The deal as its conditions read it when passes by seats holding only trumps left
+    ``tricks`` tricks: a concrete deal of that length whose condition names a trick or a
+    count beyond them is no deal (:func:`crewcheck.model.variants.variants` skips it), so
+    the condition is false under the passes."""
+
+    inst: Instance
+    tricks: int
+
+    @property
+    def deck(self) -> Deck:
+        return self.inst.deck
+
+    @property
+    def players(self) -> int:
+        return self.inst.players
+
+    @property
+    def trump(self) -> str | None:
+        return self.inst.trump
+
+    @property
+    def trump_suit(self) -> int | None:
+        return self.inst.trump_suit
+
+    @property
+    def holder(self) -> tuple[int, ...]:
+        return self.inst.holder
 
 
 CONDITION_CLAUSES: dict[str, ConditionClauses] = {
