@@ -23,6 +23,7 @@ from crewcheck.solvers.base import Answer, Budget, Result, Stats, Verdict, Witne
 from crewcheck.solvers.choosing import HEAD_SECONDS, decide_choices
 from crewcheck.solvers.logic.choices import COUNTS_SECONDS, SIGNAL_BACKENDS, count_groups, decide_counts, decide_signal
 from crewcheck.solvers.logic.condition_choices import CONDITIONS_SECONDS, condition_groups, decide_conditions
+from crewcheck.solvers.search.refutations import signal_refutation
 from crewcheck.solvers.signal_search import QuickPass, quick_signal_win
 from crewcheck.solvers.special import CONFIRMED
 
@@ -318,10 +319,15 @@ def _loaded(extra: dict[str, Any], loading: float) -> dict[str, Any]:
 def _decide_signal(instance: Instance, budget: Budget, quick: bool = True) -> Result | None:
     """A deal with a distress signal decided in one formula
     (:func:`crewcheck.solvers.logic.choices.decide_signal`), its winning line replayed;
-    ``None`` when that formula is not used. With ``quick``, a win the search finds first
-    on a few concrete passes (:func:`crewcheck.solvers.signal_search.quick_signal_win`)
-    answers instead, replayed the same way."""
+    ``None`` when that formula is not used. With ``quick``, a cheap refutation that holds
+    for every choice of passes (:func:`crewcheck.solvers.search.refutations.signal_refutation`)
+    answers first, then a win the search finds on a few concrete passes
+    (:func:`crewcheck.solvers.signal_search.quick_signal_win`), replayed the same way."""
     start = time.perf_counter()
+    why = signal_refutation(instance) if quick else None
+    if why is not None:
+        return Result(Verdict.UNWINNABLE, None, "search", instance.rules,
+                      Stats(0, _spent(start, 0.0), {"distress": "refuted before the passes"}), why)
     first = quick_signal_win(instance, budget) if quick else QuickPass(None, 0, 0, 0.0)
     if first.line is not None:
         plays, assignment, choice = first.line

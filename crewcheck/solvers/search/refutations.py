@@ -1,10 +1,13 @@
 """Cheap, sound refutations: necessary conditions for a position to be winnable.
 
-Four rules: *lead reachability* (below); under free assignment the trump sharing of
+Five rules: *lead reachability* (below); under free assignment the trump sharing of
 :func:`_trump_split`; the top-trump count of the search's
 :func:`crewcheck.solvers.search.cuts.boss_trump_dead`, put in words by :func:`_top_trumps`;
-and with covered cards the order of a stack against the order tokens
-(:func:`_cover_order`).
+with covered cards the order of a stack against the order tokens
+(:func:`_cover_order`); and under "nobody ever ``m`` tricks ahead" the tricks that
+trumps nobody can beat must win against the share the rule leaves a seat
+(:func:`_balance`; :func:`signal_refutation` applies it to every pass of a distress
+signal).
 
 Lead reachability: a seat can win a future trick only if some
 seat that may lead that trick leads a suit the seat can beat: with a higher card of that
@@ -38,13 +41,15 @@ from __future__ import annotations
 from itertools import combinations, product
 
 from crewcheck.model.cards import Mask, iter_bits
+from crewcheck.model.instance import Instance
 from crewcheck.model.derived import quotas_left
 from crewcheck.model.rules import uncovered
 from crewcheck.model.state import State
 from crewcheck.model.tasks import TokenKind, token_kind
+from crewcheck.model.variants import signal_directions
 from crewcheck.solvers.search.cuts import boss_trump_dead
 
-__all__ = ["possible_winners", "refutation"]
+__all__ = ["possible_winners", "refutation", "signal_refutation"]
 
 
 def _beats_some_lead(state: State, leader: int, seat: int) -> bool:
@@ -123,6 +128,9 @@ def refutation(state: State) -> str | None:
     if why is not None:
         return why
     reach = possible_winners(state)
+    why = _balance(state, reach)
+    if why is not None:
+        return why
     open_tasks = [i for i in range(len(inst.tasks)) if not state.done >> i & 1]
     if state.owners is None:
         for i in open_tasks:
@@ -138,6 +146,101 @@ def refutation(state: State) -> str | None:
         return (f"{len(open_tasks)} tasks are open but the seats that can still win tricks "
                 f"have room for only {room}")
     return _trump_split(state, quota) or _top_trumps(state, quota)
+
+
+def boss_trumps(hands: tuple[Mask, ...], trumps: Mask) -> list[Mask]:
+    """Each seat's trumps above every trump another seat holds: each wins the trick it is
+    played in (only a higher trump beats a trump, and the seat plays one card a trick)."""
+    out = []
+    for s, hand in enumerate(hands):
+        others = 0
+        for o, other in enumerate(hands):
+            if o != s:
+                others |= other & trumps
+        mine = hand & trumps
+        out.append(mine & ~((1 << others.bit_length()) - 1))
+    return out
+
+
+def _balance_fits(won: list[int], floor: list[int], cap: list[int], total: int, margin: int) -> bool:
+    """Whether final trick counts ``W`` exist with ``won[s] + floor[s] <= W[s] <= cap[s]``,
+    adding up to ``total`` and no two ``margin`` or more apart: every count lies in one
+    window ``a .. a + margin - 1``, and a window fits when every seat's range meets it and
+    ``total`` lies between the least and the most the clipped ranges add up to."""
+    for a in range(total + 1):
+        lo = [max(won[s] + floor[s], a) for s in range(len(won))]
+        hi = [min(cap[s], a + margin - 1) for s in range(len(won))]
+        if all(x <= y for x, y in zip(lo, hi)) and sum(lo) <= total <= sum(hi):
+            return True
+    return False
+
+
+def _balance(state: State, reach: Mask) -> str | None:
+    """"Nobody ever ``m`` tricks ahead" (``balanced_tricks``) at a trick boundary: its
+    final counts must lie within ``m - 1`` of each other and add up to the game's tricks.
+    A seat must still win at least the tricks of its boss trumps (:func:`boss_trumps`) it
+    cannot keep back (it plays every card but ``hand - tricks left``); a seat outside
+    :func:`possible_winners` wins no more. No counts between those bounds: lost."""
+    inst = state.instance
+    if state.trick:
+        return None
+    for cond, memo in zip(inst.conditions, state.memos):
+        if cond.kind != "balanced_tricks" or not isinstance(memo, tuple):
+            continue
+        margin = int(getattr(cond, "margin"))
+        left = min(h.bit_count() for h in state.hands)
+        trumps = 0 if inst.trump_suit is None else inst.deck.suit_mask(inst.trump_suit)
+        why = balance_clash(state.hands, [int(x) for x in memo], trumps, left, margin, reach,
+                            [h.bit_count() for h in state.hands])
+        if why is not None:
+            return why
+    return None
+
+
+def balance_clash(hands: tuple[Mask, ...], won: list[int], trumps: Mask, left: int, margin: int, reach: Mask,
+                  sizes: list[int]) -> str | None:
+    """:func:`_balance`'s test on hands of ``sizes`` cards (a distress signal's passes
+    change the sizes, never the trumps) with ``left`` tricks to play; the reason, or ``None``."""
+    p = len(hands)
+    boss = boss_trumps(hands, trumps)
+    floor = [max(0, boss[s].bit_count() - (sizes[s] - left)) for s in range(p)]
+    cap = [won[s] + left if reach >> s & 1 else won[s] for s in range(p)]
+    total = sum(won) + left
+    if _balance_fits(won, floor, cap, total, margin):
+        return None
+    most = (total + (p - 1) * (margin - 1)) // p
+    for s in range(p):
+        if won[s] + floor[s] > most:
+            return (f"seat {s} wins a trick with each of its {floor[s]} trumps nobody can beat, "
+                    f"{won[s] + floor[s]} of the {total} tricks, but nobody may be {margin} tricks ahead, "
+                    f"which leaves a seat at most {most}")
+    return f"nobody may be {margin} tricks ahead, and the {total} tricks cannot be shared so"
+
+
+def signal_refutation(instance: Instance) -> str | None:
+    """A reason why no choice of a distress signal's passes wins ``instance`` (no history),
+    or ``None``: :func:`_balance` on the hands after the passes of each direction. The
+    passes move no trump, so the boss trumps stay; a seat holding only trumps passes
+    nothing, so hand sizes (and the tricks played) may change by the direction."""
+    if instance.history or instance.distress is None:
+        return None
+    trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)
+    p = instance.players
+    hands = tuple(instance.hands)
+    gives = [int(hand & ~trumps != 0) for hand in hands]
+    why = None
+    for cond in instance.conditions:
+        if cond.kind != "balanced_tricks":
+            continue
+        margin = int(getattr(cond, "margin"))
+        for direction in signal_directions(instance):
+            sizes = [hands[s].bit_count() - gives[s] + gives[(s - direction) % p] for s in range(p)]
+            why = balance_clash(hands, [0] * p, trumps, min(sizes), margin, (1 << p) - 1, sizes)
+            if why is None:
+                break
+        if why is not None:
+            return why
+    return None
 
 
 def _cover_order(state: State) -> str | None:

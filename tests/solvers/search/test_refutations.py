@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
 from hypothesis import given, note
+from hypothesis import strategies as st
 
 from crewcheck import decide, load
+from crewcheck.errors import InvalidDealError
+from crewcheck.formats import deal_json
 from crewcheck.formats.notation import to_notation
-from crewcheck.solvers.search.refutations import possible_winners, refutation
+from crewcheck.model.conditions import BalancedTricks
+from crewcheck.model.instance import Instance
+from crewcheck.solvers.search.refutations import possible_winners, refutation, signal_refutation
 from crewcheck.solvers.base import Verdict
-from tests.strategies import covered_instances, instances, trump_pad_instances
+from tests.strategies import (
+    condition_instances, covered_instances, instances, playouts, trump_pad_instances,
+)
 
 
 @given(instances(max_players=4, max_cards=12, max_tasks=4))
@@ -92,3 +102,57 @@ def test_top_trumps_explain_the_figure_3_pigeonholes() -> None:
     why = refutation(deal.state())
     assert why is not None and "task cards of other seats" in why
     assert decide(deal, backend="exhaustive").verdict is Verdict.UNWINNABLE
+
+
+@given(st.data())
+def test_the_balance_refutation_is_sound(data: st.DataObject) -> None:
+    """Under "nobody ever m tricks ahead", at the start or after some plays: when the
+    refutation fires (the unbeatable trumps against the share the rule leaves), the
+    exhaustive oracle says unwinnable."""
+    inst = data.draw(condition_instances(kinds=("balanced_tricks",), max_cards=12, max_tasks=2))
+    plays = data.draw(playouts(inst, max_plays=6))
+    if plays:
+        inst = replace(inst, history=plays)
+    note(deal_json.dumps(inst))
+    if refutation(inst.state()) is not None:
+        assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE
+
+
+@given(condition_instances(kinds=("balanced_tricks",), max_cards=12, max_tasks=2),
+       st.sampled_from(["left", "right", "choose"]))
+def test_the_balance_refutation_holds_for_every_pass(inst: Instance, distress: str) -> None:
+    """With a distress signal: a refutation of every choice of passes is one the oracle
+    (every direction and pass tried) confirms."""
+    try:
+        inst = replace(inst, distress=distress)
+    except InvalidDealError:
+        return
+    note(deal_json.dumps(inst))
+    if signal_refutation(inst) is not None:
+        assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE
+
+
+@pytest.mark.parametrize("text, margin, refuted", [
+    ("R2 R3 B1 | R1 B2 B3 | G1 G2 G3 ; trump R ; lead 0 ; strict/fixed", 2, True),  # R3 R2 win 2 of 3
+    ("R2 R3 B1 | R1 B2 B3 | G1 G2 G3 ; trump R ; lead 0 ; strict/fixed", 3, False),  # 2 is allowed
+    ("R3 B1 G1 | R1 B2 G2 | R2 B3 G3 ; trump R ; lead 0 ; strict/fixed", 2, False),  # R3 alone: 1 trick
+    ("R2 R3 B1 Y2 | R1 B2 G1 | B3 G2 Y1 ; trump R ; lead 0 ; strict/fixed", 2, False),  # one of them kept back
+])
+def test_the_balance_refutation_counts_the_unbeatable_trumps(text: str, margin: int, refuted: bool) -> None:
+    """Seat 0's trumps above every other trump each win a trick: two of three tricks break
+    "nobody ever 2 tricks ahead" (the oracle agrees), not "3 ahead"; one such trump does
+    not fire it, nor do two when the seat's longer hand keeps one back (Y2, then B2 to B3,
+    then G2 to R2, R3 kept: each seat wins one trick). With a distress signal the same (no
+    trump is passed)."""
+    from crewcheck.formats.notation import parse_deal
+
+    deal = replace(parse_deal(text), conditions=(BalancedTricks(margin),))
+    why = refutation(deal.state())
+    assert (why is not None) is refuted, why
+    if refuted:
+        assert why is not None and "seat 0 wins a trick with each of its 2 trumps nobody can beat" in why
+        assert decide(deal, backend="exhaustive").verdict is Verdict.UNWINNABLE
+    signal = replace(deal, distress="choose")
+    assert (signal_refutation(signal) is not None) is refuted
+    assert (decide(signal).verdict is Verdict.UNWINNABLE) is (refuted or decide(
+        signal, backend="exhaustive").verdict is Verdict.UNWINNABLE)
