@@ -28,7 +28,8 @@ Cost
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import time
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -41,6 +42,7 @@ from crewcheck.solvers.logic.condition_clauses import CONDITION_CLAUSES, add_con
 from crewcheck.solvers.logic.choices import groups_apart_in
 from crewcheck.solvers.logic.decode import decode
 from crewcheck.solvers.logic.encoding import ENCODED_KINDS, ENCODERS, size_limit
+from crewcheck.solvers.logic.export import ClauseFormula
 from crewcheck.solvers.logic.formula import Constraint, Formula, Lit
 from crewcheck.solvers.logic.position import Encoding, Position, Variables, add_variables, position_of
 
@@ -96,24 +98,33 @@ def _conditions(inst: Instance | None) -> tuple[Condition, ...]:
     return inst.conditions
 
 
-def encode_conditions(deals: Sequence[Instance], *, deadline: Deadline | None = None) -> ConditionGroup:
+def encode_conditions(deals: Sequence[Instance], *, deadline: Deadline | None = None,
+                      formula: Formula | None = None) -> ConditionGroup:
     """The formula of ``deals``, which are apart only in their conditions
     (:func:`condition_groups`) and none of them over before play: the game once, each
     distinct condition under its gate, a selector per deal and at least one selector
-    true."""
+    true. ``formula``: where to write it (default a new :class:`Formula`; the decider
+    writes it as clauses straight away, into a
+    :class:`~crewcheck.solvers.logic.export.ClauseFormula`, whose CNF is
+    :func:`~crewcheck.solvers.logic.export.to_cnf` of the default's, clause for clause).
+    ``deadline`` is checked between the blocks of the game and between conditions."""
     union: dict[Condition, int] = {}
     members = [[union.setdefault(c, len(union)) for c in d.conditions] for d in deals]
     whole = replace(deals[0], conditions=tuple(union))
     pos = position_of(whole)
-    model = Formula(deadline=deadline)
+    model = Formula(deadline=deadline) if formula is None else formula
     try:
         v = add_variables(model, pos)
         for add in ENCODERS:
             if add is not add_condition_constraints:
                 add(model, v, pos)
+                if deadline is not None:
+                    deadline.check()
         gates = [model.new_bool(("gate", j)) for j in range(len(union))]
         for j, (cond, memo) in enumerate(zip(whole.conditions, pos.memos)):
             _add_gated(model, v, pos, cond, memo, j, gates[j])
+            if deadline is not None:
+                deadline.check()
         selectors = tuple(model.new_bool(("choice", i)) for i in range(len(deals)))
         for sel, js in zip(selectors, members, strict=True):
             for j in js:
@@ -128,12 +139,30 @@ def encode_conditions(deals: Sequence[Instance], *, deadline: Deadline | None = 
 def _add_gated(model: Formula, v: Variables, pos: Position, cond: Condition, memo: Hashable, j: int,
                gate: Lit) -> None:
     """Condition ``j``'s clauses, each enforced by ``gate`` (none when it already holds)."""
-    if cond.judge(pos.instance, memo, pos.cards, len(pos.tricks)) is HOLDS:
-        return
-    sub = Formula(pool=model.pool, deadline=model.deadline)
-    CONDITION_CLAUSES[cond.kind](sub, v, pos, cond, memo, j)
-    for con in sub.constraints:
-        model._add(Constraint(con.kind, con.lits, con.bound, (*con.enforce, gate)))
+    if cond.judge(pos.instance, memo, pos.cards, len(pos.tricks)) is not HOLDS:
+        CONDITION_CLAUSES[cond.kind](_Gated(model, gate), v, pos, cond, memo, j)
+
+
+class _Gated(Formula):
+    """Condition ``j``'s clauses written into ``target``, each enforced by ``gate`` as
+    well: the constraints :meth:`target`'s own methods would record with ``gate`` added
+    last to their enforcement literals (none are kept here)."""
+
+    def __init__(self, target: Formula, gate: Lit) -> None:
+        super().__init__(pool=target.pool, deadline=target.deadline)
+        self.target, self.gate = target, gate
+
+    def _add(self, con: Constraint) -> None:  # the cardinalities (the other kinds are below)
+        self.target._add(Constraint(con.kind, con.lits, con.bound, (*con.enforce, self.gate)))
+
+    def add_bool_or(self, lits: Iterable[Lit], *, enforce: Iterable[Lit] = ()) -> None:
+        self.target.add_bool_or(lits, enforce=(*enforce, self.gate))
+
+    def add_bool_and(self, lits: Iterable[Lit], *, enforce: Iterable[Lit] = ()) -> None:
+        self.target.add_bool_and(lits, enforce=(*enforce, self.gate))
+
+    def add_implication(self, a: Lit, b: Lit) -> None:
+        self.target.add_bool_and((b,), enforce=(a, self.gate))
 
 
 def decide_conditions(deals: Sequence[Instance], budget: Budget) -> tuple[
@@ -167,8 +196,11 @@ def decide_conditions(deals: Sequence[Instance], budget: Budget) -> tuple[
         return None, None, None, stats
     deadline = Deadline(budget)
     try:
-        group = encode_conditions(deals, deadline=deadline)
-        solved = SatSolver(SatOptions(explain=False)).solve_encoding(group.encoding, deadline, stats)
+        start = time.perf_counter()
+        clauses = ClauseFormula()
+        group = encode_conditions(deals, deadline=deadline, formula=clauses)
+        solved = SatSolver(SatOptions(explain=False)).solve_cnf(clauses.cnf(assume=group.encoding.assumptions),
+                                                                 deadline, stats, start)
     except (BudgetExceeded, BackendUnavailableError):
         return None, None, None, stats
     if solved.satisfiable is None:

@@ -60,8 +60,11 @@ def to_cnf(formula: Formula, *, assume: Iterable[Lit] = (), deadline: Deadline |
     pool = formula.pool
     cnf = CNF(pool, formula_vars=pool.top)
     out = cnf.clauses
-    def aux() -> Lit:
-        return pool.id(("aux", pool.top + 1))
+
+    def aux(n: int) -> Lit:
+        first = pool.top + 1
+        pool.add_auxiliaries(n)
+        return first
 
     try:
         for n, con in enumerate(formula.constraints):
@@ -76,8 +79,9 @@ def to_cnf(formula: Formula, *, assume: Iterable[Lit] = (), deadline: Deadline |
     return cnf
 
 
-def _expand(con: Constraint, aux: Callable[[], Lit], out: list[list[Lit]]) -> None:
-    """``con`` as clauses appended to ``out``; ``aux()`` gives each new auxiliary."""
+def _expand(con: Constraint, aux: Callable[[int], Lit], out: list[list[Lit]]) -> None:
+    """``con`` as clauses appended to ``out``; ``aux(n)`` hands out ``n`` new
+    auxiliaries, consecutive ids from the one it returns."""
     neg = [-e for e in con.enforce]
     lits = list(con.lits)
     kind = con.kind
@@ -98,9 +102,9 @@ def _expand(con: Constraint, aux: Callable[[], Lit], out: list[list[Lit]]) -> No
         raise AssertionError(kind)
 
 
-def _at_most(lits: list[Lit], k: int, neg: list[Lit], aux: Callable[[], Lit], out: list[list[Lit]]) -> None:
+def _at_most(lits: list[Lit], k: int, neg: list[Lit], aux: Callable[[int], Lit], out: list[list[Lit]]) -> None:
     """Sinz's sequential counter for sum(lits) <= k, its overflow clauses guarded by
-    ``neg``; ``aux()`` gives each new auxiliary variable."""
+    ``neg``; ``aux(n)`` hands out the counter's ``(n - 1) * k`` auxiliaries."""
     n = len(lits)
     if k >= n:
         return
@@ -115,40 +119,46 @@ def _at_most(lits: list[Lit], k: int, neg: list[Lit], aux: Callable[[], Lit], ou
             for j in range(i + 1, n):
                 out.append(neg + [-lits[i], -lits[j]])
         return
-    # s[i][j]: at least j+1 of lits[0..i] are true (forced upwards only).
-    s = [[aux() for _ in range(k)] for _ in range(n - 1)]
-    out.append([-lits[0], s[0][0]])
+    # s(i, j) = base + i * k + j: at least j+1 of lits[0..i] are true (forced upwards only).
+    base = aux((n - 1) * k)
+    add = out.append
+    add([-lits[0], base])
     for j in range(1, k):
-        out.append([-s[0][j]])
+        add([-(base + j)])
     for i in range(1, n - 1):
-        out.append([-lits[i], s[i][0]])
-        out.append([-s[i - 1][0], s[i][0]])
+        x = -lits[i]
+        cur = base + i * k
+        prev = cur - k
+        add([x, cur])
+        add([-prev, cur])
         for j in range(1, k):
-            out.append([-lits[i], -s[i - 1][j - 1], s[i][j]])
-            out.append([-s[i - 1][j], s[i][j]])
-        out.append(neg + [-lits[i], -s[i - 1][k - 1]])
-    out.append(neg + [-lits[n - 1], -s[n - 2][k - 1]])
+            add([x, -(prev + j - 1), cur + j])
+            add([-(prev + j), cur + j])
+        add(neg + [x, -(prev + k - 1)])
+    add(neg + [-lits[n - 1], -(base + (n - 2) * k + k - 1)])
 
 
 class ClauseFormula(Formula):
-    """A formula written straight as clauses: each constraint is expanded as it is added,
-    exactly as :func:`to_cnf` expands it, and not kept (:attr:`constraints` stays empty).
+    """A formula written straight as clauses: each clause is written as it is added,
+    exactly as :func:`to_cnf` expands it, and no constraint is kept (:attr:`constraints`
+    stays empty).
 
     The reference of the engine's SAT process, which builds the CNF this way where its
-    compiled kernel does not (:mod:`crewcheck.solvers.logic.cnf_build`): without the
-    constraint objects and their second pass the build takes about 60 % of the time.
-    :meth:`cnf` returns the clauses of ``to_cnf(formula)``, clause for clause and with the
-    same variable ids (the cardinality auxiliaries, handed out while the formula's own
-    variables are still being made, are numbered after them at the end). No deadline is
-    checked while it is built.
+    compiled kernel does not (:mod:`crewcheck.solvers.logic.cnf_build`), and the writer of
+    the formula of deals apart in their conditions
+    (:mod:`crewcheck.solvers.logic.condition_choices`): without the constraint objects and
+    their second pass the build takes about 60 % of the time. :meth:`cnf` returns the
+    clauses of ``to_cnf(formula)``, clause for clause and with the same variable ids: the
+    cardinalities, whose auxiliaries are numbered after the formula's own variables, are
+    noted where they were added and expanded there by :meth:`cnf`, once those are all
+    made. No deadline is checked while it is built.
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.clauses: list[list[Lit]] = []
-        self._spans: list[tuple[int, int]] = []
-        """The clauses holding auxiliaries (placeholder ids from :data:`_AUX`)."""
-        self._aux = itertools.count(_AUX).__next__
+        self._later: list[tuple[int, Constraint]] = []
+        """The cardinalities, each with the number of clauses written before it."""
 
     def add_bool_or(self, lits: Iterable[Lit], *, enforce: Iterable[Lit] = ()) -> None:
         clause = [-e for e in enforce]
@@ -163,28 +173,31 @@ class ClauseFormula(Formula):
         self.clauses.append([-a, b])
 
     def _add(self, con: Constraint) -> None:  # the cardinalities (the other kinds are above)
-        first = len(self.clauses)
-        _expand(con, self._aux, self.clauses)
-        self._spans.append((first, len(self.clauses)))
+        self._later.append((len(self.clauses), con))
 
     def cnf(self, *, assume: Iterable[Lit] = ()) -> CNF:
-        """The clauses, auxiliaries numbered after the formula's variables, then ``assume``
-        as unit clauses; call once, when every constraint is added."""
+        """The clauses, the cardinalities expanded in their places with auxiliaries
+        numbered after the formula's variables, then ``assume`` as unit clauses; call
+        once, when every constraint is added."""
         pool = self.pool
         top = pool.top
-        shift = top + 1 - _AUX
-        out = self.clauses
-        for first, end in self._spans:
-            for i in range(first, end):
-                out[i] = [x + shift if x >= _AUX else x - shift if x <= -_AUX else x for x in out[i]]
-        for j in range(self._aux() - _AUX):
-            pool.id(("aux", top + 1 + j))
+        written = self.clauses
+        out: list[list[Lit]] = []
+        done = 0
+
+        def aux(n: int) -> Lit:
+            first = pool.top + 1
+            pool.add_auxiliaries(n)
+            return first
+
+        for at, con in self._later:
+            out.extend(itertools.islice(written, done, at))
+            _expand(con, aux, out)
+            done = at
+        out.extend(itertools.islice(written, done, None))
         out.extend([lit] for lit in assume)
+        self.clauses, self._later = out, []
         return CNF(pool, out, formula_vars=top)
-
-
-_AUX = 1 << 40
-"""Where :class:`ClauseFormula`'s placeholder auxiliary ids start (above any real id)."""
 
 
 # -- writers ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@ natively; :mod:`.export` expands them into CNF."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -61,11 +62,17 @@ class IDPool:
 
     def key(self, var: int) -> tuple[object, ...]:
         """The domain tuple of variable ``var``."""
-        return self._keys[var]
+        return self._keys[var] or ("aux", var)
+
+    def add_auxiliaries(self, n: int) -> None:
+        """Hand out the next ``n`` ids to auxiliaries (``("aux", id)``) at once, as
+        ``id(("aux", top + 1))`` would one by one, without a dictionary entry each: a
+        cardinality expansion numbers millions of them, and none is looked up by key."""
+        self._keys.extend(itertools.repeat((), n))
 
     def name(self, var: int) -> str:
         """The readable name of ``var``, e.g. ``"play_t0_s1_c5"``."""
-        return key_name(self._keys[var])
+        return key_name(self.key(var))
 
     @property
     def top(self) -> int:

@@ -40,7 +40,7 @@ from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Answer, Budget, Deadline, discard
 from crewcheck.solvers.logic.encoding import ENCODED_KINDS, size_limit
 from crewcheck.solvers.logic.position import Encoding
-from crewcheck.solvers.logic.export import to_cnf
+from crewcheck.solvers.logic.export import CNF, to_cnf
 from crewcheck.solvers.logic.decide import Shrink, Solved, decide_encoded, earliest
 
 __all__ = ["SatSolver", "SatOptions", "POLL_SECONDS"]
@@ -99,7 +99,15 @@ class SatSolver:
             return Solved(None)
         # The decision gets the tasks as unit clauses (the solver simplifies with them);
         # the explanation uses a second solver with the tasks as assumptions.
-        cnf = to_cnf(enc.formula, assume=enc.assumptions, deadline=deadline)
+        return self.solve_cnf(to_cnf(enc.formula, assume=enc.assumptions, deadline=deadline), deadline, stats, start)
+
+    def solve_cnf(self, cnf: CNF, deadline: Deadline, stats: dict[str, Any], start: float) -> Solved:
+        """Solve ``cnf`` (its clauses handed over to the solver, then dropped) until
+        ``deadline``; ``stats`` gets its size and the seconds since ``start`` it took to
+        build and load."""
+        if deadline.expired():
+            stats["build_seconds"] = round(time.perf_counter() - start, 4)
+            return Solved(None)
         try:
             sat_solver = self._solver(cnf.clauses, deadline)
         finally:

@@ -26,6 +26,7 @@ from crewcheck.solvers.base import Budget, Verdict
 from crewcheck.solvers.choosing import decide_choices
 from crewcheck.solvers.logic import condition_choices
 from crewcheck.solvers.logic.condition_choices import condition_groups, decide_conditions
+from crewcheck.solvers.logic.export import CNF, ClauseFormula, to_cnf
 from tests.sizes import few, slow_twin
 from tests.strategies import conditions_for, instances
 
@@ -150,3 +151,35 @@ def test_a_deep_sea_mission_answers_as_its_takings_one_by_one(difficulty: int, p
         deal = mission_deal(mission, got.winning)
         won = decide(deal_json.from_dict({k: v for k, v in deal.items() if k != "comment"}), backend="engine")
         assert won.verdict is Verdict.WINNABLE
+
+
+def _both_cnfs(deals: list[Instance]) -> tuple[CNF, CNF, bool]:
+    """The group's CNF from its recorded formula (:func:`to_cnf`) and as the decider writes
+    it (a :class:`ClauseFormula`), and whether the selectors are the same variables."""
+    kept = condition_choices.encode_conditions(deals)
+    written = ClauseFormula()
+    direct = condition_choices.encode_conditions(deals, formula=written)
+    return (to_cnf(kept.encoding.formula, assume=kept.encoding.assumptions),
+            written.cnf(assume=direct.encoding.assumptions), kept.selectors == direct.selectors)
+
+
+@few(40)
+@given(deals=groups())
+def test_the_decider_writes_the_recorded_formula_clause_for_clause(deals: list[Instance]) -> None:
+    """Every gated condition written straight as clauses, the cardinalities expanded at
+    the end: the same clauses, in the same order, with the same variable ids."""
+    note(deal_json.dumps(deals[0]))
+    recorded, written, same_selectors = _both_cnfs(deals)
+    assert written.clauses == recorded.clauses and written.nv == recorded.nv and same_selectors
+
+
+@pytest.mark.parametrize("difficulty, players, seed", [(8, 5, 0), (16, 3, 15)])
+def test_a_deep_sea_group_is_written_clause_for_clause(difficulty: int, players: int, seed: int) -> None:
+    """The same on two Deep Sea missions of the study (6 and 90 takings, counts of cards
+    won and totals of a trick among their cards)."""
+    mission = draw_mission(difficulty, players, seed)
+    deals = [deal_json.from_dict({k: v for k, v in mission_deal(mission, owners).items() if k != "comment"})
+             for owners in takings(mission)]
+    recorded, written, same_selectors = _both_cnfs(deals)
+    assert written.clauses == recorded.clauses and written.nv == recorded.nv and same_selectors
+    assert len(recorded.clauses) > 5_000 and written.nv > written.formula_vars  # auxiliaries numbered after
