@@ -56,10 +56,11 @@ QUICK_BACKENDS: tuple[str | None, ...] = (None, "auto", "engine")
 a back-end named otherwise decides every choice itself)."""
 QUICK_BACKEND = "search"
 QUICK_SECONDS = 0.25
-"""With a ``shared`` decider, the first quick round of a block pauses after this long:
-the choices it has not reached go to the shared decider with its open ones (one SAT
-formula for hundreds of choices costs less than their quick rounds), and the round
-takes those the shared decider leaves open after it."""
+"""With a ``shared`` decider, the first quick round of a block pauses after this long
+(by default; the caller's ``pause``): the choices it has not reached go to the shared
+decider with its open ones (one SAT formula for hundreds of choices costs less than
+their quick rounds), and the round takes those the shared decider leaves open after
+it."""
 FEW_OPEN = 16
 """At most this many choices left open by the first quick round (every one reached) get
 the other quick rounds before the ``shared`` decider: their rounds cost less than a
@@ -127,7 +128,7 @@ class _Tally:
 def decide_choices(choices: Iterable[Instance | None], decide: Decide, backend: str | None, budget: Budget, *,
                    quick: tuple[int, ...] = QUICK_NODES, block: int = BLOCK,
                    settled: Callable[[int], None] | None = None, shared: Shared | None = None,
-                   head: float = 0.0) -> Decided:
+                   head: float = 0.0, pause: float = QUICK_SECONDS) -> Decided:
     """Decide whether one of ``choices`` can be won (``None``: a choice lost before play).
 
     ``decide`` decides one choice; ``backend`` is the caller's back-end (the quick rounds
@@ -137,11 +138,13 @@ def decide_choices(choices: Iterable[Instance | None], decide: Decide, backend: 
     how many choices have an answer after each one; ``shared`` (under
     :data:`QUICK_BACKENDS` only) decides the choices the quick rounds leave open together
     where it can; ``head`` (seconds, under :data:`QUICK_BACKENDS` only) gives the first
-    choice the full decider for that long before any quick round (:data:`HEAD_SECONDS`).
+    choice the full decider for that long before any quick round (:data:`HEAD_SECONDS`);
+    ``pause``: with ``shared``, the seconds after which the first quick round of a block
+    hands the choices it has not reached to ``shared`` (:data:`QUICK_SECONDS`).
     UNKNOWN when no choice wins and the time ran out or some choice was left undecided.
     """
     quick_ones = backend in QUICK_BACKENDS
-    run = _Run(decide, backend, budget, quick if quick_ones else (), settled, shared if quick_ones else None)
+    run = _Run(decide, backend, budget, quick if quick_ones else (), settled, shared if quick_ones else None, pause)
     source: Iterator[Instance | None] = iter(choices)
     if quick_ones and head > 0:
         source, found = run.head(source, head)
@@ -162,9 +165,9 @@ class _Run:
     """One :func:`decide_choices` call: its decider, budget, rounds and counts."""
 
     def __init__(self, decide: Decide, backend: str | None, budget: Budget, rounds: tuple[int, ...],
-                 settled: Callable[[int], None] | None, shared: Shared | None) -> None:
+                 settled: Callable[[int], None] | None, shared: Shared | None, pause: float = QUICK_SECONDS) -> None:
         self.decide, self.backend, self.budget, self.rounds = decide, backend, budget, rounds
-        self.settled, self.shared = settled, shared
+        self.settled, self.shared, self.pause = settled, shared, pause
         self.start = time.perf_counter()
         self.tally = _Tally()
 
@@ -224,7 +227,7 @@ class _Run:
                 if inst is None:
                     self.answered("-")
                     continue
-                if first is not None and self.shared is not None and time.perf_counter() - start > QUICK_SECONDS:
+                if first is not None and self.shared is not None and time.perf_counter() - start > self.pause:
                     late.add(len(chunk) - 1)
                     open_.append(len(chunk) - 1)
                     continue

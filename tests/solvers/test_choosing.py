@@ -178,29 +178,28 @@ def test_a_win_of_the_shared_decider_ends_the_deal() -> None:
     assert [c for c in fake.calls if c[1] is None] == []
 
 
-def test_the_first_round_pauses_for_the_shared_decider(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a ``shared`` decider the first round stops after :data:`QUICK_SECONDS`; the
-    choices it has not reached go to the shared decider, and those it leaves open get the
-    first round after it, then the second round and the full decisions as before."""
-    monkeypatch.setattr(choosing, "QUICK_SECONDS", 0.0)
+def test_the_first_round_pauses_for_the_shared_decider() -> None:
+    """With a ``shared`` decider the first round stops after ``pause`` seconds
+    (:data:`QUICK_SECONDS` by default); the choices it has not reached go to the shared
+    decider, and those it leaves open get the first round after it, then the second round
+    and the full decisions as before."""
     fake = _Scripted({3})
     shared = _Heard({1: False})
-    got = decide_choices(_four_leads(), fake, None, Budget(), quick=(8, 64), shared=shared)
+    got = decide_choices(_four_leads(), fake, None, Budget(), quick=(8, 64), shared=shared, pause=0.0)
     assert shared.seen == [[0, 1, 2, 3]]
     assert got.verdict is Verdict.WINNABLE and got.index == 3 and got.shared == 1
     assert fake.calls == [(0, "search"), (2, "search"), (3, "search"), (0, "search"), (2, "search"),
                           (3, "search"), (0, None), (2, None), (3, None)]
 
 
-def test_without_quick_rounds_nothing_pauses(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_quick_rounds_nothing_pauses() -> None:
     """Regression: with a ``shared`` decider and no quick round (``quick=()``), a block
     that took longer than :data:`QUICK_SECONDS` to gather asked for a first round that
     does not exist (IndexError). Every choice now goes to the shared decider, then to the
     full decisions in order."""
-    monkeypatch.setattr(choosing, "QUICK_SECONDS", 0.0)
     fake = _Scripted({3})
     shared = _Heard({0: False})
-    got = decide_choices(_four_leads(), fake, None, Budget(), quick=(), shared=shared)
+    got = decide_choices(_four_leads(), fake, None, Budget(), quick=(), shared=shared, pause=0.0)
     assert shared.seen == [[0, 1, 2, 3]]
     assert got.verdict is Verdict.WINNABLE and got.index == 3
     assert fake.calls == [(1, None), (2, None), (3, None)]
