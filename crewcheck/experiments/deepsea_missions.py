@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from crewcheck.api import decide, decide_together
 from crewcheck.errors import InvalidDealError
-from crewcheck.formats.deal_json import from_dict
+from crewcheck.formats.deal_json import from_dict, with_conditions
 from crewcheck.missions.deepsea import DeepSeaMission, card_conditions, first_taking, mission_deal, takings
 from crewcheck.model.instance import Instance
 from crewcheck.solvers.base import Budget, Result, Verdict
@@ -90,13 +90,15 @@ def decide_mission(mission: DeepSeaMission, *, timeout: float | None = None, bac
 
 class _Cards:
     """A mission's deals, one per taking, as :func:`~crewcheck.formats.deal_json.from_dict`
-    reads :func:`mission_deal`'s file: each card's conditions at each seat are read once
-    (the deal with that card alone) and a taking's deal is the first card's with the
+    reads :func:`mission_deal`'s file: the deal without conditions is read once, each
+    card's conditions at each seat once (:func:`~crewcheck.formats.deal_json.with_conditions`:
+    the deal with that card alone), and a taking's deal is the first card's with the
     conditions of every card, checked again as a whole."""
 
     def __init__(self, mission: DeepSeaMission) -> None:
         self.mission = mission
-        self.base = {k: v for k, v in mission_deal(mission, first_taking(mission)).items() if k != "comment"}
+        deal = {k: v for k, v in mission_deal(mission, first_taking(mission)).items() if k != "comment"}
+        self.base = from_dict({**deal, "conditions": []})
         self.parsed: dict[tuple[int, int], Instance | InvalidDealError] = {}
 
     def taking(self, owners: tuple[int, ...]) -> Instance:
@@ -110,7 +112,7 @@ class _Cards:
         one = self.parsed.get((i, seat))
         if one is None:
             try:
-                one = from_dict({**self.base, "conditions": card_conditions(self.mission, i, seat)})
+                one = with_conditions(self.base, card_conditions(self.mission, i, seat))
             except InvalidDealError as e:
                 one = e
             self.parsed[(i, seat)] = one

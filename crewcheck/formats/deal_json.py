@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -28,14 +29,14 @@ from typing import Any
 from crewcheck.errors import IllegalPlayError, InvalidCardError, InvalidDealError, InvalidInputError
 from crewcheck.formats.reading import MAX_DEAL_BYTES, decode, json_path, parse_json, read_bytes, short_repr
 from crewcheck.model.cards import CLASSIC_SIZES, Card, Deck
-from crewcheck.model.conditions import condition_from_json, condition_to_json
+from crewcheck.model.conditions import Condition, condition_from_json, condition_to_json
 from crewcheck.model.instance import Instance
 from crewcheck.model.limits import MAX_CONDITIONS, MAX_CONDITIONS_BYTES
 from crewcheck.model.rules import Rules
 from crewcheck.model.state import State
 from crewcheck.model.tasks import Task
 
-__all__ = ["SCHEMA_ID", "schema", "from_dict", "to_dict", "load", "load_with_text", "loads", "dump", "dumps", "history_index",
+__all__ = ["SCHEMA_ID", "schema", "from_dict", "with_conditions", "to_dict", "load", "load_with_text", "loads", "dump", "dumps", "history_index",
            "LINE_KEYS", "split_line", "to_line"]
 
 SCHEMA_ID = "crewcheck-deal/1"
@@ -191,14 +192,8 @@ def from_dict(data: Mapping[str, Any]) -> Instance:
         if card not in deck:
             raise InvalidDealError(f"{str(card)!r} is not dealt to any hand", field=f"tasks[{j}].card")
         tasks.append(Task(deck.index(card), t.get("seat"), t.get("token")))
-    def card_index(text: Any, where: str) -> int:
-        card = _card(text, where)
-        if card not in deck:
-            raise InvalidDealError(f"{str(card)!r} is not dealt to any hand", field=where)
-        return deck.index(card)
-
-    conditions = tuple(condition_from_json(c, f"conditions[{j}]", card_index)
-                       for j, c in enumerate(data.get("conditions", [])))
+    card_index = _card_index(deck)
+    conditions = _conditions(data.get("conditions", []), card_index)
     covered = tuple((card_index(low, f"covered[{j}][0]"), card_index(high, f"covered[{j}][1]"))
                     for j, (low, high) in enumerate(data.get("covered", [])))
     base = Instance(deck, hands, tuple(tasks), trump, lead, rules, conditions=conditions,
@@ -207,6 +202,29 @@ def from_dict(data: Mapping[str, Any]) -> Instance:
 
     history = _history(base, data)
     return base.with_history(history) if history else base
+
+
+def with_conditions(base: Instance, conditions: list[Any]) -> Instance:
+    """``base`` with, in place of its conditions, those of a deal file's ``"conditions"``
+    list, read and checked as :func:`from_dict` reads them (a deal that differs only in
+    its conditions, such as a Deep Sea taking, is not read again whole)."""
+    _check_conditions_bound({"conditions": conditions})
+    return replace(base, conditions=_conditions(conditions, _card_index(base.deck)))
+
+
+def _card_index(deck: Deck) -> Callable[[Any, str], int]:
+    """Reads a card name at a JSON path as the deck's index of that card."""
+    def card_index(text: Any, where: str) -> int:
+        card = _card(text, where)
+        if card not in deck:
+            raise InvalidDealError(f"{str(card)!r} is not dealt to any hand", field=where)
+        return deck.index(card)
+
+    return card_index
+
+
+def _conditions(items: list[Any], card_index: Callable[[Any, str], int]) -> tuple[Condition, ...]:
+    return tuple(condition_from_json(c, f"conditions[{j}]", card_index) for j, c in enumerate(items))
 
 
 def _history(base: Instance, data: Mapping[str, Any]) -> list[int]:

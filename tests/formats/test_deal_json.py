@@ -133,3 +133,28 @@ def test_round_trip_json(inst):
 @given(instances())
 def test_round_trip_notation(inst):
     assert parse_deal(to_notation(inst)) == inst
+
+
+@pytest.mark.parametrize("conditions", [
+    [{"kind": "wins_all_cards", "seat": 1, "suit": "B"}],
+    [{"kind": "wins_tricks", "seat": 0, "count": 1, "cmp": ">="}, {"kind": "balanced_tricks"}],
+    [{"kind": "wins_all_cards", "seat": 1, "suit": "Q"}],          # an unknown suit
+    [{"kind": "task_in_trick", "card": "Z9", "trick": 1}],           # a card not dealt
+    [{"kind": "nonsense"}],
+    [{"kind": "balanced_tricks"}] * 257,                             # over the limit
+])
+def test_with_conditions_reads_them_as_the_whole_file_does(conditions):
+    """A deal's conditions put on the deal read without them: the same deal as the file read
+    whole, or the same refusal (message and field)."""
+    from crewcheck.errors import InvalidDealError
+    from crewcheck.formats.deal_json import with_conditions
+
+    base = from_dict(deal())
+    try:
+        whole = from_dict(deal(conditions=conditions))
+    except InvalidDealError as e:
+        with pytest.raises(InvalidDealError) as got:
+            with_conditions(base, conditions)
+        assert (str(got.value), got.value.field) == (str(e), e.field)
+        return
+    assert with_conditions(base, conditions) == whole
