@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
-from crewcheck.model.cards import Mask, iter_bits
+from crewcheck.model.cards import CardIndex, Mask, iter_bits
 from crewcheck.model.instance import Instance
 from crewcheck.model.derived import quotas_left
 from crewcheck.model.rules import uncovered
@@ -148,18 +148,19 @@ def refutation(state: State) -> str | None:
     return _trump_split(state, quota) or _top_trumps(state, quota)
 
 
-def boss_trumps(hands: tuple[Mask, ...], trumps: Mask) -> list[Mask]:
-    """Each seat's trumps above every trump another seat holds: each wins the trick it is
-    played in (only a higher trump beats a trump, and the seat plays one card a trick)."""
-    out = []
-    for s, hand in enumerate(hands):
-        others = 0
-        for o, other in enumerate(hands):
-            if o != s:
-                others |= other & trumps
-        mine = hand & trumps
-        out.append(mine & ~((1 << others.bit_length()) - 1))
-    return out
+def trump_floor(mine: list[CardIndex], others: list[CardIndex]) -> int:
+    """How many of ``mine`` (one seat's trumps) win the trick they are played in, at least,
+    against the other seats' trumps ``others``: a trump loses only to a higher trump, and
+    the seat plays one card a trick, so each of ``others`` beats at most one of ``mine``;
+    the most they beat is a largest matching of ``mine`` to higher ``others`` (each of
+    ``mine``, lowest first, to the lowest free one above it)."""
+    beaten, i, free = 0, 0, sorted(others)
+    for w in sorted(mine):
+        while i < len(free) and free[i] < w:
+            i += 1
+        if i < len(free):
+            beaten, i = beaten + 1, i + 1
+    return len(mine) - beaten
 
 
 def _balance_fits(won: list[int], floor: list[int], cap: list[int], total: int, margin: int) -> bool:
@@ -175,59 +176,110 @@ def _balance_fits(won: list[int], floor: list[int], cap: list[int], total: int, 
     return False
 
 
+def _first_trick_winner(inst: Instance, state: State) -> int | None:
+    """The seat that leads the first trick and must win it (``wins_tricks_at`` naming
+    trick 1 and that seat), before any card is played; ``None`` if there is none."""
+    if state.tricks_played or state.trick or state.leader is None:
+        return None
+    for cond, memo in zip(inst.conditions, state.memos):
+        if cond.kind == "wins_tricks_at" and getattr(cond, "seat") == state.leader and 1 in getattr(cond, "tricks") \
+                and not memo:
+            return state.leader
+    return None
+
+
 def _balance(state: State, reach: Mask) -> str | None:
     """"Nobody ever ``m`` tricks ahead" (``balanced_tricks``) at a trick boundary: its
-    final counts must lie within ``m - 1`` of each other and add up to the game's tricks.
-    A seat must still win at least the tricks of its boss trumps (:func:`boss_trumps`) it
-    cannot keep back (it plays every card but ``hand - tricks left``); a seat outside
-    :func:`possible_winners` wins no more. No counts between those bounds: lost."""
+    final counts must lie within ``m - 1`` of each other and add up to the game's tricks
+    (:func:`balance_clash`)."""
     inst = state.instance
-    if state.trick:
+    if state.trick or not isinstance(inst, Instance):
         return None
     for cond, memo in zip(inst.conditions, state.memos):
         if cond.kind != "balanced_tricks" or not isinstance(memo, tuple):
             continue
         margin = int(getattr(cond, "margin"))
         left = min(h.bit_count() for h in state.hands)
-        trumps = 0 if inst.trump_suit is None else inst.deck.suit_mask(inst.trump_suit)
-        why = balance_clash(state.hands, [int(x) for x in memo], trumps, left, margin, reach,
-                            [h.bit_count() for h in state.hands])
+        first = _first_trick_winner(inst, state)
+        plain = first is not None and state.hands[first] & ~_trumps(inst) != 0
+        why = balance_clash(inst, state.hands, [int(x) for x in memo], left, margin, reach,
+                            [h.bit_count() for h in state.hands], first, plain)
         if why is not None:
             return why
     return None
 
 
-def balance_clash(hands: tuple[Mask, ...], won: list[int], trumps: Mask, left: int, margin: int, reach: Mask,
-                  sizes: list[int]) -> str | None:
-    """:func:`_balance`'s test on hands of ``sizes`` cards (a distress signal's passes
-    change the sizes, never the trumps) with ``left`` tricks to play; the reason, or ``None``."""
-    p = len(hands)
-    boss = boss_trumps(hands, trumps)
-    floor = [max(0, boss[s].bit_count() - (sizes[s] - left)) for s in range(p)]
+def _trumps(inst: Instance) -> Mask:
+    return 0 if inst.trump_suit is None else inst.deck.suit_mask(inst.trump_suit)
+
+
+def balance_clash(inst: Instance, hands: tuple[Mask, ...], won: list[int], left: int, margin: int, reach: Mask,
+                  sizes: list[int], first: int | None = None, plain: bool = True) -> str | None:
+    """Whether the tricks still to play cannot be shared so that nobody ends ``margin``
+    ahead, with hands of ``sizes`` cards (a distress signal's passes change the sizes,
+    never the trumps) and ``left`` tricks to play; the reason, or ``None``.
+
+    A seat wins at least :func:`trump_floor` tricks with the trumps it cannot keep back
+    (it plays every card but ``sizes[s] - left``); a seat outside :func:`possible_winners`
+    wins no more. ``first``: a seat that leads the first trick and must win it; whatever
+    it leads (a trump that beats the trumps the others must follow with, their lowest, or,
+    if ``plain``, a card that is no trump, which nobody may trump), it then has that trick
+    and the floor of the trumps left."""
+    p, trumps, deck = len(hands), _trumps(inst), inst.deck
+    held = [list(iter_bits(h & trumps)) for h in hands]
+
+    def floor_of(s: int, mine: list[CardIndex], theirs: list[list[CardIndex]]) -> int:
+        rest = [c for o in range(p) if o != s for c in theirs[o]]
+        return max(0, trump_floor(mine, rest) - (sizes[s] - left))
+
+    floor = [floor_of(s, held[s], held) for s in range(p)]
     cap = [won[s] + left if reach >> s & 1 else won[s] for s in range(p)]
     total = sum(won) + left
-    if _balance_fits(won, floor, cap, total, margin):
-        return None
     most = (total + (p - 1) * (margin - 1)) // p
-    for s in range(p):
-        if won[s] + floor[s] > most:
-            return (f"seat {s} wins a trick with each of its {floor[s]} trumps nobody can beat, "
-                    f"{won[s] + floor[s]} of the {total} tricks, but nobody may be {margin} tricks ahead, "
-                    f"which leaves a seat at most {most}")
-    return f"nobody may be {margin} tricks ahead, and the {total} tricks cannot be shared so"
+    ahead = f"nobody may be {margin} tricks ahead, which leaves a seat at most {most}"
+    if not _balance_fits(won, floor, cap, total, margin):
+        for s in range(p):
+            if won[s] + floor[s] > most:
+                names = " ".join(str(deck.card(c)) for c in held[s])
+                beaten = len(held[s]) - trump_floor(held[s], [c for o in range(p) if o != s for c in held[o]])
+                which = "which the other seats' trumps cannot beat" if not beaten else \
+                    f"of which the other seats' trumps can beat at most {beaten}"
+                return f"seat {s} holds {names}, {which}: it wins at least {won[s] + floor[s]} of the {total} " \
+                       f"tricks, but {ahead}"
+        return f"nobody may be {margin} tricks ahead, and the {total} tricks cannot be shared so"
+    if first is None:
+        return None
+    leads: list[tuple[list[CardIndex], list[list[CardIndex]]]] = [(held[first], held)] if plain else []
+    for c in held[first]:  # a trump led: the others follow with a trump, below it
+        if all(not held[o] or min(held[o]) < c for o in range(p) if o != first):
+            rest = [h[1:] if o != first and h else h for o, h in enumerate(held)]
+            leads.append(([x for x in held[first] if x != c], rest))
+    lows = []
+    for mine, theirs in leads:
+        low = 1 + floor_of(first, mine, theirs)
+        if _balance_fits(won, [*floor[:first], max(floor[first], low), *floor[first + 1:]], cap, total, margin):
+            return None
+        lows.append(low)
+    if not lows:
+        return f"seat {first} leads the first trick and must win it, but it holds only trumps the others can beat"
+    return (f"seat {first} leads the first trick and must win it; whatever it leads, it wins at least "
+            f"{min(lows)} of the {total} tricks with it and its trumps, but {ahead}")
 
 
 def signal_refutation(instance: Instance) -> str | None:
     """A reason why no choice of a distress signal's passes wins ``instance`` (no history),
-    or ``None``: :func:`_balance` on the hands after the passes of each direction. The
-    passes move no trump, so the boss trumps stay; a seat holding only trumps passes
-    nothing, so hand sizes (and the tricks played) may change by the direction."""
+    or ``None``: :func:`balance_clash` on the hands after the passes of each direction.
+    The passes move no trump, so the trump floors stay; a seat holding only trumps passes
+    nothing, so hand sizes (and the tricks played) may change by the direction, and a seat
+    may get its first card that is no trump."""
     if instance.history or instance.distress is None:
         return None
-    trumps = 0 if instance.trump_suit is None else instance.deck.suit_mask(instance.trump_suit)
+    trumps = _trumps(instance)
     p = instance.players
     hands = tuple(instance.hands)
     gives = [int(hand & ~trumps != 0) for hand in hands]
+    state = instance.state()
+    first = _first_trick_winner(instance, state)
     why = None
     for cond in instance.conditions:
         if cond.kind != "balanced_tricks":
@@ -235,7 +287,8 @@ def signal_refutation(instance: Instance) -> str | None:
         margin = int(getattr(cond, "margin"))
         for direction in signal_directions(instance):
             sizes = [hands[s].bit_count() - gives[s] + gives[(s - direction) % p] for s in range(p)]
-            why = balance_clash(hands, [0] * p, trumps, min(sizes), margin, (1 << p) - 1, sizes)
+            plain = first is not None and (gives[first] + gives[(first - direction) % p] > 0)
+            why = balance_clash(instance, hands, [0] * p, min(sizes), margin, (1 << p) - 1, sizes, first, plain)
             if why is None:
                 break
         if why is not None:

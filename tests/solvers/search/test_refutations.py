@@ -150,9 +150,83 @@ def test_the_balance_refutation_counts_the_unbeatable_trumps(text: str, margin: 
     why = refutation(deal.state())
     assert (why is not None) is refuted, why
     if refuted:
-        assert why is not None and "seat 0 wins a trick with each of its 2 trumps nobody can beat" in why
+        assert why is not None and "seat 0 holds R2 R3, which the other seats' trumps cannot beat" in why
         assert decide(deal, backend="exhaustive").verdict is Verdict.UNWINNABLE
     signal = replace(deal, distress="choose")
     assert (signal_refutation(signal) is not None) is refuted
     assert (decide(signal).verdict is Verdict.UNWINNABLE) is (refuted or decide(
         signal, backend="exhaustive").verdict is Verdict.UNWINNABLE)
+
+
+def test_the_trump_floor_is_a_largest_matching_to_higher_trumps() -> None:
+    """Each trump of the others beats at most one of the seat's, and only a lower one."""
+    from crewcheck.solvers.search.refutations import trump_floor
+
+    assert trump_floor([1, 3, 4], [2]) == 2      # R2 beats R1 only
+    assert trump_floor([1, 2, 4], [3]) == 2      # R3 beats one of R1, R2
+    assert trump_floor([3, 4], [1, 2]) == 2      # nothing above them
+    assert trump_floor([1, 2], [3, 4]) == 0
+    assert trump_floor([2, 4], [1, 3]) == 1      # R3 beats R2; R1 beats nothing
+    assert trump_floor([], [1]) == 0
+
+
+@st.composite
+def first_trick_deals(draw: st.DrawFn) -> Instance:
+    """Small deals with a trump suit where the first leader must win trick 1 (and perhaps
+    the last) and nobody may be ``m`` tricks ahead: the first-trick rule's ground."""
+    from crewcheck.model.conditions import WinsTricksAt
+
+    base = draw(instances(max_players=4, max_cards=12, max_tasks=1, history=False))
+    if base.trump_suit is None:
+        base = replace(base, trump=base.deck.suits[-1])
+    lead = base.state().leader
+    if lead is None:
+        lead = draw(st.integers(0, base.players - 1))
+        base = replace(base, lead=lead)
+    tricks = draw(st.sampled_from([(1,), (1, "last")]))
+    conditions = (BalancedTricks(draw(st.integers(1, 3))), WinsTricksAt(lead, tricks))
+    try:
+        return replace(base, conditions=conditions, tasks=())
+    except InvalidDealError:
+        return base
+
+
+@given(first_trick_deals(), st.sampled_from([None, "left", "right", "choose"]))
+def test_the_first_trick_rule_is_sound(inst: Instance, distress: str | None) -> None:
+    """The leader that must win the first trick: whatever it leads, it has that trick and
+    the floor of its trumps left. A refutation, with or without a distress signal, is
+    one the oracle confirms."""
+    if distress is not None:
+        try:
+            inst = replace(inst, distress=distress)
+        except InvalidDealError:
+            return
+    note(deal_json.dumps(inst))
+    why = signal_refutation(inst) if distress is not None else refutation(inst.state())
+    if why is not None:
+        assert decide(inst, backend="exhaustive").verdict is Verdict.UNWINNABLE, why
+
+
+@pytest.mark.parametrize("text, refuted", [
+    # seat 0 leads and must win trick 1; R1 R3 R4 against R2: a trump lead draws R2, a
+    # plain lead leaves R3 R4 to win two more; 3 of 4 tricks, at most 2 allowed (3 seats)
+    ("R1 R3 R4 B4 | R2 B1 G1 G2 | B2 B3 G3 G4 ; trump R ; lead 0 ; strict/fixed", True),
+    # the same with R2 for seat 0 and R1 elsewhere: R2 R3 R4 win whatever it leads
+    ("R2 R3 R4 B4 | R1 B1 G1 G2 | B2 B3 G3 G4 ; trump R ; lead 0 ; strict/fixed", True),
+    # two trumps only: it can win trick 1 and one more
+    ("R3 R4 B4 G4 | R2 B1 G1 G2 | R1 B2 B3 G3 ; trump R ; lead 0 ; strict/fixed", False),
+    # R4 led draws R1 (the follower keeps its highest), then R3 beats R2: one trick each
+    ("R2 R4 | R1 R3 ; trump R ; lead 0 ; strict/fixed", False),
+])
+def test_the_first_trick_rule_on_hand_made_deals(text: str, refuted: bool) -> None:
+    """Deals the first-trick rule refutes (the oracle agrees) and two it leaves, the last
+    of them won (the seat that follows a trump lead plays its lowest trump)."""
+    from crewcheck.formats.notation import parse_deal
+    from crewcheck.model.conditions import WinsTricksAt
+
+    deal = replace(parse_deal(text), conditions=(BalancedTricks(2), WinsTricksAt(0, (1,))))
+    why = refutation(deal.state())
+    assert (why is not None) is refuted, why
+    if refuted or "R1 R3 ;" in text:  # (the last deal is won: the refutation must not fire)
+        won = decide(deal, backend="exhaustive").verdict is Verdict.WINNABLE
+        assert won is not refuted
