@@ -278,8 +278,9 @@ def signal_refutation(instance: Instance) -> str | None:
     p = instance.players
     hands = tuple(instance.hands)
     gives = [int(hand & ~trumps != 0) for hand in hands]
-    state = instance.state()
-    first = _first_trick_winner(instance, state)
+    # (a condition's seat the crew chooses leaves no single state, nor a first winner)
+    concrete = all(c.is_concrete() for c in instance.conditions)
+    first = _first_trick_winner(instance, instance.state()) if concrete else None
     why = None
     for cond in instance.conditions:
         if cond.kind != "balanced_tricks":

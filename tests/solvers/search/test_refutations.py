@@ -230,3 +230,16 @@ def test_the_first_trick_rule_on_hand_made_deals(text: str, refuted: bool) -> No
     if refuted or "R1 R3 ;" in text:  # (the last deal is won: the refutation must not fire)
         won = decide(deal, backend="exhaustive").verdict is Verdict.WINNABLE
         assert won is not refuted
+
+
+def test_a_seat_the_crew_chooses_leaves_the_first_trick_rule_out() -> None:
+    """A distress deal whose other condition names a seat the crew chooses has no single
+    first state: the refutation before the passes still answers (here nothing), and the
+    deal is decided as before."""
+    from crewcheck.model.conditions import WinsTricksAt
+
+    deal = deal_json.loads('{"hands": [["R2", "R4", "B1"], ["R1", "R3", "B2"], ["B3", "G1", "G2"]], "trump": "R",'
+                           ' "lead": 0, "tasks": [], "distress": "choose"}')
+    deal = replace(deal, conditions=(BalancedTricks(2), WinsTricksAt("choose", (1,))))
+    assert signal_refutation(deal) is None
+    assert decide(deal).verdict is decide(deal, backend="exhaustive").verdict
