@@ -132,6 +132,8 @@ def encode_conditions(deals: Sequence[Instance], *, deadline: Deadline | None = 
         model.add_bool_or(selectors)
     except BudgetExceeded:
         discard(model.constraints)
+        if isinstance(model, ClauseFormula):
+            discard(model.clauses)
         raise
     return ConditionGroup(Encoding(pos, model, v), selectors, tuple(deals))
 
@@ -144,9 +146,9 @@ def _add_gated(model: Formula, v: Variables, pos: Position, cond: Condition, mem
 
 
 class _Gated(Formula):
-    """Condition ``j``'s clauses written into ``target``, each enforced by ``gate`` as
-    well: the constraints :meth:`target`'s own methods would record with ``gate`` added
-    last to their enforcement literals (none are kept here)."""
+    """A condition's clauses written into ``target``, each enforced by ``gate`` as well:
+    every constraint goes to ``target`` with ``gate`` added last to its enforcement
+    literals (none is kept here)."""
 
     def __init__(self, target: Formula, gate: Lit) -> None:
         super().__init__(pool=target.pool, deadline=target.deadline)

@@ -4,10 +4,10 @@ Five rules: *lead reachability* (below); under free assignment the trump sharing
 :func:`_trump_split`; the top-trump count of the search's
 :func:`crewcheck.solvers.search.cuts.boss_trump_dead`, put in words by :func:`_top_trumps`;
 with covered cards the order of a stack against the order tokens
-(:func:`_cover_order`); and under "nobody ever ``m`` tricks ahead" the tricks that
-trumps nobody can beat must win against the share the rule leaves a seat
-(:func:`_balance`; :func:`signal_refutation` applies it to every pass of a distress
-signal).
+(:func:`_cover_order`); and under "nobody ever ``m`` tricks ahead" the tricks a seat's
+trumps must win (:func:`trump_floor`; with the first trick, when its leader must win
+it) against the share the rule leaves a seat (:func:`balance_clash`;
+:func:`signal_refutation` applies it to every choice of a distress signal's passes).
 
 Lead reachability: a seat can win a future trick only if some
 seat that may lead that trick leads a suit the seat can beat: with a higher card of that
