@@ -95,7 +95,8 @@ class DrawAnswer:
     counts: DrawCounts = field(default_factory=DrawCounts)
     """How the draws were answered: searched, isomorphic to one seen, or won by a line carried over."""
     formula: FamilyCounts | None = None
-    """With ``families``: what the draw formulas did (:mod:`crewcheck.analysis.draw_formula`)."""
+    """What the draw formulas did (:mod:`crewcheck.analysis.draw_formula`), when one was
+    built or with ``families``."""
     every_seconds: float | None = None
     """Seconds until ``every`` was known (``None``: it is not)."""
     tricks_lost: int = 0
@@ -106,9 +107,9 @@ class DrawAnswer:
 
     def _work(self) -> str:
         c, f = self.counts, self.formula
+        families = f", {f.families:,} lost families answering {f.lost:,} draws" if f is not None and f.families else ""
         by_formula = "" if f is None else (
-            f", {f.calls:,} SAT calls on {f.formulas:,} draw formulas ({f.won:,} draws won by a model, "
-            f"{f.families:,} lost families answering {f.lost:,} draws)")
+            f", {f.calls:,} SAT calls on {f.formulas:,} draw formulas ({f.won:,} draws won by a model{families})")
         return (f"{self.decisions:,} positions searched, {c.isomorphic:,} isomorphic to one seen, "
                 f"{c.carried:,} won by a line carried over{by_formula}")
 
@@ -291,11 +292,22 @@ WIDEN_TRIAL = 2
 stays within this many times the time its families saved (their draws times the mean
 search of a losing draw there, plus one), :meth:`_Analysis._by_families`."""
 
-SEARCH_NODES = 20_000
-"""Nodes the plain search gets before a position goes to the default back-end (with its SAT
-side): most positions after a draw take a few hundred, and those that need more are
-mostly lost ones the SAT side refutes sooner (on the 5-player seed-1 deal 2.4 times as
-many positions were answered in 40 s as with 200,000)."""
+SEARCH_NODES = 5_000
+"""Nodes the plain search gets before a position goes to its first trick's SAT formula
+with the draw as variables (:class:`~crewcheck.analysis.draw_formula.DrawFormula`, one
+incremental solver per first trick, the draw as assumptions): most positions after a
+draw take a few hundred nodes, and the formula answers most others in a millisecond or
+two once it is built (docs/missions.md, mission 12)."""
+
+FORMULA_AFTER = 4
+"""Positions after a first trick that the plain search leaves open and the default
+back-end decides before the first trick's formula is built (it takes a tenth of a second
+with three players, more than a few such positions cost)."""
+
+FORMULA_CONFLICTS = 2_000
+"""Conflicts the formula gets on one draw before the position goes to the default
+back-end (search and SAT side racing): a lost position of a long game (twelve tricks with
+three players) can take the formula alone many seconds to refute."""
 
 
 @dataclass
@@ -331,6 +343,16 @@ class _Pair:
     """A draw found lost after this first trick (the deal's card indices)."""
     streak: int = 0
     """Draws the hunt found won, in its scrambled order, before the first loss (:meth:`_Analysis.hunt`)."""
+    hard: int = 0
+    """Positions after its draws that the plain search left open (:meth:`_Analysis.decider`)."""
+    formula: DrawFormula | None = field(default=None, repr=False, compare=False)
+    """The SAT formula of the draws after the first trick, while it is open (:meth:`close`)."""
+
+    def close(self) -> None:
+        """Free the formula's solver (it is built again if needed)."""
+        if self.formula is not None:
+            self.formula.close()
+            self.formula = None
 
     @property
     def total(self) -> int:
@@ -385,17 +407,49 @@ class _Analysis:
         return None if r.verdict is Verdict.UNKNOWN else r
 
     def search(self, fresh: Instance) -> tuple[bool, Line | None]:
-        """Decide a position after a draw: the plain search for :data:`SEARCH_NODES` nodes
-        and then the default back-end (or ``backend`` when one was named)."""
+        """Decide a position after a draw with ``backend`` (the default back-end when none
+        was named)."""
+        return self._answer(self._decide(fresh, self.backend, None))
+
+    def decider(self, pair: _Pair, draw: tuple[CardIndex, ...]) -> Callable[[Instance], tuple[bool, Line | None]]:
+        """How the position after ``draw`` (``classes.base``'s indices) following ``pair``'s
+        first trick is decided when it needs a search: with ``backend`` if one was named;
+        else the plain search for :data:`SEARCH_NODES` nodes, then the first trick's SAT
+        formula with the draw as assumptions (:class:`DrawFormula`, built once a first
+        trick needs it and kept while the pair is open)."""
         if self.backend is not None:
-            r = self._decide(fresh, self.backend, None)
-        else:
-            r = self._decide(fresh, "search", SEARCH_NODES) or self._decide(fresh, None, None)
+            return self.search
+
+        def decide_one(fresh: Instance) -> tuple[bool, Line | None]:
+            r = self._decide(fresh, "search", SEARCH_NODES)
+            if r is not None:
+                return self._answer(r)
+            pair.hard += 1
+            if pair.hard <= FORMULA_AFTER:
+                return self._answer(self._decide(fresh, None, None))
+            if pair.formula is None:
+                assert pair.classes is not None
+                left = None if self.limit is None else max(0.0, self.limit - time.perf_counter())
+                pair.formula = DrawFormula(pair.classes.base, self.formula_counts, Deadline(Budget(seconds=left)))
+            got = pair.formula.winning(draw, FORMULA_CONFLICTS)
+            if got is None:
+                if pair.formula.deadline.expired():
+                    raise _OutOfTime
+                return self._answer(self._decide(fresh, None, None))  # a hard one: the engine
+            self._tick()
+            return (True, got.line) if isinstance(got, Decided) else (False, None)
+
+        return decide_one
+
+    def _answer(self, r: Result | None) -> tuple[bool, Line | None]:
         if r is None:
             raise _OutOfTime
+        self._tick()
+        return r.verdict is Verdict.WINNABLE, None if r.witness is None else tuple(r.witness.plays)
+
+    def _tick(self) -> None:
         if self.progress is not None and (self.counts.searched + 1) % 500 == 0:
             self.progress(self.counts.searched + 1)
-        return r.verdict is Verdict.WINNABLE, None if r.witness is None else tuple(r.witness.plays)
 
     def _by_families(self, pair: _Pair) -> Iterator[tuple[tuple[CardIndex, ...], bool, int]]:
         """Each draw after ``pair``'s first trick, whether it is won and how many later
@@ -438,7 +492,7 @@ class _Analysis:
 
         try:
             seed = None if pair.losing is None else pair.draw(pair.losing)
-            if seed is not None and classes.outcome(seed, self.search) is False:
+            if seed is not None and classes.outcome(seed, self.decider(pair, seed)) is False:
                 widen(seed)
             for d in draws(pair.hands):
                 mine = tuple(index[c] for c in d)
@@ -449,7 +503,7 @@ class _Analysis:
                     won = False
                 else:
                     start, before = time.perf_counter(), self.counts.searched
-                    won = classes.outcome(mine, self.search) is True
+                    won = classes.outcome(mine, self.decider(pair, mine)) is True
                     if not won and self.counts.searched > before:
                         searching += time.perf_counter() - start
                         searched += 1
@@ -500,6 +554,12 @@ class _Analysis:
     def weigh(self, pair: _Pair) -> None:
         """Count the draws after ``pair``'s first trick (branch and bound: stop once it
         cannot beat the best) and keep it if it is the best so far."""
+        try:
+            self._weigh(pair)
+        finally:
+            pair.close()
+
+    def _weigh(self, pair: _Pair) -> None:
         best = self.best
         concrete, trick = pair.concrete, pair.trick
         outcomes: dict[tuple[CardIndex, ...], bool] = {}
@@ -509,7 +569,7 @@ class _Analysis:
             classes, hands, index = pair.classes, pair.hands, pair.index
             total, wins, losses = pair.total, 0, 0
             found = self._by_families(pair) if self.families else (
-                (d, classes.outcome(tuple(index[c] for c in d), self.search), 0) for d in draws(hands))
+                (d, self._outcome(pair, tuple(index[c] for c in d)), 0) for d in draws(hands))
             for d, won, ahead in found:
                 assert won is not None
                 wins += won
@@ -528,6 +588,11 @@ class _Analysis:
                                            outcomes)
         self._keep(pair, chance, shields)
 
+    def _outcome(self, pair: _Pair, draw: tuple[CardIndex, ...]) -> bool | None:
+        """Whether the position after ``draw`` (``classes.base``'s indices) is won."""
+        assert pair.classes is not None
+        return pair.classes.outcome(draw, self.decider(pair, draw))
+
     def _keep(self, pair: _Pair, chance: Fraction, shields: tuple[CardIndex | None, ...] | None = None) -> None:
         """Keep ``pair`` as the best so far if its ``chance`` beats the best one's."""
         best = self.best
@@ -545,12 +610,12 @@ class _Analysis:
         assert classes is not None
         for d in list(self.losing):
             mine = pair.draw(d)
-            if mine is not None and classes.outcome(mine, self.search) is False:
+            if mine is not None and classes.outcome(mine, self.decider(pair, mine)) is False:
                 self._lost(pair, d)
                 yield False
                 return
         for d in scrambled_draws(pair.hands, seed):
-            if not classes.outcome(tuple(pair.index[c] for c in d), self.search):
+            if not self._outcome(pair, tuple(pair.index[c] for c in d)):
                 self._lost(pair, d)
                 yield False
                 return
@@ -575,12 +640,15 @@ class _Analysis:
                 self.tricks_lost += 1
                 continue
             total = pair.total
-            for won in self._scan(pair, i):
-                if not won:
-                    break
-                pair.streak += 1
-                best.some = True
-                best.lower = max(best.lower, Fraction(pair.streak, total))
+            try:
+                for won in self._scan(pair, i):
+                    if not won:
+                        break
+                    pair.streak += 1
+                    best.some = True
+                    best.lower = max(best.lower, Fraction(pair.streak, total))
+            finally:
+                pair.close()
             if pair.streak == total:
                 self._keep(pair, Fraction(1))
                 return pair
@@ -631,7 +699,7 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
     start = time.perf_counter()
     limit = None if budget is None or budget.seconds is None else start + budget.seconds
     run = _Analysis(backend, limit, progress, shield, families=families)
-    formula = run.formula_counts if families else None
+    formula = run.formula_counts
     best = run.best
     every: bool | None = None
     every_seconds: float | None = None
@@ -655,7 +723,8 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
     except _OutOfTime:
         return DrawAnswer(every, True if best.some else None, None, best.choice, best.trick, run.counts.searched,
                           time.perf_counter() - start, False, best.lower, shielded=shield, counts=run.counts,
-                          formula=formula, every_seconds=every_seconds, tricks_lost=run.tricks_lost)
+                          formula=formula if families or formula.formulas else None, every_seconds=every_seconds,
+                          tricks_lost=run.tricks_lost)
     chance = max(best.chance, Fraction(0))
     won = chance > 0
     seconds = time.perf_counter() - start
@@ -663,6 +732,7 @@ def analyse_draw(instance: Instance, *, backend: str | None = None, budget: Budg
                       None if best.choice is None or best.choice.is_empty() else best.choice,
                       best.trick if won else None, run.counts.searched, seconds,
                       task_seats=best.seats if won else None, shielded=shield,
-                      shields=best.shields if won else None, counts=run.counts, formula=formula,
+                      shields=best.shields if won else None, counts=run.counts,
+                      formula=formula if families or formula.formulas else None,
                       tricks_lost=run.tricks_lost,
                       every_seconds=seconds if every_seconds is None else every_seconds)

@@ -155,11 +155,12 @@ class DrawFormula:
         """Leave ``draw`` (known to be won) out of every later question."""
         self.sat.add_clause([-self.passes[(s, c)] for s, c in enumerate(draw)])
 
-    def winning(self, draw: Sequence[CardIndex] | None = None) -> Decided | bool | None:
+    def winning(self, draw: Sequence[CardIndex] | None = None, conflicts: int = -1) -> Decided | bool | None:
         """A winning draw not blocked (``draw`` itself if given) and its line; ``False``
         when there is none (with no ``draw``: every draw not blocked is lost); ``None``
-        when the deadline passed."""
-        got = self._solve([] if draw is None else [self.passes[(s, c)] for s, c in enumerate(draw)])
+        when the deadline passed or the call took more than ``conflicts`` conflicts
+        (``-1``: no limit)."""
+        got = self._solve([] if draw is None else [self.passes[(s, c)] for s, c in enumerate(draw)], conflicts)
         if got is None:
             return None
         if not got:

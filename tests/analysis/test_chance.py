@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 from crewcheck import decide
+from crewcheck.analysis import chance
 from crewcheck.analysis.chance import after_draw, analyse_draw, draws, first_tricks, scrambled_draws
 from crewcheck.errors import NotApplicableError
 from crewcheck.formats import deal_json
@@ -73,6 +74,27 @@ def test_the_hunt_on_longer_hands_equals_the_plain_count(inst: Instance) -> None
     every, some, chance = plain_count(inst)
     assert (got.every, got.some, got.probability) == (every, some, chance)
     assert got.every_seconds is not None and got.every_seconds <= got.seconds
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(instances(max_players=3, max_cards=12, max_tasks=2, history=False, lead_modes=("seat", "rocket"),
+                 equal_hands=True, tokens=False), st.sampled_from([-1, 1]))
+def test_the_draw_formula_answers_as_the_plain_count(inst: Instance, conflicts: int) -> None:
+    """The default way: every position after a draw that the plain search leaves open
+    (here all: one node) goes to its first trick's SAT formula with the draw as
+    assumptions from the first one on (``conflicts`` -1: the formula answers every one;
+    1: it gives up at once and the default back-end answers). The answers are the plain
+    count's."""
+    assume(inst.tricks >= 3 and inst.tasks)
+    note(deal_json.dumps(inst))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(chance, "SEARCH_NODES", 1)
+        m.setattr(chance, "FORMULA_AFTER", 0)
+        m.setattr(chance, "FORMULA_CONFLICTS", conflicts)
+        got = analyse_draw(inst)
+    every, some, probability = plain_count(inst)
+    assert (got.every, got.some, got.probability) == (every, some, probability)
+    note(f"formula: {got.formula}")
 
 
 @given(st.lists(st.integers(0, 7), min_size=1, max_size=5), st.integers(0, 1000))
