@@ -27,7 +27,10 @@ tokens renumbered, the winner to lead). Most draws need no search
 (:mod:`crewcheck.analysis.draw_classes`): a position isomorphic to one answered before has
 its outcome, and a winning line of another draw, its drawn cards exchanged, often wins
 again; of first tricks whose positions are isomorphic only one is weighed. The rest are
-decided by :func:`crewcheck.decide`. "For every draw" comes first: a hunt goes through the
+decided by the plain search within :data:`SEARCH_NODES` nodes, then by the first trick's
+SAT formula with the draw as assumptions (:class:`~crewcheck.analysis.draw_formula.DrawFormula`,
+one incremental solver per first trick) or, for the first few and the hardest, by
+:func:`crewcheck.decide`. "For every draw" comes first: a hunt goes through the
 draws of the first tricks, one first trick at a time, in a scrambled order, the draws lost
 after other first tricks first, until one first trick wins every draw (the chance is 1 and nothing else needs
 counting) or each has lost one. Only then is the chance counted, by branch and bound: the
