@@ -54,7 +54,7 @@ class DrawCounts:
 @dataclass
 class DrawClasses:
     """The draws after one first trick: ``base`` is the position after that trick (a fresh
-    deal, :func:`crewcheck.analysis.chance.after_draw` with no draw); draws are given as
+    deal, :func:`crewcheck.analysis.draw_positions.after_draw` with no draw); draws are given as
     one card of each seat's hand there (seat ``s``'s card goes to seat ``s + 1``)."""
 
     base: Instance

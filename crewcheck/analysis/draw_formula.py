@@ -1,7 +1,7 @@
 """Mission 12's draws after one first trick as variables of one SAT formula: many draws per call.
 
 What it is
-    The position after a first trick (a fresh deal, :func:`crewcheck.analysis.chance.after_draw`
+    The position after a first trick (a fresh deal, :func:`crewcheck.analysis.draw_positions.after_draw`
     with no draw) is encoded once with the draw as variables: the distress signal's
     passes (:class:`~crewcheck.solvers.logic.position.Passing`) with every card of a hand
     passable and the direction of the draw (seat ``s``'s card goes to seat ``s + 1``), so

@@ -3,7 +3,7 @@ crew member to its right (the card seat ``s`` gives goes to seat ``s + 1``, as
 :mod:`crewcheck.analysis.chance` plays it). The board lets the player pick the cards or
 randomise them; :func:`draw_step` answers, for the draw picked, each seat's options with
 their verdict (the other seats' cards as picked) and the deal after that draw
-(:func:`crewcheck.analysis.chance.after_draw`: a fresh deal, the first trick's cards gone,
+(:func:`crewcheck.analysis.draw_positions.after_draw`: a fresh deal, the first trick's cards gone,
 the tasks it completed gone and the tokens renumbered, its winner to lead), which the
 board then plays on. Where the player left the draft (or another choice) to the engine,
 the draw takes the seats a winning line of the position gives the tasks.
@@ -60,7 +60,7 @@ def _seated(instance: Instance, budget: Budget) -> tuple[Instance, str | None]:
 
 
 def _verdict(instance: Instance, draw: Sequence[int], budget: Budget) -> Verdict:
-    from crewcheck.analysis.chance import after_draw
+    from crewcheck.analysis.draw_positions import after_draw
 
     after = after_draw(instance.with_history(()), tuple(instance.history), tuple(draw))
     if isinstance(after, bool):
@@ -77,7 +77,7 @@ def draw_step(instance: Instance, draw: Sequence[str], *, timeout: float | None,
     to the engine, the draw takes them from a winning line of the position and
     ``"engine"`` says which ("seat 2 takes B6, ..."; else ``None``). Raises
     :class:`InvalidInputError` naming the position or the card that cannot be drawn."""
-    from crewcheck.analysis.chance import after_draw
+    from crewcheck.analysis.draw_positions import after_draw
 
     why = drawable(instance)
     if why is not None:

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from crewcheck import decide
 from crewcheck.analysis import chance
-from crewcheck.analysis.chance import after_draw, analyse_draw, draws, first_tricks, scrambled_draws
+from crewcheck.analysis.chance import analyse_draw
+from crewcheck.analysis.draw_positions import after_draw, draws, first_tricks, scrambled_draws
 from crewcheck.errors import NotApplicableError
 from crewcheck.formats import deal_json
 from crewcheck.model.cards import iter_bits

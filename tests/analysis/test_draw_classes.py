@@ -11,7 +11,7 @@ from itertools import product
 from hypothesis import HealthCheck, assume, given, note, settings
 
 from crewcheck import decide
-from crewcheck.analysis.chance import after_draw, first_tricks
+from crewcheck.analysis.draw_positions import after_draw, first_tricks
 from crewcheck.analysis.draw_classes import DrawClasses, DrawCounts, Line
 from crewcheck.formats import deal_json
 from crewcheck.model.cards import iter_bits

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 
 from crewcheck import decide
-from crewcheck.analysis.chance import after_draw, analyse_draw, draws, first_tricks
+from crewcheck.analysis.chance import analyse_draw
+from crewcheck.analysis.draw_positions import after_draw, draws, first_tricks
 from crewcheck.analysis.draw_classes import DrawClasses, DrawCounts
 from crewcheck.cli import main
 from crewcheck.analysis.draw_formula import DrawFormula, FamilyCounts, family_draws

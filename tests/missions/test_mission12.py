@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 
 from crewcheck import decide
-from crewcheck.analysis.chance import SHIELD_CAVEAT, after_draw, analyse_draw, first_tricks
+from crewcheck.analysis.chance import SHIELD_CAVEAT, analyse_draw
+from crewcheck.analysis.draw_positions import after_draw, first_tricks
 from crewcheck.cli import main
 from crewcheck.errors import NotApplicableError
 from crewcheck.formats import deal_json
