@@ -78,8 +78,7 @@ def add_parsers(sub: Any) -> None:
                            "reference never draws (exact answers; every draw of every first trick is decided)")
     draw.add_argument("--families", action="store_true",
                       help="prove lost draws in families: a draw the search loses is widened, by one SAT formula per "
-                           "first trick with the draw as variables, into a family of lost draws (needs python-sat; "
-                           "the same answers)")
+                           "first trick with the draw as variables, into a family of lost draws (the same answers)")
     draw.add_argument("--every-only", action="store_true",
                       help="stop once 'for every draw' is known: when no first trick wins every draw, the chance "
                            "is not counted (that count can take hours; the answer gives the lower bound found)")
