@@ -319,7 +319,7 @@ class _Analysis:
 
     def _by_families(self, pair: _Pair) -> Iterator[tuple[tuple[CardIndex, ...], bool, int]]:
         """Each draw after ``pair``'s first trick, whether it is won and how many later
-        draws are known to be lost, in :func:`draws`' order, as :meth:`search` and the
+        draws are known to be lost, in :func:`draws`' order, as :meth:`decider` and the
         classes decide it; a lost one (the losing draw the hunt found first) is
         widened into a lost family by the first trick's :class:`DrawFormula`, whose draws
         are then answered unsearched, as long as the families pay (:data:`WIDEN_TRIAL`)."""
@@ -358,7 +358,7 @@ class _Analysis:
 
         try:
             seed = None if pair.losing is None else pair.draw(pair.losing)
-            if seed is not None and classes.outcome(seed, self.decider(pair, seed)) is False:
+            if seed is not None and self._outcome(pair, seed) is False:
                 widen(seed)
             for d in draws(pair.hands):
                 mine = tuple(index[c] for c in d)
@@ -369,7 +369,7 @@ class _Analysis:
                     won = False
                 else:
                     start, before = time.perf_counter(), self.counts.searched
-                    won = classes.outcome(mine, self.decider(pair, mine)) is True
+                    won = self._outcome(pair, mine) is True
                     if not won and self.counts.searched > before:
                         searching += time.perf_counter() - start
                         searched += 1
@@ -472,11 +472,9 @@ class _Analysis:
         until the first loss: the draws lost after other first tricks are tried first
         (uncounted), then every draw once, in an order scrambled by ``seed``
         (:func:`scrambled_draws`)."""
-        classes = pair.classes
-        assert classes is not None
         for d in list(self.losing):
             mine = pair.draw(d)
-            if mine is not None and classes.outcome(mine, self.decider(pair, mine)) is False:
+            if mine is not None and self._outcome(pair, mine) is False:
                 self._lost(pair, d)
                 yield False
                 return
